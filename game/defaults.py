@@ -1,0 +1,22 @@
+"""The one place defaults live. The level loader, the schema test and the world read them here.
+
+Units: metres, seconds, kilograms; y points up.
+"""
+
+FORMAT = 1                      # newest level format this program reads
+GRAVITY = (0.0, -9.81)          # m/s^2
+INTEGRATOR = "rk4"
+BOUNDS = (0.0, 0.0, 32.0, 18.0)  # x_min, y_min, x_max, y_max in metres
+SUBSTEPS = 4                    # sub-steps per fixed tick
+DRAG = 0.0                      # linear drag, 1/s  (a = -drag * v)
+
+MATERIAL = {"restitution": 0.4, "friction": 0.3, "density": 1.0}  # density in kg/m^2
+
+BALL_RADIUS = 0.25              # m
+SEGMENT_RADIUS = 0.0            # m; 0 = thin wall, > 0 = stadium (capsule)
+SPRING_STIFFNESS = 50.0         # N/m
+SPRING_DAMPING = 0.0            # N s/m
+SPAWNER_EVERY = 0.25            # s between spawns
+SPAWNER_MAX = 100               # balls a spawner makes in all
+ZONE_COUNT = 1                  # balls a goal zone wants
+ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre
