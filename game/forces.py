@@ -1,0 +1,131 @@
+"""Forces on balls: gravity, linear drag, springs and attractors, summed into one acceleration.
+
+Every integrator calls the same function, ``Forces.acceleration(pos, vel, t)``, so a change of
+integrator changes nothing but the stepping. Contacts are not forces: the world resolves
+them after the integrator (operator splitting).
+
+Shapes: ``pos`` and ``vel`` are (N, 2) arrays in metres and m/s; accelerations are (N, 2)
+in m/s^2.
+"""
+import numpy as np
+
+from game import defaults
+
+
+class Springs:
+    """Damped Hooke springs, as arrays. ``b == -1`` means the spring is anchored at ``anchor``.
+
+    Force on ball a, with d = x_a - x_b, L = |d|, u = d / L:
+        F_a = -(stiffness (L - rest) + damping (v_a - v_b) . u) u,   F_b = -F_a
+    """
+
+    def __init__(self):
+        self.a = np.zeros(0, np.int64)
+        self.b = np.zeros(0, np.int64)
+        self.anchor = np.zeros((0, 2))
+        self.stiffness = np.zeros(0)
+        self.damping = np.zeros(0)
+        self.rest = np.zeros(0)
+
+    def __len__(self):
+        return len(self.a)
+
+    def add(self, a, b, anchor, stiffness, damping, rest):
+        """Append one spring; returns its index."""
+        self.a = np.append(self.a, int(a))
+        self.b = np.append(self.b, int(b))
+        self.anchor = np.vstack((self.anchor, np.asarray(anchor, float).reshape(1, 2)))
+        self.stiffness = np.append(self.stiffness, float(stiffness))
+        self.damping = np.append(self.damping, float(damping))
+        self.rest = np.append(self.rest, float(rest))
+        return len(self.a) - 1
+
+    def keep(self, mask):
+        """Keep only the springs where ``mask`` is true."""
+        for name in ("a", "b", "anchor", "stiffness", "damping", "rest"):
+            setattr(self, name, getattr(self, name)[mask])
+
+    def remap_balls(self, new_index):
+        """After balls were removed: ``new_index[old] -> new`` (-1 = gone). Drops springs on gone balls."""
+        anchored = self.b < 0
+        a = new_index[self.a]
+        b = np.where(anchored, -1, new_index[np.where(anchored, 0, self.b)])
+        alive = (a >= 0) & (anchored | (b >= 0))
+        self.a, self.b = a, b
+        self.keep(alive)
+
+    def other_end(self, pos):
+        """(S, 2) position of each spring's far end: ball b, or its anchor."""
+        anchored = (self.b < 0)[:, None]
+        return np.where(anchored, self.anchor, pos[np.maximum(self.b, 0)])
+
+    def stretch(self, pos):
+        """(d (S, 2), length (S,)): the vector from end b to end a and its length."""
+        d = pos[self.a] - self.other_end(pos)
+        return d, np.sqrt(np.einsum("ij,ij->i", d, d))
+
+    def forces(self, pos, vel):
+        """(N, 2) force in newtons on every ball from every spring."""
+        n = len(pos)
+        if len(self.a) == 0:
+            return np.zeros_like(pos)
+        d, length = self.stretch(pos)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            u = np.where(length[:, None] > 1e-12, d / length[:, None], 0.0)
+        anchored = self.b < 0
+        v_b = np.where(anchored[:, None], 0.0, vel[np.maximum(self.b, 0)])
+        closing = np.einsum("ij,ij->i", vel[self.a] - v_b, u)
+        magnitude = -(self.stiffness * (length - self.rest) + self.damping * closing)
+        f = u * magnitude[:, None]
+        fx = np.bincount(self.a, f[:, 0], n)
+        fy = np.bincount(self.a, f[:, 1], n)
+        if not anchored.all():
+            on = ~anchored
+            fx -= np.bincount(self.b[on], f[on, 0], n)
+            fy -= np.bincount(self.b[on], f[on, 1], n)
+        return np.stack((fx, fy), axis=1)
+
+    def energy(self, pos):
+        """Elastic energy in joules: sum of stiffness / 2 (L - rest)^2."""
+        if len(self.a) == 0:
+            return 0.0
+        _, length = self.stretch(pos)
+        return float(0.5 * np.sum(self.stiffness * (length - self.rest) ** 2))
+
+
+class Forces:
+    """Everything that pushes balls apart from contacts.
+
+    ``gravity``: (2,) m/s^2; ``drag``: 1/s (a = -drag v); ``springs``: Springs;
+    ``attractors``: zones with ``.contains(points)``, ``.center`` and ``.strength`` (m/s^2
+    towards the centre for balls inside).
+    """
+
+    def __init__(self, gravity=defaults.GRAVITY, drag=defaults.DRAG):
+        self.gravity = np.asarray(gravity, float)
+        self.drag = float(drag)
+        self.springs = Springs()
+        self.attractors = []
+
+    def acceleration(self, pos, vel, inv_mass, t=0.0):
+        """(N, 2) acceleration of every ball at state (pos, vel)."""
+        acc = np.empty_like(pos)
+        acc[:] = self.gravity
+        if self.drag:
+            acc -= self.drag * vel
+        if len(self.springs):
+            acc += self.springs.forces(pos, vel) * inv_mass[:, None]
+        for zone in self.attractors:
+            inside = zone.contains(pos)
+            if inside.any():
+                towards = zone.center - pos[inside]
+                dist = np.sqrt(np.einsum("ij,ij->i", towards, towards))
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    unit = np.where(dist[:, None] > 1e-9, towards / dist[:, None], 0.0)
+                acc[inside] += zone.strength * unit
+        return acc
+
+    def potential_energy(self, pos, mass):
+        """(gravitational, spring) energy in joules; gravity's zero is at the origin."""
+        gravitational = -float(np.sum(mass * (pos @ self.gravity)))
+        return gravitational, self.springs.energy(pos)

@@ -1,0 +1,444 @@
+"""The World: balls as arrays, statics as capsules, and the fixed-tick step.
+
+Build one from a level definition (a dict in the format of ``levels/level.schema.json``),
+call ``step(dt)`` with a fixed dt (1/60 s), read the arrays to draw. Units: metres,
+seconds, kilograms; y points up.
+
+>>> w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}],
+...                       "balls": [{"pos": [5, 1], "radius": 0.5}]})
+>>> for _ in range(120):
+...     w.step(1 / 60)
+>>> round(float(w.pos[0, 1]), 3)   # resting on the floor, centre one radius up
+0.5
+"""
+import copy
+import hashlib
+import math
+
+import numpy as np
+
+from game import collide, defaults, geometry
+from game.forces import Forces
+from game.integrators import INTEGRATORS
+
+TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
+MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
+MAX_CELLS_ACROSS = 1024      # the cell grows so the level spans at most this many cells
+
+
+class Zone:
+    """A region of a level: ``kind`` is "goal", "kill" or "attractor".
+
+    ``shape`` is "rect" (params: lo, hi), "circle" (center, radius), "ellipse" (center,
+    radii) or "polygon" (points, counter-clockwise). ``count``: balls a goal wants;
+    ``strength``: m/s^2 an attractor pulls with towards ``center``.
+    """
+
+    def __init__(self, kind, shape, params, count=defaults.ZONE_COUNT, strength=defaults.ATTRACTOR_STRENGTH):
+        self.kind, self.shape, self.params = kind, shape, params
+        self.count, self.strength = int(count), float(strength)
+        if shape == "rect":
+            self.center = (params["lo"] + params["hi"]) / 2
+        elif shape == "polygon":
+            self.center = params["points"].mean(axis=0)
+        else:
+            self.center = params["center"]
+
+    @classmethod
+    def from_definition(cls, z):
+        kind = z.get("kind", "goal")
+        count = z.get("count", defaults.ZONE_COUNT)
+        strength = z.get("strength", defaults.ATTRACTOR_STRENGTH)
+        if "rect" in z:
+            (x0, y0), (x1, y1) = z["rect"]
+            params = {"lo": np.array([min(x0, x1), min(y0, y1)], float),
+                      "hi": np.array([max(x0, x1), max(y0, y1)], float)}
+            return cls(kind, "rect", params, count, strength)
+        if "circle" in z:
+            c = z["circle"]
+            return cls(kind, "circle", {"center": np.asarray(c["center"], float),
+                                        "radius": float(c["radius"])}, count, strength)
+        if "ellipse" in z:
+            e = z["ellipse"]
+            return cls(kind, "ellipse", {"center": np.asarray(e["center"], float),
+                                         "radii": np.asarray(e["radii"], float)}, count, strength)
+        points = geometry.ensure_ccw(np.asarray(z["polygon"], float))
+        return cls(kind, "polygon", {"points": points}, count, strength)
+
+    def contains(self, points):
+        """(N,) bool: which of the (N, 2) points lie in the zone (its boundary included)."""
+        points = np.asarray(points, float).reshape(-1, 2)
+        p = self.params
+        if self.shape == "rect":
+            return np.all((points >= p["lo"]) & (points <= p["hi"]), axis=1)
+        if self.shape == "circle":
+            d = points - p["center"]
+            return np.einsum("ij,ij->i", d, d) <= p["radius"] ** 2
+        if self.shape == "ellipse":
+            return np.asarray(geometry.point_in_ellipse(points, p["center"], p["radii"]), bool).reshape(-1)
+        return np.asarray(geometry.point_in_convex_polygon(points, p["points"]), bool).reshape(-1)
+
+
+class World:
+    """Balls, statics, springs and zones, and the step that moves them.
+
+    Ball state is a structure of arrays: ``pos``, ``vel`` (N, 2) in m and m/s; ``radius``
+    (N,) m; ``inv_mass`` (N,) 1/kg; ``restitution``, ``friction`` (N,); ``ids`` (N,) stable
+    ids. Outside code reads them and changes the world only through its methods.
+    """
+
+    def __init__(self, gravity=defaults.GRAVITY, integrator=defaults.INTEGRATOR,
+                 substeps=defaults.SUBSTEPS, drag=defaults.DRAG, bounds=defaults.BOUNDS,
+                 material=None):
+        self.material = dict(defaults.MATERIAL, **(material or {}))
+        self.forces = Forces(gravity, drag)
+        self.integrator = integrator
+        self.substeps = int(substeps)
+        self.bounds = np.asarray(bounds, float)
+        self.time = 0.0
+        self.name = ""
+        self.description = ""
+        self.level = {}
+        self.pos = np.zeros((0, 2))
+        self.vel = np.zeros((0, 2))
+        self.radius = np.zeros(0)
+        self.inv_mass = np.zeros(0)
+        self.restitution = np.zeros(0)
+        self.friction = np.zeros(0)
+        self.ids = np.zeros(0, np.int64)
+        self._next_id = 0
+        self.polygons = []
+        self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
+        self.zones = []
+        self.spawners = []
+        self.grid = None
+        self._clear_debug()
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def from_level(cls, level):
+        """A world built from a level definition (missing keys take ``game.defaults``)."""
+        level = copy.deepcopy(level)
+        w = cls(gravity=level.get("gravity", defaults.GRAVITY),
+                integrator=level.get("integrator", defaults.INTEGRATOR),
+                substeps=level.get("substeps", defaults.SUBSTEPS),
+                drag=level.get("drag", defaults.DRAG),
+                bounds=level.get("bounds", defaults.BOUNDS),
+                material=level.get("material"))
+        w.level = level
+        w.name = level.get("name", "")
+        w.description = level.get("description", "")
+        w._build_statics(level)
+        for ball in level.get("balls", []):
+            w.add_ball(ball["pos"], ball.get("vel", (0.0, 0.0)), radius=ball.get("radius"),
+                       density=ball.get("density"), mass=ball.get("mass"),
+                       restitution=ball.get("restitution"), friction=ball.get("friction"))
+        for spring in level.get("springs", []):
+            w.add_spring(spring["a"], spring["b"], spring.get("stiffness", defaults.SPRING_STIFFNESS),
+                         spring.get("damping", defaults.SPRING_DAMPING), spring.get("rest"))
+        w.zones = [Zone.from_definition(z) for z in level.get("zones", [])]
+        w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
+        w.spawners = [_Spawner(s) for s in level.get("spawners", [])]
+        w._rebuild_grid()
+        return w
+
+    def _build_statics(self, level):
+        mat = self.material
+        a, b, radius, rest, fric, poly = [], [], [], [], [], []
+
+        def add(p, q, shape, polygon=-1):
+            a.append(p)
+            b.append(q)
+            radius.append(float(shape.get("radius", defaults.SEGMENT_RADIUS)))
+            rest.append(float(shape.get("restitution", mat["restitution"])))
+            fric.append(float(shape.get("friction", mat["friction"])))
+            poly.append(polygon)
+
+        for seg in level.get("segments", []):
+            add(seg["a"], seg["b"], seg)
+        for line in level.get("polylines", []):
+            points = line["points"]
+            ends = list(zip(points[:-1], points[1:]))
+            if line.get("closed", False) and len(points) > 2:
+                ends.append((points[-1], points[0]))
+            for p, q in ends:
+                add(p, q, line)
+        self.polygons = []
+        for shape in level.get("polygons", []):
+            points = geometry.ensure_ccw(np.asarray(shape["points"], float))
+            index = len(self.polygons)
+            self.polygons.append(points)
+            edge = dict(shape, radius=0.0)
+            for k in range(len(points)):
+                add(points[k], points[(k + 1) % len(points)], edge, index)
+        self.statics = collide.Statics(np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
+                                       radius, rest, fric, poly, self.polygons)
+
+    def _rebuild_grid(self):
+        """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics."""
+        biggest = float(self.radius.max()) if len(self.radius) else defaults.BALL_RADIUS
+        boxes = [self.bounds.reshape(2, 2)]
+        if len(self.statics):
+            boxes.append(self.statics.box[:, :2])
+            boxes.append(self.statics.box[:, 2:])
+        everything = np.vstack(boxes)
+        lo, hi = everything.min(axis=0), everything.max(axis=0)
+        span = float(np.max(hi - lo))
+        cell = max(2.0 * biggest, span / MAX_CELLS_ACROSS, MIN_CELL)
+        self.grid = collide.Grid(cell, lo - cell)
+        self.statics.bin(self.grid)
+
+    @property
+    def grid_cell(self):
+        return self.grid.cell
+
+    @property
+    def grid_origin(self):
+        return self.grid.origin
+
+    # ------------------------------------------------------------------ balls
+    @property
+    def count(self):
+        return len(self.pos)
+
+    def add_ball(self, pos, vel=(0.0, 0.0), radius=None, density=None, mass=None,
+                 restitution=None, friction=None):
+        """Add a ball; returns its index. Mass is ``mass`` if given, else density * pi r^2."""
+        r = float(defaults.BALL_RADIUS if radius is None else radius)
+        if mass is None:
+            rho = float(self.material.get("density", defaults.MATERIAL["density"]) if density is None else density)
+            mass = rho * math.pi * r * r
+        self.pos = np.vstack((self.pos, np.asarray(pos, float).reshape(1, 2)))
+        self.vel = np.vstack((self.vel, np.asarray(vel, float).reshape(1, 2)))
+        self.radius = np.append(self.radius, r)
+        self.inv_mass = np.append(self.inv_mass, 1.0 / float(mass))
+        self.restitution = np.append(self.restitution, float(
+            self.material["restitution"] if restitution is None else restitution))
+        self.friction = np.append(self.friction, float(self.material["friction"] if friction is None else friction))
+        self.ids = np.append(self.ids, self._next_id)
+        self._next_id += 1
+        if self.grid is not None and 2.0 * r > self.grid.cell:
+            self._rebuild_grid()
+        return self.count - 1
+
+    def remove_balls(self, indices):
+        """Remove balls by index (or boolean mask); springs attached to them go with them."""
+        gone = np.zeros(self.count, bool)
+        gone[np.asarray(indices).reshape(-1)] = True
+        if not gone.any():
+            return
+        keep = ~gone
+        new_index = np.full(self.count, -1, np.int64)
+        new_index[keep] = np.arange(int(keep.sum()))
+        for name in ("pos", "vel", "radius", "inv_mass", "restitution", "friction", "ids"):
+            setattr(self, name, getattr(self, name)[keep])
+        self.forces.springs.remap_balls(new_index)
+
+    def ball_at(self, point):
+        """Index of the ball containing ``point`` (the nearest centre wins), -1 if none."""
+        if self.count == 0:
+            return -1
+        d = self.pos - np.asarray(point, float)
+        dist2 = np.einsum("ij,ij->i", d, d)
+        k = int(np.argmin(dist2 - self.radius ** 2))
+        return k if dist2[k] <= self.radius[k] ** 2 else -1
+
+    # ---------------------------------------------------------------- springs
+    @property
+    def springs(self):
+        return self.forces.springs
+
+    def add_spring(self, a, b, stiffness=defaults.SPRING_STIFFNESS, damping=defaults.SPRING_DAMPING, rest=None):
+        """A spring from ball ``a`` to ball ``b`` or to an anchor point ``b = (x, y)``; returns its index.
+
+        ``rest`` defaults to the current distance between the ends.
+        """
+        if isinstance(b, (int, np.integer)):
+            b_index, anchor = int(b), self.pos[int(b)]
+        else:
+            b_index, anchor = -1, np.asarray(b, float)
+        if rest is None:
+            rest = float(np.linalg.norm(self.pos[int(a)] - anchor))
+        return self.springs.add(a, b_index, anchor, stiffness, damping, rest)
+
+    def remove_spring(self, k):
+        keep = np.ones(len(self.springs), bool)
+        keep[k] = False
+        self.springs.keep(keep)
+
+    def set_anchor(self, k, point):
+        self.springs.anchor[k] = np.asarray(point, float)
+
+    # -------------------------------------------------------------- integrator
+    @property
+    def integrator(self):
+        return self._integrator
+
+    @integrator.setter
+    def integrator(self, name):
+        if name not in INTEGRATORS:
+            raise ValueError(f"unknown integrator {name!r}; expected one of {', '.join(INTEGRATORS)}")
+        self._integrator = name
+
+    # ------------------------------------------------------------------- step
+    def step(self, dt=TICK):
+        """Advance one fixed tick of ``dt`` seconds in ``substeps`` sub-steps.
+
+        Pass the same dt every call (a fixed time step): the contact tuning assumes it, and
+        a frame's wall-clock time must never reach here.
+        """
+        self._impact_points, self._impact_speeds = [], []
+        h = dt / self.substeps
+        for _ in range(self.substeps):
+            self._substep(h)
+        self.time += dt
+        self._run_spawners(dt)
+        self._apply_kill_zones()
+        self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
+        self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
+
+    def _substep(self, h):
+        if self.count == 0:
+            self._clear_debug()
+            return
+        prev = self.pos.copy()
+        # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
+        self._integrate(h)
+        # 2. Sweep fast balls against the statics: stop them at the first touch.
+        fast, hits = collide.sweep(prev, self.pos, self.vel, self.radius, self.restitution,
+                                   self.friction, self.statics)
+        # 3. Collide: broad phase grid, then offset vectors for every candidate pair at once.
+        contacts = collide.find_contacts(self.pos, prev, self.radius, self.restitution, self.friction,
+                                         self.grid, self.statics, margin=collide.CONTACT_SLOP)
+        # 4. Respond: push out along the offsets, then restitution and friction impulses.
+        approach = collide.approach_speeds(contacts, self.vel)
+        collide.push_apart(contacts, self.pos, self.vel, prev, self.radius, self.inv_mass, self.statics, h)
+        collide.resolve_velocities(contacts, self.vel, self.inv_mass, approach)
+        # 5. Events: impacts for sound and debug drawing.
+        self._record(contacts, approach, prev, fast, hits)
+
+    def _integrate(self, h):
+        inv_mass = self.inv_mass
+        acceleration = self.forces.acceleration
+
+        def f(t, y):
+            return np.stack((y[1], acceleration(y[0], y[1], inv_mass, t)))
+
+        y = INTEGRATORS[self._integrator](f, self.time, np.stack((self.pos, self.vel)), h)
+        self.pos = np.ascontiguousarray(y[0])
+        self.vel = np.ascontiguousarray(y[1])
+
+    def _record(self, contacts, approach, prev, fast, hits):
+        loud = approach > collide.IMPACT_SPEED
+        if loud.any():
+            self._impact_points.append(contacts.point[loud])
+            self._impact_speeds.append(approach[loud])
+        touching = contacts.depth > -collide.CONTACT_SLOP
+        self.contact_points = contacts.point[touching]
+        self.contact_offsets = contacts.normal[touching] * np.maximum(contacts.depth[touching], 0.0)[:, None]
+        self.swept_from = prev[fast]
+        self.swept_to = self.pos[fast]
+        self.swept_hit = hits
+
+    def _clear_debug(self):
+        empty = np.zeros((0, 2))
+        self.contact_points = self.contact_offsets = empty
+        self.swept_from = self.swept_to = self.swept_hit = empty
+        self.impact_points, self.impact_speeds = empty, np.zeros(0)
+
+    def _run_spawners(self, dt):
+        for spawner in self.spawners:
+            for pos, vel, radius, density in spawner.due(dt):
+                self.add_ball(pos, vel, radius=radius, density=density)
+
+    def _apply_kill_zones(self):
+        for zone in self.zones:
+            if zone.kind == "kill" and self.count:
+                inside = zone.contains(self.pos)
+                if inside.any():
+                    self.remove_balls(np.nonzero(inside)[0])
+
+    # --------------------------------------------------------------- readings
+    def energy(self):
+        """Energies in joules: kinetic, gravitational (zero at y = 0 for gravity down), spring, total."""
+        mass = 1.0 / self.inv_mass
+        kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
+        gravitational, spring = self.forces.potential_energy(self.pos, mass)
+        return {"kinetic": kinetic, "gravitational": gravitational, "spring": spring,
+                "total": kinetic + gravitational + spring}
+
+    def state_hash(self):
+        """Hex SHA-256 of positions and velocities: equal states, equal hashes."""
+        h = hashlib.sha256()
+        h.update(np.ascontiguousarray(self.pos, "<f8").tobytes())
+        h.update(np.ascontiguousarray(self.vel, "<f8").tobytes())
+        return h.hexdigest()
+
+    def goal_progress(self):
+        """(balls inside goal zones, balls wanted) or None if the level has no goal."""
+        goals = [z for z in self.zones if z.kind == "goal"]
+        if not goals:
+            return None
+        inside = sum(int(z.contains(self.pos).sum()) for z in goals)
+        return inside, sum(z.count for z in goals)
+
+    def escaped(self):
+        """Balls whose centre is outside ``bounds``."""
+        x0, y0, x1, y1 = self.bounds
+        p = self.pos
+        inside = (p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1)
+        return int(np.sum(~inside))
+
+    def max_overlap(self):
+        """Deepest ball-ball or ball-static penetration now, in metres (0 if none)."""
+        if self.count == 0:
+            return 0.0
+        c = collide.find_contacts(self.pos, self.pos, self.radius, self.restitution, self.friction,
+                                  self.grid, self.statics, margin=0.0)
+        return float(max(0.0, c.depth.max())) if len(c) else 0.0
+
+    def to_level(self):
+        """The world as a level document: the level's statics, balls and springs as they are now."""
+        level = copy.deepcopy(self.level)
+        level["integrator"] = self.integrator
+        balls = []
+        for k in range(self.count):
+            balls.append({"pos": [float(v) for v in self.pos[k]], "vel": [float(v) for v in self.vel[k]],
+                          "radius": float(self.radius[k]), "mass": float(1.0 / self.inv_mass[k]),
+                          "restitution": float(self.restitution[k]), "friction": float(self.friction[k])})
+        level["balls"] = balls
+        s = self.springs
+        level["springs"] = [{"a": int(s.a[k]),
+                             "b": int(s.b[k]) if s.b[k] >= 0 else [float(v) for v in s.anchor[k]],
+                             "stiffness": float(s.stiffness[k]), "damping": float(s.damping[k]),
+                             "rest": float(s.rest[k])} for k in range(len(s))]
+        # Spawners have done their work in the snapshot: the balls they made are in "balls".
+        level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in self.spawners
+                             if sp.max - sp.made > 0]
+        return level
+
+
+class _Spawner:
+    """Makes a ball every ``every`` seconds at ``pos`` until it has made ``max``."""
+
+    def __init__(self, definition):
+        self.definition = dict(definition)
+        self.pos = np.asarray(definition["pos"], float)
+        self.vel = np.asarray(definition.get("vel", (0.0, 0.0)), float)
+        self.every = max(1e-3, float(definition.get("every", defaults.SPAWNER_EVERY)))
+        self.max = int(definition.get("max", defaults.SPAWNER_MAX))
+        self.radius = float(definition.get("radius", defaults.BALL_RADIUS))
+        self.density = definition.get("density")
+        self.jitter = float(definition.get("jitter", 0.0))
+        self.made = 0
+        self.clock = 0.0
+        # Deterministic jitter: the same level spawns the same balls every run.
+        self.rng = np.random.default_rng(12345)
+
+    def due(self, dt):
+        self.clock += dt
+        while self.clock >= self.every and self.made < self.max:
+            self.clock -= self.every
+            self.made += 1
+            offset = self.rng.uniform(-self.jitter, self.jitter, 2) if self.jitter else 0.0
+            yield self.pos + offset, self.vel, self.radius, self.density

@@ -1,0 +1,251 @@
+"""The world step: containment at any speed, piles at rest, friction, bounces, springs, determinism."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game import collide
+from game.integrators import ORDER
+from game.world import TICK, World
+
+
+def box(width, height, radius=0.0, **extra):
+    """A closed box of four capsules whose inner faces lie on [0, width] x [0, height]."""
+    r = radius
+    corners = [(-r, -r), (width + r, -r), (width + r, height + r), (-r, height + r)]
+    segments = [{"a": list(corners[k]), "b": list(corners[(k + 1) % 4]), "radius": r} for k in range(4)]
+    return dict({"segments": segments, "bounds": [0, 0, width, height]}, **extra)
+
+
+def run(world, ticks):
+    for _ in range(ticks):
+        world.step(TICK)
+        assert np.isfinite(world.pos).all() and np.isfinite(world.vel).all()
+
+
+@pytest.mark.parametrize("integrator", ORDER)
+def test_hundred_fast_balls_never_leave_a_box_of_thin_walls(integrator):
+    rng = np.random.default_rng(7)
+    w = World.from_level(box(10, 10, integrator=integrator, material={"restitution": 0.9, "friction": 0.1}))
+    for _ in range(100):
+        angle = rng.uniform(0, 2 * np.pi)
+        speed = rng.uniform(50, 400)
+        w.add_ball(rng.uniform(0.5, 9.5, 2), speed * np.array([np.cos(angle), np.sin(angle)]), radius=0.05)
+    for _ in range(240):
+        w.step(TICK)
+        assert w.escaped() == 0
+        assert np.isfinite(w.pos).all()
+
+
+def test_a_ball_at_ten_kilometres_per_second_stops_at_a_thin_wall():
+    w = World.from_level(box(10, 10, gravity=[0, 0], material={"restitution": 0.0, "friction": 0.0}))
+    w.add_ball((5, 5), (10_000, 0), radius=0.05)
+    w.step(TICK)
+    assert 9.9 < w.pos[0, 0] <= 10.0 - 0.05 + 1e-9     # stopped touching the right wall
+    assert w.vel[0, 0] <= 1e-9                            # and no longer moving into it
+
+
+def test_pile_of_hundreds_comes_to_rest_with_shallow_overlaps():
+    width = 12.0
+    w = World.from_level(box(width, 30, material={"restitution": 0.3, "friction": 0.5}))
+    rng = np.random.default_rng(2)
+    radius = 0.25
+    for y in np.arange(1, 12, 0.6):
+        for x in np.arange(0.5, width - 0.4, 0.6):
+            w.add_ball((x + rng.uniform(-0.05, 0.05), y), (0, 0), radius=radius)
+    assert w.count >= 300
+    run(w, 30 * 60)
+    assert w.energy()["kinetic"] / w.count < 1e-3
+    assert w.max_overlap() < 0.05 * radius
+    assert w.escaped() == 0
+
+
+@pytest.mark.parametrize("friction, slides", [(0.8, False), (0.2, True)])
+def test_ball_on_a_slope_sticks_with_enough_friction_and_slides_without(friction, slides):
+    angle = math.radians(25)                  # tan 25 deg = 0.47
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    normal = np.array([-math.sin(angle), math.cos(angle)])
+    w = World.from_level({"segments": [{"a": [0, 0], "b": list(20 * direction)}],
+                          "material": {"friction": friction, "restitution": 0.0}, "bounds": [-5, -20, 25, 20]})
+    start = 10 * direction + 0.5 * normal
+    w.add_ball(start, radius=0.5)
+    run(w, 180)
+    travelled = np.linalg.norm(w.pos[0] - start)
+    if slides:
+        assert travelled > 1.0
+    else:
+        assert travelled < 1e-3
+        assert np.linalg.norm(w.vel[0]) < 1e-3
+
+
+def test_a_dropped_ball_bounces_to_restitution_squared_of_its_height():
+    e = 0.8
+    w = World.from_level({"segments": [{"a": [-5, 0], "b": [5, 0]}],
+                          "material": {"restitution": e, "friction": 0.0}, "bounds": [-5, 0, 5, 20]})
+    w.add_ball((0, 10.5), radius=0.5)
+    peak, falling_seen = 0.0, False
+    for _ in range(240):
+        w.step(TICK)
+        if w.vel[0, 1] < -1:
+            falling_seen = True
+        if falling_seen and w.pos[0, 1] < 1:
+            break
+    for _ in range(240):
+        w.step(TICK)
+        peak = max(peak, w.pos[0, 1] - 0.5)
+    assert peak == pytest.approx(10 * e * e, rel=0.03)
+
+
+def test_free_fall_with_rk4_is_exact_and_conserves_energy():
+    w = World.from_level({"segments": [{"a": [-100, -1000], "b": [100, -1000]}], "bounds": [-100, -1000, 100, 100]})
+    w.add_ball((0, 0), (3, 4), radius=0.1)
+    start = w.energy()["total"]
+    run(w, 60)
+    assert w.pos[0] == pytest.approx([3.0, 4.0 - 9.81 / 2], abs=1e-9)
+    assert w.energy()["total"] == pytest.approx(start, abs=1e-9)
+
+
+def spring_pair(integrator):
+    w = World.from_level({"segments": [{"a": [-50, -50], "b": [50, -50]}], "gravity": [0, 0],
+                          "integrator": integrator, "bounds": [-50, -50, 50, 50]})
+    a = w.add_ball((-1.5, 0), radius=0.1, mass=0.2)
+    b = w.add_ball((1.5, 0), radius=0.1, mass=0.2)
+    w.add_spring(a, b, stiffness=700, damping=0.0, rest=2.0)
+    return w
+
+
+def test_stiff_spring_euler_gains_energy_rk4_holds_it():
+    """omega h = sqrt(2 k / m) / 240 = 0.35: the difference the springs level shows."""
+    totals = {}
+    for name in ("euler", "rk4"):
+        w = spring_pair(name)
+        start = w.energy()["total"]
+        run(w, 60)
+        totals[name] = w.energy()["total"] / start
+    assert totals["euler"] > 10
+    assert abs(totals["rk4"] - 1) < 0.05
+
+
+def test_integrator_switch_between_steps_and_unknown_name_refused():
+    w = spring_pair("rk4")
+    run(w, 10)
+    w.integrator = "euler"
+    run(w, 10)
+    assert w.integrator == "euler"
+    with pytest.raises(ValueError):
+        w.integrator = "leapfrog"
+
+
+def test_anchor_spring_pendulum_period():
+    """A ball on a stiff spring to an anchor swings with the period of a pendulum, 2 pi sqrt(L / g)."""
+    w = World.from_level({"segments": [{"a": [-50, -50], "b": [50, -50]}], "bounds": [-50, -50, 50, 50]})
+    length = 2.0
+    k = w.add_ball((length * math.sin(0.1), -length * math.cos(0.1)), radius=0.05, mass=1.0)
+    w.add_spring(k, (0.0, 0.0), stiffness=1e4, damping=0.0, rest=length)
+    crossings = []
+    previous = w.pos[0, 0]
+    for tick in range(600):
+        w.step(TICK)
+        if previous > 0 >= w.pos[0, 0]:
+            crossings.append(tick)
+        previous = w.pos[0, 0]
+    period = (crossings[1] - crossings[0]) * TICK
+    assert period == pytest.approx(2 * math.pi * math.sqrt(length / 9.81), rel=0.03)
+
+
+def test_same_run_twice_gives_same_state_hash():
+    def play():
+        w = World.from_level(box(8, 8, spawners=[{"pos": [4, 7], "every": 0.05, "max": 60, "radius": 0.2, "jitter": 0.3}]))
+        run(w, 200)
+        return w.state_hash(), w.count
+
+    first, second = play(), play()
+    assert first == second and first[1] == 60
+
+
+def test_ball_spawned_inside_a_polygon_leaves_through_the_nearest_edge():
+    w = World.from_level({"segments": [{"a": [-10, -10], "b": [10, -10]}], "gravity": [0, 0],
+                          "polygons": [{"points": [[0, 0], [4, 0], [4, 2], [0, 2]]}], "bounds": [-10, -10, 10, 10]})
+    w.add_ball((3.7, 1.0), radius=0.25)         # nearest edge: x = 4
+    run(w, 5)
+    assert w.pos[0, 0] >= 4.25 - 1e-6
+    assert abs(w.pos[0, 1] - 1.0) < 1e-6
+
+
+def test_remove_balls_takes_their_springs_and_keeps_the_rest_attached():
+    w = spring_pair("rk4")
+    c = w.add_ball((0, 5), radius=0.1)
+    w.add_spring(c, (0, 6), stiffness=10)
+    w.remove_balls([0])
+    assert w.count == 2 and len(w.springs) == 1
+    assert w.springs.a[0] == 1 and w.springs.b[0] == -1
+    assert list(w.ids) == [1, 2]
+
+
+def test_kill_zone_removes_and_goal_counts():
+    level = box(10, 10, zones=[{"kind": "kill", "rect": [[0, 0], [5, 2]]},
+                               {"kind": "goal", "rect": [[5, 0], [10, 2]], "count": 2}])
+    w = World.from_level(level)
+    w.add_ball((2, 1), radius=0.2)
+    w.add_ball((7, 1), radius=0.2)
+    w.add_ball((8, 1), radius=0.2)
+    w.step(TICK)
+    assert w.count == 2
+    assert w.goal_progress() == (2, 2)
+
+
+def test_impacts_report_speed_and_point():
+    w = World.from_level({"segments": [{"a": [-5, 0], "b": [5, 0]}], "bounds": [-5, 0, 5, 10]})
+    w.add_ball((0, 0.6), (0, -5), radius=0.5)
+    speeds = []
+    for _ in range(10):
+        w.step(TICK)
+        speeds.extend(w.impact_speeds)
+        if len(w.impact_points):
+            assert abs(w.impact_points[0, 1]) < 0.05
+    assert speeds and max(speeds) == pytest.approx(5.0, rel=0.05)
+
+
+def test_to_level_snapshot_rebuilds_the_same_world():
+    w = spring_pair("rk4")
+    run(w, 30)
+    again = World.from_level(w.to_level())
+    assert np.array_equal(again.pos, w.pos) and np.array_equal(again.vel, w.vel)
+    assert np.allclose(again.inv_mass, w.inv_mass) and len(again.springs) == 1
+    assert again.springs.rest[0] == w.springs.rest[0]
+
+
+def test_broad_phase_finds_every_touching_pair():
+    rng = np.random.default_rng(0)
+    pos = rng.uniform(0, 10, (600, 2))
+    grid = collide.Grid(0.5, np.array([-1.0, -1.0]))
+    i, j = collide.ball_pairs(grid, pos)
+    found = set(zip(np.minimum(i, j).tolist(), np.maximum(i, j).tolist()))
+    assert len(found) == len(i)                               # each pair once
+    d = np.linalg.norm(pos[:, None] - pos[None], axis=2)
+    bi, bj = np.nonzero(np.triu(d < 0.5, 1))
+    assert set(zip(bi.tolist(), bj.tolist())) <= found
+
+
+coordinate = st.floats(-6, 6, allow_nan=False)
+point = st.tuples(coordinate, coordinate)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segments=st.lists(st.tuples(point, point, st.sampled_from([0.0, 0.0, 0.2])), min_size=1, max_size=6),
+       balls=st.lists(st.tuples(point, point, st.floats(0.05, 0.6)), min_size=1, max_size=12),
+       integrator=st.sampled_from(ORDER))
+def test_no_step_ever_produces_a_non_finite_number(segments, balls, integrator):
+    """Degenerate input too: zero-length segments, balls exactly on segments, coincident balls."""
+    level = box(14, 14, integrator=integrator)
+    level["segments"] += [{"a": [a[0] + 7, a[1] + 7], "b": [b[0] + 7, b[1] + 7], "radius": r} for a, b, r in segments]
+    w = World.from_level(level)
+    for (x, y), (vx, vy), r in balls:
+        w.add_ball((x + 7, y + 7), (vx * 30, vy * 30), radius=r)
+    w.add_ball(level["segments"][-1]["a"], radius=0.3)         # exactly on a segment's end
+    w.add_ball(w.pos[0], radius=0.3)                           # exactly on another ball
+    with np.errstate(divide="raise", over="raise", invalid="raise"):   # underflow is harmless
+        run(w, 20)
+    assert w.escaped() == 0
