@@ -19,10 +19,9 @@ IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 POSITION_ITERATIONS = 6    # offset-vector passes per sub-step
 VELOCITY_ITERATIONS = 6    # impulse passes per sub-step
 SOR = 1.8                  # over-relaxation of the averaged position passes (never past the full push)
+NEAR_FRACTION = 0.05       # position passes take contacts closer than this fraction of their reach
+MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
 
-_CELL_BITS = 22
-_CELL_BIAS = 1 << (_CELL_BITS - 1)
-_CELL_LIMIT = _CELL_BIAS - 2
 # The half neighbourhood: each pair of neighbouring cells is visited once.
 _HALF_NEIGHBOURS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1))
 
@@ -45,46 +44,53 @@ def _expand(lo, hi):
 
 
 class Grid:
-    """A uniform grid of square cells ``cell`` metres wide, keys packed into int64."""
+    """A dense uniform grid of square cells ``cell`` metres wide over a fixed region.
 
-    def __init__(self, cell, origin):
+    Cells are numbered ``ix * ny + iy``. A ring of one cell is kept free round the region:
+    points outside it are clipped into the cells next to that ring, so every neighbour of
+    every cell exists and no lookup wraps round.
+    """
+
+    def __init__(self, cell, lo, hi):
         self.cell = float(cell)
-        self.origin = np.asarray(origin, float)
+        self.origin = np.asarray(lo, float) - 2.0 * self.cell
+        span = np.asarray(hi, float) - self.origin
+        self.nx = int(np.ceil(span[0] / self.cell)) + 3
+        self.ny = int(np.ceil(span[1] / self.cell)) + 3
+        self.size = self.nx * self.ny
 
     def cells(self, points):
-        """(ix, iy) integer cell coordinates, clipped so far-off points stay representable."""
-        c = np.floor((points - self.origin) / self.cell)
-        c = np.clip(np.nan_to_num(c, nan=_CELL_LIMIT), -_CELL_LIMIT, _CELL_LIMIT).astype(np.int64)
-        return c[:, 0], c[:, 1]
+        """(ix, iy) integer cell coordinates of (K, 2) points, clipped inside the ring."""
+        c = (points - self.origin) * (1.0 / self.cell)
+        ix = np.clip(np.nan_to_num(c[:, 0]), 1, self.nx - 2).astype(np.int64)
+        iy = np.clip(np.nan_to_num(c[:, 1]), 1, self.ny - 2).astype(np.int64)
+        return ix, iy
 
-    @staticmethod
-    def key(ix, iy):
-        return ((ix + _CELL_BIAS) << _CELL_BITS) | (iy + _CELL_BIAS)
-
-    def keys(self, points):
-        return self.key(*self.cells(points))
+    def index(self, points):
+        ix, iy = self.cells(points)
+        return ix * self.ny + iy
 
 
 def ball_pairs(grid, pos):
     """Candidate ball pairs (i, j), i != j, each once: balls in the same or neighbouring cells.
 
     The grid's cell must be at least the largest ball diameter, so that touching balls are
-    never more than one cell apart. Sorting the cell keys bins the balls; each ball then
-    looks up five of its nine neighbour cells with a binary search.
+    never more than one cell apart. A counting sort bins the balls (bincount of the cell
+    numbers gives each cell's range in the sorted order); each ball then reads five of its
+    nine neighbour cells' ranges directly.
     """
     n = len(pos)
     if n < 2:
         empty = np.zeros(0, np.int64)
         return empty, empty
-    keys = grid.keys(pos)
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
+    cell = grid.index(pos)
+    order = np.argsort(cell, kind="stable")
+    start = np.zeros(grid.size + 1, np.int64)
+    np.cumsum(np.bincount(cell, minlength=grid.size), out=start[1:])
     firsts, seconds = [], []
     for dx, dy in _HALF_NEIGHBOURS:
-        target = keys + ((dx << _CELL_BITS) + dy)
-        lo = np.searchsorted(sorted_keys, target, "left")
-        hi = np.searchsorted(sorted_keys, target, "right")
-        i, at = _expand(lo, hi)
+        target = cell + (dx * grid.ny + dy)
+        i, at = _expand(start[target], start[target + 1])
         j = order[at]
         if dx == 0 and dy == 0:
             keep = i < j
@@ -109,11 +115,12 @@ class Statics:
         self.friction = np.asarray(friction, float).reshape(-1)
         self.polygon = np.asarray(polygon, np.int64).reshape(-1)
         self.polygons = polygons
+        self.normal = geometry.segment_normal(self.a, self.b).reshape(-1, 2)
         lo = np.minimum(self.a, self.b) - self.radius[:, None]
         hi = np.maximum(self.a, self.b) + self.radius[:, None]
         self.box = np.hstack((lo, hi))          # (M, 4) bounding boxes
         self.grid = None
-        self._keys = np.zeros(0, np.int64)
+        self._start = np.zeros(1, np.int64)
         self._index = np.zeros(0, np.int64)
 
     def __len__(self):
@@ -123,38 +130,36 @@ class Statics:
         """List every capsule in each cell where a ball centred in that cell could touch it.
 
         A ball's radius is at most half a cell, so a capsule belongs to every cell that has a
-        point within (cell / 2 + capsule radius) of its core segment.
+        point within (cell / 2 + capsule radius) of its core segment. The lists are stored
+        compressed: cell c's capsules are ``_index[_start[c]:_start[c + 1]]``.
         """
         self.grid = grid
-        keys, index = [], []
+        cells, index = [], []
         half = grid.cell / 2
         for s in range(len(self.a)):  # once per level or cell change, not per step
             reach = half + self.radius[s]
-            lo = self.box[s, :2] - half
-            hi = self.box[s, 2:] + half
-            (x0, x1), (y0, y1) = grid.cells(np.array([lo, hi]))
+            (x0, x1), (y0, y1) = grid.cells(np.array([self.box[s, :2] - half, self.box[s, 2:] + half]))
             ix, iy = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1))
             ix, iy = ix.ravel(), iy.ravel()
             centres = grid.origin + (np.stack((ix, iy), axis=1) + 0.5) * grid.cell
             closest = geometry.closest_point_on_segment(self.a[s], self.b[s], centres)
             near = _norm(centres - closest) <= reach + half * np.sqrt(2.0)
-            keys.append(Grid.key(ix[near], iy[near]))
+            cells.append(ix[near] * grid.ny + iy[near])
             index.append(np.full(int(near.sum()), s, np.int64))
-        if keys:
-            keys = np.concatenate(keys)
-            index = np.concatenate(index)
-            order = np.argsort(keys, kind="stable")
-            self._keys, self._index = keys[order], index[order]
+        cells = np.concatenate(cells) if cells else np.zeros(0, np.int64)
+        index = np.concatenate(index) if index else np.zeros(0, np.int64)
+        order = np.argsort(cells, kind="stable")
+        self._index = index[order]
+        self._start = np.zeros(grid.size + 1, np.int64)
+        np.cumsum(np.bincount(cells, minlength=grid.size), out=self._start[1:])
 
     def candidates(self, pos):
         """Candidate (ball, static) pairs for balls at ``pos``: the capsules listed in each ball's cell."""
-        if len(self._keys) == 0 or len(pos) == 0:
+        if len(self._index) == 0 or len(pos) == 0:
             empty = np.zeros(0, np.int64)
             return empty, empty
-        keys = self.grid.keys(pos)
-        lo = np.searchsorted(self._keys, keys, "left")
-        hi = np.searchsorted(self._keys, keys, "right")
-        ball, at = _expand(lo, hi)
+        cell = self.grid.index(pos)
+        ball, at = _expand(self._start[cell], self._start[cell + 1])
         return ball, self._index[at]
 
     def along_paths(self, start, end, radius):
@@ -176,232 +181,250 @@ class Statics:
         return np.concatenate(balls), np.concatenate(statics)
 
 
-class Contacts:
-    """Contacts of one sub-step: ball i against ball j (j >= 0) or against static s.
-
-    ``normal`` (C, 2) points from the other body towards ball i; ``depth`` (C,) metres > 0
-    where they overlap.
-    """
-
-    def __init__(self, i, j, s, normal, depth, point, restitution, friction):
-        self.i, self.j, self.s = i, j, s
-        self.normal, self.depth, self.point = normal, depth, point
-        self.restitution, self.friction = restitution, friction
-        # Touching when found: the velocity solve acts on these even after the push parts them.
-        self.touching = depth > -CONTACT_SLOP
-        self.found_depth = np.maximum(depth, 0.0)   # the overlap the push removes
-
-    def __len__(self):
-        return len(self.i)
-
-
-def ball_ball_geometry(pos, radius, i, j):
-    """(normal from j to i, depth, touch point) for ball pairs; coincident centres part along +x."""
-    d = pos[i] - pos[j]
-    dist = _norm(d)
-    apart = dist > 1e-12
-    with np.errstate(invalid="ignore", divide="ignore"):
-        normal = np.where(apart[:, None], d / dist[:, None], np.array([1.0, 0.0]))
-    depth = radius[i] + radius[j] - dist
-    point = pos[j] + normal * radius[j][:, None]
-    return normal, depth, point
-
-
 def ball_static_geometry(pos, prev, radius, statics, i, s):
-    """(normal, depth, touch point) of balls against capsules: the overlap offset vector of seed 000.
+    """(normal, depth, closest point on the core) of balls against capsules: seed 000's offset.
 
     A ball whose centre crossed a capsule's core segment since ``prev`` (the start of the
     sub-step) is pushed back to the side it came from, and a centre exactly on the core is
     pushed along the segment's normal towards ``prev``: a wall is never passed by being
-    pushed through it.
+    pushed through it. Polygon edges leave the inside case to ``polygon_insides``.
     """
     a, b = statics.a[s], statics.b[s]
     p = pos[i]
     closest = geometry.closest_point_on_segment(a, b, p)
     d = p - closest
     dist = _norm(d)
-    seg_normal = geometry.segment_normal(a, b)
     came_from = geometry.side(a, b, prev[i])
-    now = geometry.side(a, b, p)
-    # The centre's path prev -> p crossed the core segment a -> b.
-    path_side_a = geometry.side(prev[i], p, a)
-    path_side_b = geometry.side(prev[i], p, b)
-    # Polygon edges leave this to polygon_insides: their way out is always outwards (the right
-    # of a counter-clockwise edge), through the nearest edge.
+    # The centre's path prev -> p crossed the core segment a -> b (thin walls, stadiums).
     edge = statics.polygon[s] >= 0
-    crossed = (came_from * now < 0) & (path_side_a * path_side_b <= 0) & ~edge
-    towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * seg_normal
-    degenerate = dist <= 1e-12
+    crossed = ((came_from * geometry.side(a, b, p) < 0)
+               & (geometry.side(prev[i], p, a) * geometry.side(prev[i], p, b) <= 0) & ~edge)
+    towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):
-        normal = np.where(degenerate[:, None], towards, d / dist[:, None])
+        normal = np.where((dist <= 1e-12)[:, None], towards, d / dist[:, None])
     normal = np.where(crossed[:, None], towards, normal)
     reach = radius[i] + statics.radius[s]
     depth = np.where(crossed, reach + dist, reach - dist)
-    point = closest + normal * statics.radius[s][:, None]
-    return normal, depth, point
+    return normal, depth, closest
 
 
-def polygon_insides(pos, radius, statics, i, s, normal, depth, point):
+def polygon_insides(pos, radius, statics, i, s, normal, depth):
     """Balls whose centre got inside a convex polygon: pushed out through the nearest edge.
 
     Rewrites (normal, depth) of the contacts whose ball is inside the edge's polygon so that
-    only the nearest edge pushes (with depth = distance to it + radius) and the others are
-    dropped (depth set to -inf).
+    one contact per ball and polygon carries the push (depth = distance to the nearest edge
+    + radius, along its outward normal) and the others are dropped (depth -inf).
     """
     on_polygon = statics.polygon[s] >= 0
     if not on_polygon.any():
         return
-    # Inner side of a counter-clockwise edge is its left: side > 0.
+    # The inner side of a counter-clockwise edge is its left: side > 0.
     inner = on_polygon & (geometry.side(statics.a[s], statics.b[s], pos[i]) > 0)
     if not inner.any():
         return
     for poly in np.unique(statics.polygon[s[inner]]):  # loop over polygons met, not balls
         rows = np.nonzero(inner & (statics.polygon[s] == poly))[0]
-        inside = geometry.point_in_convex_polygon(pos[i[rows]], statics.polygons[poly])
-        rows = rows[np.asarray(inside, bool).reshape(-1)]
-        if len(rows) == 0:
+        inside = np.asarray(geometry.point_in_convex_polygon(pos[i[rows]], statics.polygons[poly]), bool)
+        balls = np.unique(i[rows][inside.reshape(-1)])
+        if len(balls) == 0:
             continue
-        balls = np.unique(i[rows])
-        offset = geometry.circle_polygon_offset(pos[balls], radius[balls], statics.polygons[poly])
-        push = _norm(offset.reshape(-1, 2))
+        offset = geometry.circle_polygon_offset(pos[balls], radius[balls], statics.polygons[poly]).reshape(-1, 2)
+        push = _norm(offset)
         with np.errstate(invalid="ignore", divide="ignore"):
-            unit = np.where(push[:, None] > 0, offset.reshape(-1, 2) / push[:, None], 0.0)
-        # All contacts of these balls with this polygon: keep one carrying the whole push.
+            unit = np.where(push[:, None] > 0, offset / push[:, None], 0.0)
         all_rows = np.nonzero((statics.polygon[s] == poly) & np.isin(i, balls))[0]
         depth[all_rows] = -np.inf
         first = all_rows[np.unique(i[all_rows], return_index=True)[1]]
         where = np.searchsorted(balls, i[first])
         normal[first] = unit[where]
         depth[first] = push[where]
-        point[first] = pos[i[first]] - unit[where] * radius[i[first]][:, None]
+
+
+class Contacts:
+    """Contacts of one sub-step, linearised: ball i against ball j, or against a static.
+
+    A static is stood in for by a still ball of zero inverse mass at index N (the origin),
+    so every contact has the same form. ``normal`` (C, 2) points from j towards i, and the
+    depth at positions p is ``rhs - (p_i - p_j) . normal`` (> 0: overlapping); for a ball
+    pair rhs = r_i + r_j, for a static rhs = depth + p_i . normal at the time it was found.
+    """
+
+    def __init__(self, n, i, j, normal, depth, rhs, point, restitution, friction, reach):
+        self.n = n
+        self.rhs_scale = reach          # (C,) r_i + r_j, or r_i + capsule radius
+        self.i, self.j = i, j
+        self.normal, self.depth, self.rhs = normal, depth, rhs
+        self.point = point
+        self.restitution, self.friction = restitution, friction
+        self.static = j == n
+        self._set_depth(depth)
+
+    def _set_depth(self, depth):
+        self.depth = depth
+        self.touching = depth > -CONTACT_SLOP
+        self.found_depth = np.maximum(depth, 0.0)   # the overlap the push removes
+
+    def refresh(self, pos):
+        """Depths at new positions, keeping pairs and normals (valid while balls moved < the margin)."""
+        px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
+        i, j = self.i, self.j
+        self._set_depth(self.rhs - ((px[i] - px[j]) * self.normal[:, 0] + (py[i] - py[j]) * self.normal[:, 1]))
+
+    def __len__(self):
+        return len(self.i)
 
 
 def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margin):
-    """All ball-ball and ball-static contacts closer than ``margin`` (metres) to touching."""
+    """All ball-ball and ball-static contacts that could touch within each ball's ``margin``.
+
+    ``margin``: metres, a scalar or (N,) per ball (how far the ball may travel before the
+    contacts are found again); a pair is kept if its gap is below the sum of its margins.
+    """
+    n = len(pos)
+    margin = np.broadcast_to(np.asarray(margin, float), (n,))
     i, j = ball_pairs(grid, pos)
-    normal, depth, point = ball_ball_geometry(pos, radius, i, j)
-    near = depth > -margin
-    i, j, normal, depth, point = i[near], j[near], normal[near], depth[near], point[near]
+    d = pos[i] - pos[j]
+    dist = _norm(d)
+    reach = radius[i] + radius[j]
+    near = dist < reach + margin[i] + margin[j]
+    i, j, d, dist, reach = i[near], j[near], d[near], dist[near], reach[near]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        normal = np.where((dist > 1e-12)[:, None], d / dist[:, None], np.array([1.0, 0.0]))
+    depth = reach - dist
+    point = pos[j] + normal * radius[j][:, None]
     # Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
     e_bb = np.maximum(restitution[i], restitution[j])
     mu_bb = np.sqrt(friction[i] * friction[j])
 
     si, s = statics.candidates(pos)
-    snormal, sdepth, spoint = ball_static_geometry(pos, prev, radius, statics, si, s)
-    polygon_insides(pos, radius, statics, si, s, snormal, sdepth, spoint)
-    near = sdepth > -margin
-    si, s, snormal, sdepth, spoint = si[near], s[near], snormal[near], sdepth[near], spoint[near]
+    snormal, sdepth, closest = ball_static_geometry(pos, prev, radius, statics, si, s)
+    polygon_insides(pos, radius, statics, si, s, snormal, sdepth)
+    near = sdepth > -margin[si]
+    si, s, snormal, sdepth, closest = si[near], s[near], snormal[near], sdepth[near], closest[near]
+    spoint = closest + snormal * statics.radius[s][:, None]
     e_bs = np.maximum(restitution[si], statics.restitution[s])
     mu_bs = np.sqrt(friction[si] * statics.friction[s])
 
     return Contacts(
+        n,
         i=np.concatenate((i, si)),
-        j=np.concatenate((j, np.full(len(si), -1, np.int64))),
-        s=np.concatenate((np.full(len(i), -1, np.int64), s)),
+        j=np.concatenate((j, np.full(len(si), n, np.int64))),
         normal=np.concatenate((normal, snormal)),
         depth=np.concatenate((depth, sdepth)),
+        rhs=np.concatenate((reach, sdepth + _dot(pos[si], snormal))),
         point=np.concatenate((point, spoint)),
         restitution=np.concatenate((e_bb, e_bs)),
         friction=np.concatenate((mu_bb, mu_bs)),
+        reach=np.concatenate((reach, radius[si] + statics.radius[s])),
     )
 
 
-def _refresh(contacts, pos, prev, radius, statics):
-    """Recompute normal and depth of known contacts at the current positions."""
-    c = contacts
-    ball = c.j >= 0
-    if ball.any():
-        n, d, p = ball_ball_geometry(pos, radius, c.i[ball], c.j[ball])
-        c.normal[ball], c.depth[ball], c.point[ball] = n, d, p
-    wall = ~ball
-    if wall.any():
-        i, s = c.i[wall], c.s[wall]
-        n, d, p = ball_static_geometry(pos, prev, radius, statics, i, s)
-        polygon_insides(pos, radius, statics, i, s, n, d, p)
-        c.normal[wall], c.depth[wall], c.point[wall] = n, d, p
+def _scatter(size, i, j, wx, wy):
+    """Per-ball sums of contact vectors: +w on ball i, -w on ball j; (size, 2)."""
+    out = np.empty((size, 2))
+    out[:, 0] = np.bincount(i, wx, size) - np.bincount(j, wx, size)
+    out[:, 1] = np.bincount(i, wy, size) - np.bincount(j, wy, size)
+    return out
 
 
-def _scatter(n, index, values):
-    """Sum (K, 2) values into (n, 2) rows by index."""
-    return np.stack((np.bincount(index, values[:, 0], n), np.bincount(index, values[:, 1], n)), axis=1)
+def _extended(array, fill=0.0):
+    """The array with one more row for the still stand-in of the statics."""
+    out = np.empty((len(array) + 1,) + array.shape[1:])
+    out[:-1] = array
+    out[-1] = fill
+    return out
 
 
-def push_apart(contacts, pos, vel, prev, radius, inv_mass, statics, h, iterations=POSITION_ITERATIONS):
+def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERATIONS):
     """Move overlapping balls out along their offset vectors (ball-ball split by inverse mass).
 
-    Jacobi passes: every contact proposes its push at once; a ball takes the mean of its
-    proposals, over-relaxed by SOR but never moved further than a lone contact would move it. A push of length d in direction u then cancels the ball's
+    Jacobi passes on the linearised contacts: every contact proposes its push at once; a
+    ball takes the mean of its proposals, over-relaxed by SOR but never moved further than
+    a lone contact would move it. A push of length d in direction u then cancels the ball's
     velocity into -u, by at most d / h: a ball resting on a pile loses the speed gravity gave
     it this sub-step, at once however deep the pile, and a push never launches a ball.
-    Static friction is positional: where a ball touches a
-    static with friction, the sliding of this sub-step along the contact is undone as far as
-    Coulomb allows (|slide| <= friction * depth), so a ball rests on a slope instead of creeping.
+    Static friction is positional: where a ball touches a static with friction, the sliding
+    of this sub-step along the contact is undone as far as Coulomb allows (|slide| <=
+    friction * depth), so a ball rests on a slope instead of creeping.
     """
     c = contacts
-    n = len(pos)
-    if len(c) == 0:
+    # Only contacts near touching can be pushed within this sub-step's passes.
+    keep = np.nonzero(c.depth > -NEAR_FRACTION * c.rhs_scale)[0]
+    if len(keep) == 0:
         return
-    ball = c.j >= 0
-    j = np.where(ball, c.j, 0)
-    w_i = inv_mass[c.i]
-    w_j = np.where(ball, inv_mass[j], 0.0)
+    size = c.n + 1
+    px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
+    x0, y0 = px.copy(), py.copy()
+    w = _extended(inv_mass)
+    i, j, rhs = c.i[keep], c.j[keep], c.rhs[keep]
+    nx, ny = c.normal[keep, 0], c.normal[keep, 1]
+    w_i, w_j = w[i], w[j]
     w_sum = w_i + w_j
     with np.errstate(invalid="ignore", divide="ignore"):
         share_i = np.where(w_sum > 0, w_i / w_sum, 0.0)
         share_j = np.where(w_sum > 0, w_j / w_sum, 0.0)
-    index = np.concatenate((c.i, j[ball]))
-    start = pos.copy()
-    for it in range(iterations):
-        if it:
-            _refresh(c, pos, prev, radius, statics)
-        depth = np.maximum(c.depth, 0.0)
-        active = depth > 0
-        if not active.any():
+    counts = np.bincount(i, minlength=size) + np.bincount(j, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(counts > 0, np.minimum(1.0, SOR / counts), 0.0)
+    scale[-1] = 0.0
+    # Move of each ball per unit depth of contact k: +share_i n on i, -share_j n on j, scaled.
+    share_i *= scale[i]
+    share_j *= scale[j]
+    ix, iy, jx, jy = share_i * nx, share_i * ny, share_j * nx, share_j * ny
+    for _ in range(iterations):
+        depth = rhs - ((px[i] - px[j]) * nx + (py[i] - py[j]) * ny)
+        np.maximum(depth, 0.0, out=depth)
+        if not depth.any():
             break
-        push = c.normal * depth[:, None]
-        moves = np.concatenate((push * share_i[:, None], -push[ball] * share_j[ball][:, None]))
-        counts = np.bincount(index, np.concatenate((active, active[ball])).astype(float), n)
-        total = _scatter(n, index, moves)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scale = np.where(counts > 0, np.minimum(1.0, SOR / counts), 0.0)
-        pos += total * scale[:, None]
-    _cancel_approach(pos - start, vel, h)
-    # Static friction against statics (positional, once per sub-step).
-    _refresh(c, pos, prev, radius, statics)
-    wall = (~ball) & (c.found_depth > 0) & (c.friction > 0)
-    if wall.any():
-        i = c.i[wall]
-        nrm = c.normal[wall]
-        slide = (pos[i] - prev[i])
-        slide -= nrm * _dot(slide, nrm)[:, None]
-        length = _norm(slide)
-        limit = c.friction[wall] * c.found_depth[wall]
-        stick = (length <= limit) & (length > 0)
-        if stick.any():
-            counts = np.bincount(i[stick], minlength=n).astype(float)
-            total = _scatter(n, i[stick], slide[stick])
-            with np.errstate(invalid="ignore", divide="ignore"):
-                pos -= total / np.maximum(counts, 1.0)[:, None]
+        px += np.bincount(i, depth * ix, size) - np.bincount(j, depth * jx, size)
+        py += np.bincount(i, depth * iy, size) - np.bincount(j, depth * jy, size)
+    push = np.stack((px[:-1] - x0[:-1], py[:-1] - y0[:-1]), axis=1)
+    pos += push
+    _cancel_approach(push, vel, h)
+    _stick(c, pos, prev)
+
+
+def _stick(c, pos, prev):
+    """Positional static friction against statics (see push_apart)."""
+    wall = c.static & (c.found_depth > 0) & (c.friction > 0)
+    if not wall.any():
+        return
+    i = c.i[wall]
+    nrm = c.normal[wall]
+    slide = pos[i] - prev[i]
+    slide -= nrm * _dot(slide, nrm)[:, None]
+    length = _norm(slide)
+    stick = (length <= c.friction[wall] * c.found_depth[wall]) & (length > 0)
+    if stick.any():
+        n = len(pos)
+        counts = np.bincount(i[stick], minlength=n).astype(float)
+        total = np.stack((np.bincount(i[stick], slide[stick, 0], n), np.bincount(i[stick], slide[stick, 1], n)), 1)
+        pos -= total / np.maximum(counts, 1.0)[:, None]
 
 
 def _cancel_approach(push, vel, h):
     """Remove each ball's velocity against its push ``push`` (N, 2), at most |push| / h of it."""
-    length = _norm(push)
-    moved = length > 0
-    if not moved.any():
+    moved = np.nonzero(push[:, 0] * push[:, 0] + push[:, 1] * push[:, 1] > 0)[0]
+    if len(moved) == 0:
         return
-    u = push[moved] / length[moved, None]
-    along = _dot(vel[moved], u)
-    cancel = np.maximum(along, -length[moved] / h)
-    vel[moved] -= u * np.minimum(cancel, 0.0)[:, None]
+    push = push[moved]
+    length = _norm(push)
+    u = push / length[:, None]
+    v = vel[moved]
+    along = u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
+    cancel = np.minimum(np.maximum(along, -length / h), 0.0)
+    vel[moved] = v - u * cancel[:, None]
 
 
 def approach_speeds(contacts, vel):
     """(C,) speed at which each touching contact closes (> 0 approaching), before any response."""
     c = contacts
-    ball = c.j >= 0
-    v_j = np.where(ball[:, None], vel[np.where(ball, c.j, 0)], 0.0)
-    return np.where(c.touching, -_dot(vel[c.i] - v_j, c.normal), 0.0)
+    out = np.zeros(len(c))
+    k = np.nonzero(c.touching)[0]
+    vx, vy = _extended(vel[:, 0]), _extended(vel[:, 1])
+    i, j = c.i[k], c.j[k]
+    out[k] = -((vx[i] - vx[j]) * c.normal[k, 0] + (vy[i] - vy[j]) * c.normal[k, 1])
+    return out
 
 
 def resolve_velocities(contacts, vel, inv_mass, approach, iterations=VELOCITY_ITERATIONS):
@@ -410,51 +433,54 @@ def resolve_velocities(contacts, vel, inv_mass, approach, iterations=VELOCITY_IT
     Accumulated impulses, clamped (normal >= 0, |tangent| <= friction * normal), applied in
     averaged Jacobi passes. ``approach`` (C,) is each contact's closing speed measured before
     the push (approach_speeds): a contact that closed faster than RESTING_SPEED bounces back at
-    restitution times that speed; slower ones do not bounce, so piles settle instead of buzzing.
+    restitution times that speed; slower ones do not bounce, so piles settle instead of
+    buzzing. The push already stopped the approach (push_apart), and the impulse that took
+    bounds friction as well.
     """
     c = contacts
-    n = len(vel)
     touching = c.touching
     if len(c) == 0 or not touching.any():
         return
-    ball = c.j >= 0
-    j = np.where(ball, c.j, 0)
-    w_i = inv_mass[c.i]
-    w_j = np.where(ball, inv_mass[j], 0.0)
+    keep = np.nonzero(touching)[0]
+    size = c.n + 1
+    i, j = c.i[keep], c.j[keep]
+    nx, ny = c.normal[keep, 0], c.normal[keep, 1]
+    w = _extended(inv_mass)
+    w_i, w_j = w[i], w[j]
     w_sum = w_i + w_j
-    normal = c.normal
-    tangent = np.stack((-normal[:, 1], normal[:, 0]), axis=1)
-
-    def relative():
-        v_j = np.where(ball[:, None], vel[j], 0.0)
-        return vel[c.i] - v_j
-
-    bounce = np.where(approach > RESTING_SPEED, c.restitution, 0.0)
-    target = np.where(approach > 0, bounce * approach, 0.0)   # wanted separating speed
     with np.errstate(invalid="ignore", divide="ignore"):
-        eff = np.where((w_sum > 0) & touching, 1.0 / w_sum, 0.0)
-    counts = np.bincount(c.i, touching.astype(float), n) + np.bincount(j[ball], touching[ball].astype(float), n)
+        eff = np.where(w_sum > 0, 1.0 / w_sum, 0.0)
+    approach = approach[keep]
+    bounce = np.where(approach > RESTING_SPEED, c.restitution[keep], 0.0)
+    target = np.maximum(bounce * approach, 0.0)     # wanted separating speed
+    mu = c.friction[keep]
+    stopped = np.maximum(approach, 0.0) * eff
+    counts = np.bincount(i, minlength=size) + np.bincount(j, minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(counts > 0, 1.0 / counts, 0.0)
-    # The push already stopped the approach (push_apart): that normal impulse bounds friction too.
-    stopped = np.maximum(approach, 0.0) * eff
-    acc_n = np.zeros(len(c))
-    acc_t = np.zeros(len(c))
-    index = np.concatenate((c.i, j[ball]))
+    # Velocity change per unit impulse, averaged over each ball's contacts.
+    a_i, a_j = w_i * share[i], w_j * share[j]
+    vx, vy = _extended(vel[:, 0]), _extended(vel[:, 1])
+    acc_n = np.zeros(len(keep))
+    acc_t = np.zeros(len(keep))
     for _ in range(iterations):
-        rel = relative()
-        vn = _dot(rel, normal)
-        vt = _dot(rel, tangent)
+        rx = vx[i] - vx[j]
+        ry = vy[i] - vy[j]
+        vn = rx * nx + ry * ny
+        vt = ry * nx - rx * ny                # along the tangent t = (-ny, nx)
         new_n = np.maximum(acc_n + (target - vn) * eff, 0.0)
         d_n = new_n - acc_n
         acc_n = new_n
-        limit = c.friction * (acc_n + stopped)
+        limit = mu * (acc_n + stopped)
         new_t = np.clip(acc_t - vt * eff, -limit, limit)
         d_t = new_t - acc_t
         acc_t = new_t
-        impulse = normal * d_n[:, None] + tangent * d_t[:, None]
-        dv = np.concatenate((impulse * w_i[:, None], -impulse[ball] * w_j[ball][:, None]))
-        vel += _scatter(n, index, dv) * share[:, None]
+        ix = d_n * nx - d_t * ny              # impulse d_n n + d_t t
+        iy = d_n * ny + d_t * nx
+        vx += np.bincount(i, ix * a_i, size) - np.bincount(j, ix * a_j, size)
+        vy += np.bincount(i, iy * a_i, size) - np.bincount(j, iy * a_j, size)
+    vel[:, 0] = vx[:-1]
+    vel[:, 1] = vy[:-1]
 
 
 def sweep(prev, pos, vel, radius, restitution, friction, statics):
@@ -476,13 +502,13 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics):
         return fast, hits
     k = fast[ball]
     a, b = statics.a[s], statics.b[s]
-    t = geometry.swept_circle_segment(prev[k], radius[k], move[k], a, b, statics.radius[s])
-    t = np.asarray(t, float).reshape(-1)
+    t = np.asarray(geometry.swept_circle_segment(prev[k], radius[k], move[k], a, b, statics.radius[s]),
+                   float).reshape(-1)
     # Touching already (t == 0): a hit only if the centre's path crosses the core segment.
     start = t == 0
     if start.any():
         _, crosses = geometry.segment_intersections(prev[k], pos[k], a, b)
-        t = np.where(start & ~np.asarray(crosses, bool), np.inf, t)
+        t = np.where(start & ~np.asarray(crosses, bool).reshape(-1), np.inf, t)
     hit = np.isfinite(t)
     if not hit.any():
         return fast, hits
@@ -498,16 +524,15 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics):
     d = touch - closest
     dist = _norm(d)
     came_from = geometry.side(statics.a[s], statics.b[s], prev[k])
-    towards = np.where(came_from >= 0, 1.0, -1.0)[:, None] * geometry.segment_normal(statics.a[s], statics.b[s])
+    towards = np.where(came_from >= 0, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):
         normal = np.where(dist[:, None] > 1e-12, d / dist[:, None], towards)
     pos[k] = touch
     v = vel[k]
     vn = _dot(v, normal)
-    approaching = vn < 0
     e = np.maximum(restitution[k], statics.restitution[s])
     e = np.where(-vn > RESTING_SPEED, e, 0.0)
-    dvn = np.where(approaching, -(1.0 + e) * vn, 0.0)
+    dvn = np.where(vn < 0, -(1.0 + e) * vn, 0.0)
     vt_vec = v - normal * vn[:, None]
     vt = _norm(vt_vec)
     mu = np.sqrt(friction[k] * statics.friction[s])

@@ -23,7 +23,8 @@ from game.integrators import INTEGRATORS
 
 TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
-MAX_CELLS_ACROSS = 1024      # the cell grows so the level spans at most this many cells
+MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
+CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach
 
 
 class Zone:
@@ -112,6 +113,7 @@ class World:
         self.zones = []
         self.spawners = []
         self.grid = None
+        self._contacts = None
         self._clear_debug()
 
     # ----------------------------------------------------------------- building
@@ -175,7 +177,10 @@ class World:
                                        radius, rest, fric, poly, self.polygons)
 
     def _rebuild_grid(self):
-        """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics."""
+        """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics.
+
+        The grid covers the level's bounds and statics; balls beyond it share its edge cells.
+        """
         biggest = float(self.radius.max()) if len(self.radius) else defaults.BALL_RADIUS
         boxes = [self.bounds.reshape(2, 2)]
         if len(self.statics):
@@ -183,9 +188,10 @@ class World:
             boxes.append(self.statics.box[:, 2:])
         everything = np.vstack(boxes)
         lo, hi = everything.min(axis=0), everything.max(axis=0)
-        span = float(np.max(hi - lo))
-        cell = max(2.0 * biggest, span / MAX_CELLS_ACROSS, MIN_CELL)
-        self.grid = collide.Grid(cell, lo - cell)
+        span = np.maximum(hi - lo, MIN_CELL)
+        cell = max(2.0 * biggest, float(np.sqrt(span[0] * span[1] / collide.MAX_GRID_CELLS)),
+                   float(span.max()) / MAX_CELLS_ACROSS, MIN_CELL)
+        self.grid = collide.Grid(cell, lo, hi)
         self.statics.bin(self.grid)
 
     @property
@@ -288,16 +294,17 @@ class World:
         a frame's wall-clock time must never reach here.
         """
         self._impact_points, self._impact_speeds = [], []
+        self._contacts = None
         h = dt / self.substeps
-        for _ in range(self.substeps):
-            self._substep(h)
+        for k in range(self.substeps):
+            self._substep(h, last=k == self.substeps - 1)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
-    def _substep(self, h):
+    def _substep(self, h, last=True):
         if self.count == 0:
             self._clear_debug()
             return
@@ -308,14 +315,32 @@ class World:
         fast, hits = collide.sweep(prev, self.pos, self.vel, self.radius, self.restitution,
                                    self.friction, self.statics)
         # 3. Collide: broad phase grid, then offset vectors for every candidate pair at once.
-        contacts = collide.find_contacts(self.pos, prev, self.radius, self.restitution, self.friction,
-                                         self.grid, self.statics, margin=collide.CONTACT_SLOP)
+        contacts = self._find_contacts(prev, h)
         # 4. Respond: push out along the offsets, then restitution and friction impulses.
         approach = collide.approach_speeds(contacts, self.vel)
-        collide.push_apart(contacts, self.pos, self.vel, prev, self.radius, self.inv_mass, self.statics, h)
+        collide.push_apart(contacts, self.pos, self.vel, prev, self.inv_mass, h)
         collide.resolve_velocities(contacts, self.vel, self.inv_mass, approach)
         # 5. Events: impacts for sound and debug drawing.
-        self._record(contacts, approach, prev, fast, hits)
+        self._record(contacts, approach, prev, fast, hits, last)
+
+    def _find_contacts(self, prev, h):
+        """This sub-step's contacts: found afresh at the first sub-step of a tick, for every pair
+        that could close during the tick (each ball's margin is the way it goes in a tick at
+        its present speed, plus a slop); in the later sub-steps, the same pairs and normals at
+        new depths, unless some ball has gone further than its margin (a collision sped it
+        up), in which case they are found afresh."""
+        c = self._contacts
+        if c is not None and len(self.pos) == c.n:
+            moved = self.pos - self._found_at
+            if np.all(np.einsum("ij,ij->i", moved, moved) < self._margin ** 2):
+                c.refresh(self.pos)
+                return c
+        speed = np.sqrt(np.einsum("ij,ij->i", self.vel, self.vel))
+        margin = np.minimum(speed * (h * self.substeps) + CONTACT_MARGIN * self.radius, self.grid.cell)
+        c = collide.find_contacts(self.pos, prev, self.radius, self.restitution, self.friction,
+                                  self.grid, self.statics, margin=margin)
+        self._contacts, self._found_at, self._margin = c, self.pos.copy(), margin
+        return c
 
     def _integrate(self, h):
         inv_mass = self.inv_mass
@@ -328,17 +353,18 @@ class World:
         self.pos = np.ascontiguousarray(y[0])
         self.vel = np.ascontiguousarray(y[1])
 
-    def _record(self, contacts, approach, prev, fast, hits):
-        loud = approach > collide.IMPACT_SPEED
-        if loud.any():
+    def _record(self, contacts, approach, prev, fast, hits, last):
+        loud = np.nonzero(approach > collide.IMPACT_SPEED)[0]
+        if len(loud):
             self._impact_points.append(contacts.point[loud])
             self._impact_speeds.append(approach[loud])
-        touching = contacts.depth > -collide.CONTACT_SLOP
-        self.contact_points = contacts.point[touching]
-        self.contact_offsets = contacts.normal[touching] * np.maximum(contacts.depth[touching], 0.0)[:, None]
-        self.swept_from = prev[fast]
-        self.swept_to = self.pos[fast]
-        self.swept_hit = hits
+        if last:  # debug drawing shows the tick's last sub-step
+            touching = np.nonzero(contacts.touching)[0]
+            self.contact_points = contacts.point[touching]
+            self.contact_offsets = contacts.normal[touching] * contacts.found_depth[touching, None]
+            self.swept_from = prev[fast]
+            self.swept_to = self.pos[fast]
+            self.swept_hit = hits
 
     def _clear_debug(self):
         empty = np.zeros((0, 2))

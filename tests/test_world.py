@@ -220,7 +220,7 @@ def test_to_level_snapshot_rebuilds_the_same_world():
 def test_broad_phase_finds_every_touching_pair():
     rng = np.random.default_rng(0)
     pos = rng.uniform(0, 10, (600, 2))
-    grid = collide.Grid(0.5, np.array([-1.0, -1.0]))
+    grid = collide.Grid(0.5, np.array([-1.0, -1.0]), np.array([11.0, 11.0]))
     i, j = collide.ball_pairs(grid, pos)
     found = set(zip(np.minimum(i, j).tolist(), np.maximum(i, j).tolist()))
     assert len(found) == len(i)                               # each pair once
