@@ -17,8 +17,9 @@ RESTING_SPEED = 0.25       # m/s: approaching slower than this, a contact does n
 CONTACT_SLOP = 1e-4        # m: balls this close count as touching for the velocity solve
 IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 POSITION_ITERATIONS = 6    # offset-vector passes per sub-step
-VELOCITY_ITERATIONS = 6    # impulse passes per sub-step
+VELOCITY_ITERATIONS = 3    # impulse passes per sub-step (the push already stops resting contacts)
 SOR = 1.8                  # over-relaxation of the averaged position passes (never past the full push)
+WALL_PASSES = 2            # passes of the statics alone after the shared ones
 NEAR_FRACTION = 0.05       # position passes take contacts closer than this fraction of their reach
 MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
 
@@ -283,13 +284,17 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     n = len(pos)
     margin = np.broadcast_to(np.asarray(margin, float), (n,))
     i, j = ball_pairs(grid, pos)
-    d = pos[i] - pos[j]
-    dist = _norm(d)
+    # Cull on squared distances first: most candidates are not near.
+    px, py = pos[:, 0].copy(), pos[:, 1].copy()
+    dx, dy = px[i] - px[j], py[i] - py[j]
     reach = radius[i] + radius[j]
-    near = dist < reach + margin[i] + margin[j]
-    i, j, d, dist, reach = i[near], j[near], d[near], dist[near], reach[near]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        normal = np.where((dist > 1e-12)[:, None], d / dist[:, None], np.array([1.0, 0.0]))
+    limit = reach + margin[i] + margin[j]
+    near = np.nonzero(dx * dx + dy * dy < limit * limit)[0]
+    i, j, dx, dy, reach = i[near], j[near], dx[near], dy[near], reach[near]
+    dist = np.sqrt(dx * dx + dy * dy)
+    apart = dist > 1e-12
+    inv = 1.0 / np.where(apart, dist, 1.0)
+    normal = np.stack((np.where(apart, dx * inv, 1.0), dy * inv), axis=1)
     depth = reach - dist
     point = pos[j] + normal * radius[j][:, None]
     # Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
@@ -350,7 +355,7 @@ def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERAT
     c = contacts
     # Only contacts near touching can be pushed within this sub-step's passes.
     keep = np.nonzero(c.depth > -NEAR_FRACTION * c.rhs_scale)[0]
-    if len(keep) == 0:
+    if len(keep) == 0 and not c.static.any():
         return
     size = c.n + 1
     px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
@@ -378,6 +383,19 @@ def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERAT
             break
         px += np.bincount(i, depth * ix, size) - np.bincount(j, depth * jx, size)
         py += np.bincount(i, depth * iy, size) - np.bincount(j, depth * jy, size)
+    # Walls have the last word: averaged with a ball pressing it outwards, a ball could end
+    # past a wall, so the statics alone push again (averaged among themselves, for corners).
+    wall = np.nonzero(c.static)[0]      # all of them: a push may have brought any near
+    if len(wall):
+        wi, wnx, wny, wrhs = c.i[wall], c.normal[wall, 0], c.normal[wall, 1], c.rhs[wall]
+        share = 1.0 / np.maximum(np.bincount(wi, minlength=size), 1)
+        for _ in range(WALL_PASSES):
+            depth = wrhs - (px[wi] * wnx + py[wi] * wny)
+            np.maximum(depth, 0.0, out=depth)
+            if not depth.any():
+                break
+            px += np.bincount(wi, depth * wnx, size) * share
+            py += np.bincount(wi, depth * wny, size) * share
     push = np.stack((px[:-1] - x0[:-1], py[:-1] - y0[:-1]), axis=1)
     pos += push
     _cancel_approach(push, vel, h)

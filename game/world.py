@@ -131,10 +131,7 @@ class World:
         w.name = level.get("name", "")
         w.description = level.get("description", "")
         w._build_statics(level)
-        for ball in level.get("balls", []):
-            w.add_ball(ball["pos"], ball.get("vel", (0.0, 0.0)), radius=ball.get("radius"),
-                       density=ball.get("density"), mass=ball.get("mass"),
-                       restitution=ball.get("restitution"), friction=ball.get("friction"))
+        w.add_balls(level.get("balls", []))
         for spring in level.get("springs", []):
             w.add_spring(spring["a"], spring["b"], spring.get("stiffness", defaults.SPRING_STIFFNESS),
                          spring.get("damping", defaults.SPRING_DAMPING), spring.get("rest"))
@@ -210,22 +207,35 @@ class World:
     def add_ball(self, pos, vel=(0.0, 0.0), radius=None, density=None, mass=None,
                  restitution=None, friction=None):
         """Add a ball; returns its index. Mass is ``mass`` if given, else density * pi r^2."""
-        r = float(defaults.BALL_RADIUS if radius is None else radius)
-        if mass is None:
-            rho = float(self.material.get("density", defaults.MATERIAL["density"]) if density is None else density)
-            mass = rho * math.pi * r * r
-        self.pos = np.vstack((self.pos, np.asarray(pos, float).reshape(1, 2)))
-        self.vel = np.vstack((self.vel, np.asarray(vel, float).reshape(1, 2)))
-        self.radius = np.append(self.radius, r)
-        self.inv_mass = np.append(self.inv_mass, 1.0 / float(mass))
-        self.restitution = np.append(self.restitution, float(
-            self.material["restitution"] if restitution is None else restitution))
-        self.friction = np.append(self.friction, float(self.material["friction"] if friction is None else friction))
-        self.ids = np.append(self.ids, self._next_id)
-        self._next_id += 1
-        if self.grid is not None and 2.0 * r > self.grid.cell:
-            self._rebuild_grid()
+        self.add_balls([{"pos": pos, "vel": vel, "radius": radius, "density": density, "mass": mass,
+                         "restitution": restitution, "friction": friction}])
         return self.count - 1
+
+    def add_balls(self, balls):
+        """Add many balls at once from level-style dicts (pos, and optional vel, radius,
+        density or mass, restitution, friction); missing values take the level's material."""
+        if not balls:
+            return
+        mat = self.material
+
+        def column(key, default):
+            return np.array([default if b.get(key) is None else b[key] for b in balls], float)
+
+        radius = column("radius", defaults.BALL_RADIUS)
+        density = column("density", mat.get("density", defaults.MATERIAL["density"]))
+        mass = np.array([b["mass"] if b.get("mass") is not None else rho * math.pi * r * r
+                         for b, rho, r in zip(balls, density, radius)], float)
+        self.pos = np.vstack((self.pos, np.array([b["pos"] for b in balls], float).reshape(-1, 2)))
+        self.vel = np.vstack((self.vel, np.array([(0.0, 0.0) if b.get("vel") is None else b["vel"]
+                                                  for b in balls], float).reshape(-1, 2)))
+        self.radius = np.concatenate((self.radius, radius))
+        self.inv_mass = np.concatenate((self.inv_mass, 1.0 / mass))
+        self.restitution = np.concatenate((self.restitution, column("restitution", mat["restitution"])))
+        self.friction = np.concatenate((self.friction, column("friction", mat["friction"])))
+        self.ids = np.concatenate((self.ids, np.arange(self._next_id, self._next_id + len(balls))))
+        self._next_id += len(balls)
+        if self.grid is not None and 2.0 * radius.max() > self.grid.cell:
+            self._rebuild_grid()
 
     def remove_balls(self, indices):
         """Remove balls by index (or boolean mask); springs attached to them go with them."""
