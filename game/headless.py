@@ -1,0 +1,183 @@
+"""Run a level without a window: ``python main.py --headless --level FILE --steps N [--json]``.
+
+Steps the world ``steps`` fixed ticks of 1/60 s, timing each step, and reports on stdout:
+with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
+``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``max_overlap``
+(metres), ``finite``, ``state_hash``, plus ``level``, ``name``, ``integrator``,
+``steps_requested`` and ``time`` (simulated seconds)); without it a short summary for a
+person. ``--save OUT.json`` writes the final world as a level. Stepping stops early (and
+``finite`` is false) once a position or velocity stops being finite: nothing after that
+means anything.
+
+Exit codes: 0 done; 2 a bad argument, level or output path (one line on stderr); 1 an
+internal error (one line naming it), or ``--save`` of a world that blew up (the report is
+still printed). No traceback ever reaches the user.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from game.level import LevelError, load, save
+
+DT = 1.0 / 60.0                 # s: the fixed tick
+DEFAULT_STEPS = 600             # ticks: ten simulated seconds
+LEVEL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels")
+PROG = "main.py"
+
+
+class _BadInput(Exception):
+    """A problem with what the user gave us: one line, exit code 2."""
+
+
+def run_headless(args):
+    """Run ``args.level`` for ``args.steps`` ticks; print the report; return the exit code."""
+    try:
+        return _run(args)
+    except _BadInput as e:
+        _fail(str(e))
+        return 2
+    except LevelError as e:
+        _fail(str(e))
+        return 2
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:          # a bug: name it in one line, never a traceback
+        _fail(f"internal error: {type(e).__name__}: {_first_line(e)}")
+        return 1
+
+
+def _run(args):
+    level_path = getattr(args, "level", None) or _first_level()
+    steps = getattr(args, "steps", None)
+    steps = DEFAULT_STEPS if steps is None else int(steps)
+    if steps < 0:
+        raise _BadInput(f"--steps: expected a whole number of at least 0, got {steps}")
+    integrator = getattr(args, "integrator", None)
+    save_path = getattr(args, "save", None)
+    as_json = bool(getattr(args, "json", False))
+
+    from game.integrators import INTEGRATORS
+    if integrator is not None and integrator not in INTEGRATORS:
+        raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
+    if save_path is not None:
+        _check_writable(save_path)
+
+    doc = load(level_path)
+    if integrator is not None:
+        doc["integrator"] = integrator
+
+    from game.world import World
+    world = World.from_level(doc)
+    report = simulate(world, steps)
+    report.update(level=level_path, name=world.name)
+    if save_path is not None and report["finite"]:
+        try:
+            save(world.to_level(), save_path)
+        except LevelError as e:
+            if e.path is None:          # the file could not be written
+                raise _BadInput(f"--save: {e}") from None
+            raise RuntimeError(f"the final world is not a valid level: {e}") from None
+    print(json.dumps(report) if as_json else _summary(report))
+    if save_path is not None and not report["finite"]:
+        _fail(f"--save: nothing saved to {save_path}: the world blew up (stopped after {report['steps']} steps)")
+        return 1
+    return 0
+
+
+def simulate(world, steps, dt=DT):
+    """Step ``world`` up to ``steps`` times; return the report (a dict of plain numbers)."""
+    with np.errstate(all="ignore"):     # a world that blows up is reported, not warned about
+        energy_start = world.energy()["total"]
+        times = []
+        finite = _finite(world)
+        done = 0
+        while done < steps and finite:
+            t0 = time.perf_counter()
+            world.step(dt)
+            times.append(time.perf_counter() - t0)
+            done += 1
+            finite = _finite(world)
+        energy = world.energy()
+        overlap = world.max_overlap() if finite else None
+    return {
+        "steps": done,
+        "steps_requested": steps,
+        "time": world.time,
+        "integrator": world.integrator,
+        "balls": int(world.count),
+        "ms_per_step": statistics.median(times) * 1000.0 if times else None,
+        "energy_start": _number(energy_start),
+        "energy_end": _number(energy["total"]),
+        "kinetic_end": _number(energy["kinetic"]),
+        "escaped": int(world.escaped()),
+        "max_overlap": None if overlap is None else _number(overlap),
+        "finite": bool(finite),
+        "state_hash": world.state_hash(),
+    }
+
+
+def _finite(world):
+    return bool(np.isfinite(world.pos).all() and np.isfinite(world.vel).all())
+
+
+def _number(x):
+    """A float for JSON: None (null) where it is not finite, since JSON has no NaN."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _first_level():
+    try:
+        names = sorted(n for n in os.listdir(LEVEL_DIR) if n.endswith(".json") and not n.endswith(".schema.json"))
+    except OSError as e:
+        raise _BadInput(f"--level: no level given and cannot list {LEVEL_DIR}: {e.strerror or e}") from None
+    if not names:
+        raise _BadInput(f"--level: no level given and no levels in {LEVEL_DIR}")
+    return os.path.join(LEVEL_DIR, names[0])
+
+
+def _check_writable(path):
+    """Refuse an output path we could not write, before spending time on the run."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise _BadInput(f"--save: expected a file name, got the folder {path}")
+    if not os.path.isdir(folder):
+        raise _BadInput(f"--save: cannot write {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _BadInput(f"--save: cannot write {path}: the folder is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise _BadInput(f"--save: cannot write {path}: the file is read-only")
+
+
+def _summary(r):
+    ms = "-" if r["ms_per_step"] is None else f"{r['ms_per_step']:.2f}"
+    energy = " -> ".join("blew up" if e is None else f"{e:.1f} J" for e in (r["energy_start"], r["energy_end"]))
+    kinetic = "?" if r["kinetic_end"] is None else f"{r['kinetic_end']:.1f} J"
+    overlap = "?" if r["max_overlap"] is None else f"{r['max_overlap'] * 1000:.1f} mm"
+    stopped = "" if r["steps"] == r["steps_requested"] else f" (stopped early of {r['steps_requested']})"
+    return "\n".join([
+        f"{r['name']} ({r['level']}), {r['integrator']}: {r['steps']} steps of 1/60 s{stopped}, "
+        f"{ms} ms per step (median)",
+        f"balls {r['balls']}, escaped {r['escaped']}, deepest overlap {overlap}, "
+        f"finite {'yes' if r['finite'] else 'NO'}",
+        f"energy {energy} (kinetic at the end {kinetic})",
+        f"state {r['state_hash']}",
+    ])
+
+
+def _fail(message):
+    text = f"{PROG}: {message}".replace("\n", " ")
+    try:
+        print(text, file=sys.stderr)
+    except Exception:
+        pass
+
+
+def _first_line(e):
+    text = str(e).strip().splitlines()
+    return text[0] if text else "(no message)"

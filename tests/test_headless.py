@@ -1,0 +1,160 @@
+"""python main.py --headless: the JSON report, --save, and one-line errors with exit code 2."""
+import json
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from game import headless
+from game.level import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CRADLE = os.path.join(ROOT, "levels", "06_cradle.json")
+KEYS = {"steps", "balls", "ms_per_step", "energy_start", "energy_end", "kinetic_end", "escaped", "max_overlap",
+        "finite", "state_hash"}
+
+pytest.importorskip("game.world")
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "main.py"), *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+def one_line_error(result):
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("main.py: ")
+    return lines[0]
+
+
+def test_json_report_has_every_key_with_sensible_values():
+    result = run("--headless", "--level", CRADLE, "--steps", "30", "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    report = json.loads(result.stdout)
+    assert KEYS <= set(report)
+    assert report["steps"] == 30 and report["balls"] == 7
+    assert report["finite"] is True and report["escaped"] == 0
+    assert report["ms_per_step"] > 0 and 0 <= report["max_overlap"] < 0.01
+    assert report["kinetic_end"] > 0 and report["energy_end"] == pytest.approx(report["energy_start"], rel=0.01)
+    assert len(report["state_hash"]) == 64 and int(report["state_hash"], 16) >= 0
+    assert report["integrator"] == "rk4" and report["name"] == "Newton's cradle"
+    assert result.stdout.count("\n") == 1, "one JSON object on one line"
+
+
+def test_same_level_same_hash_across_processes_and_integrator_option():
+    first = json.loads(run("--headless", "--level", CRADLE, "--steps", "20", "--json").stdout)
+    second = json.loads(run("--headless", "--level", CRADLE, "--steps", "20", "--json").stdout)
+    assert first["state_hash"] == second["state_hash"]
+    euler = json.loads(run("--headless", "--level", CRADLE, "--steps", "20", "--json", "--integrator", "euler").stdout)
+    assert euler["integrator"] == "euler" and euler["state_hash"] != first["state_hash"]
+
+
+def test_without_a_level_it_runs_the_first_level_and_prints_a_summary():
+    result = run("--headless", "--steps", "5")
+    assert result.returncode == 0, result.stderr
+    first = sorted(n for n in os.listdir(os.path.join(ROOT, "levels")) if n.endswith(".json")
+                   and not n.endswith(".schema.json"))[0]
+    assert first in result.stdout and "5 steps" in result.stdout and "state " in result.stdout
+    assert load(os.path.join(ROOT, "levels", first))["name"] in result.stdout
+
+
+def test_save_writes_a_level_that_loads_and_resumes(tmp_path):
+    out = tmp_path / "snapshot.json"
+    result = run("--headless", "--level", CRADLE, "--steps", "40", "--json", "--save", str(out))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    doc = load(out)
+    assert len(doc["balls"]) == report["balls"] == 7
+    assert out.read_text().startswith('{\n  "$schema": "./level.schema.json",')
+    resumed = json.loads(run("--headless", "--level", str(out), "--steps", "0", "--json").stdout)
+    assert resumed["state_hash"] == report["state_hash"], "the snapshot holds the final state exactly"
+
+
+def test_a_bad_level_is_one_line_with_its_position(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "segments": [\n    {"a": [0, 0], "b": [1, "a"]}\n  ]\n}\n')
+    line = one_line_error(run("--headless", "--level", str(bad), "--steps", "5"))
+    assert line == f'main.py: {bad}:3:24: segments[0].b: expected [x, y], got [1, "a"]'
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--level", "no/such/level.json"), "no/such/level.json: cannot read: no such file"),
+    (("--integrator", "leapfrog"), "--integrator: expected one of euler, semi-implicit, verlet, rk4, got 'leapfrog'"),
+    (("--steps", "-3"), "--steps"),
+    (("--steps", "many"), "expected a whole number, got 'many'"),
+    (("--save", "/no/such/folder/out.json"), "--save: cannot write /no/such/folder/out.json: no such folder"),
+    (("--save", "."), "--save: expected a file name, got the folder ."),
+    (("--bogus",), "unrecognized arguments: --bogus"),
+], ids=["missing level", "unknown integrator", "negative steps", "steps not a number", "save folder missing",
+        "save to a folder", "unknown option"])
+def test_bad_arguments_are_one_line_and_exit_2(args, needle):
+    line = one_line_error(run("--headless", "--level", CRADLE, "--steps", "1", *args)
+                          if "--level" not in args else run("--headless", "--steps", "1", *args))
+    assert needle in line, line
+
+
+# In-process: the boundary of run_headless.
+
+def args(**kw):
+    base = dict(level=CRADLE, steps=3, integrator=None, json=True, save=None)
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
+    import game.world
+
+    def broken(doc):
+        raise ZeroDivisionError("oops\nsecond line")
+
+    monkeypatch.setattr(game.world.World, "from_level", staticmethod(broken))
+    assert headless.run_headless(args()) == 1
+    err = capsys.readouterr().err
+    assert err == "main.py: internal error: ZeroDivisionError: oops\n"
+
+
+def test_a_world_that_blows_up_stops_early_and_reports_null_energies(monkeypatch, capsys):
+    import numpy as np
+    import game.world
+    real_step = game.world.World.step
+
+    def exploding(self, dt=1 / 60):
+        real_step(self, dt)
+        self.vel = np.full_like(self.vel, np.inf)
+
+    monkeypatch.setattr(game.world.World, "step", exploding)
+    assert headless.run_headless(args(steps=10)) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["finite"] is False and report["steps"] == 1 and report["steps_requested"] == 10
+    assert report["energy_end"] is None and report["kinetic_end"] is None
+
+
+def test_save_of_a_world_that_blew_up_writes_nothing_and_exits_1(monkeypatch, capsys, tmp_path):
+    import numpy as np
+    import game.world
+    real_step = game.world.World.step
+
+    def exploding(self, dt=1 / 60):
+        real_step(self, dt)
+        self.pos = np.full_like(self.pos, np.nan)
+
+    monkeypatch.setattr(game.world.World, "step", exploding)
+    out = tmp_path / "out.json"
+    assert headless.run_headless(args(save=str(out))) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["finite"] is False
+    assert captured.err.startswith("main.py: --save: nothing saved") and captured.err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_zero_steps_is_fine(capsys):
+    assert headless.run_headless(args(steps=0)) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"] == 0 and report["ms_per_step"] is None and report["finite"] is True
