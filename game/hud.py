@@ -1,0 +1,383 @@
+"""The text overlay: level and run information, goal, toasts, error banner, help, energy plot.
+
+Draws with pygame's default font (``pygame.font.Font(None, size)``): no font files.
+Rendered text is cached by (text, size, colour), so static labels cost one blit a frame.
+The HUD reads what the app hands it; it never touches the world.
+"""
+from collections import deque
+
+import numpy as np
+import pygame
+
+TEXT = (232, 236, 244)
+DIM = (150, 158, 176)
+PANEL = (10, 12, 18, 190)
+PANEL_EDGE = (60, 66, 84)
+BAR = (12, 14, 20, 235)
+GOAL = (90, 220, 120)
+WARN = (255, 210, 90)
+PLOT_PANEL = (10, 12, 18, 235)   # nearly opaque: lines must not mix with what is behind
+ERROR_BG = (150, 30, 36, 235)
+INTEGRATOR_COLOURS = {"euler": (255, 120, 100), "semi-implicit": (255, 205, 100),
+                      "verlet": (110, 210, 255), "rk4": (120, 230, 140)}
+ENERGY_COLOURS = {"kinetic": (255, 165, 70), "gravitational": (90, 150, 255),
+                  "spring": (120, 220, 120), "total": (245, 245, 245)}
+ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total"}
+
+SIZE_TITLE = 34
+SIZE_BODY = 22
+SIZE_SMALL = 18
+SIZE_TINY = 15
+SIZE_HUGE = 64
+MARGIN = 10                 # px from the window's edges
+BAR_HEIGHT = 76             # px: the bar across the top; the camera fits the level below it
+HINT_HEIGHT = 24            # px: the key hint along the bottom edge
+STATS_MIN_WIDTH = 380       # px: the stats block does not jump about as its numbers change
+GOAL_WIDTH = 170            # px
+MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the goal moves down
+WIDE = 1000                 # px: narrower windows get the smaller HUD text
+TEXT_CACHE_LIMIT = 400      # rendered strings kept before the cache is emptied
+ENERGY_SPAN = 10.0          # s of simulated time the energy plot shows
+PLOT_SIZE = (420, 190)      # px
+
+
+class EnergyHistory:
+    """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""
+
+    KEYS = ("kinetic", "gravitational", "spring", "total")
+
+    def __init__(self, span=ENERGY_SPAN):
+        self.span = span
+        self.times = deque()
+        self.rows = deque()
+
+    def clear(self):
+        self.times.clear()
+        self.rows.clear()
+
+    def record(self, t, energy):
+        """Add a sample at simulated time t (seconds); energy: dict with KEYS in joules."""
+        if self.times and t < self.times[-1]:
+            self.clear()                       # time went back: a reset or a new level
+        if self.times and t == self.times[-1]:
+            self.rows[-1] = tuple(float(energy[k]) for k in self.KEYS)
+            return
+        self.times.append(float(t))
+        self.rows.append(tuple(float(energy[k]) for k in self.KEYS))
+        while self.times and self.times[-1] - self.times[0] > self.span:
+            self.times.popleft()
+            self.rows.popleft()
+
+    def arrays(self):
+        """(times (K,), values (K, 4)) as numpy arrays."""
+        return np.array(self.times, float), np.array(self.rows, float).reshape(-1, len(self.KEYS))
+
+
+class Hud:
+    """Draws the overlay pieces; holds only fonts and a text cache."""
+
+    def __init__(self):
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._fonts = {}
+        self._text = {}
+        self._wrapped = {}
+        self._panels = {}
+
+    # ---- text -----------------------------------------------------------------------------
+    def font(self, size):
+        f = self._fonts.get(size)
+        if f is None:
+            f = self._fonts[size] = pygame.font.Font(None, size)
+        return f
+
+    def text(self, string, size=SIZE_BODY, colour=TEXT):
+        """A rendered line of text (cached)."""
+        key = (string, size, colour)
+        surf = self._text.get(key)
+        if surf is None:
+            if len(self._text) >= TEXT_CACHE_LIMIT:
+                self._text.clear()
+            surf = self._text[key] = self.font(size).render(string, True, colour)
+        return surf
+
+    def wrap(self, string, size, width):
+        """Split string into lines that fit width pixels (cached)."""
+        key = (string, size, width)
+        lines = self._wrapped.get(key)
+        if lines is not None:
+            return lines
+        font = self.font(size)
+        lines, line = [], ""
+        for word in string.split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        if line:
+            lines.append(line)
+        if len(self._wrapped) >= TEXT_CACHE_LIMIT:
+            self._wrapped.clear()
+        self._wrapped[key] = lines
+        return lines
+
+    def _panel_surface(self, size, colour):
+        """A translucent filled surface, cached by size and colour."""
+        key = (tuple(size), colour)
+        panel = self._panels.get(key)
+        if panel is None:
+            if len(self._panels) >= 64:
+                self._panels.clear()
+            panel = self._panels[key] = pygame.Surface(size, pygame.SRCALPHA)
+            panel.fill(colour)
+        return panel
+
+    def _panel(self, surface, rect, colour=PANEL):
+        """A translucent box with a thin edge."""
+        surface.blit(self._panel_surface(rect.size, colour), rect.topleft)
+        pygame.draw.rect(surface, PANEL_EDGE, rect, 1, border_radius=3)
+
+    # ---- pieces -------------------------------------------------------------------------------
+    def draw_banner(self, surface, message):
+        """The level loader's one-line error across the top. Returns the banner's height."""
+        if not message:
+            return 0
+        width = surface.get_width()
+        lines = self.wrap(f"level not loaded, still playing the last good one:  {message}",
+                          SIZE_BODY, width - 2 * MARGIN)[:3]
+        height = 8 + len(lines) * (self.font(SIZE_BODY).get_linesize()) + 6
+        self._panel(surface, pygame.Rect(0, 0, width, height), ERROR_BG)
+        y = 7
+        for line in lines:
+            surface.blit(self.text(line, SIZE_BODY, TEXT), (MARGIN, y))
+            y += self.font(SIZE_BODY).get_linesize()
+        return height
+
+    def draw_bar(self, surface, top, title, description, integrator, stats, progress):
+        """The bar across the top: level name and description on the left, the goal's
+        progress, then the integrator and the run's numbers on the right. The camera fits
+        the level below it (BAR_HEIGHT), so the bar never hides a part of the level. In a
+        narrow window the numbers get smaller and the goal moves just under the bar."""
+        width = surface.get_width()
+        rect = pygame.Rect(0, top, width, BAR_HEIGHT)
+        self._panel(surface, rect, BAR)
+        size = SIZE_BODY if width >= WIDE else SIZE_SMALL
+        line = self.font(size).get_linesize()
+        # Right: integrator, then the stats rows.
+        rows = [[("integrator ", DIM), (integrator, INTEGRATOR_COLOURS.get(integrator, TEXT)),
+                 ("  (I to change)", DIM)]] + [[(row, TEXT)] for row in stats]
+        rendered = [[self.text(t, size, c) for t, c in row] for row in rows]
+        stats_w = max(max(sum(s.get_width() for s in row) for row in rendered),
+                      STATS_MIN_WIDTH * size // SIZE_BODY)
+        x0 = rect.right - MARGIN - stats_w
+        y = rect.y + (BAR_HEIGHT - line * len(rendered)) // 2
+        for row in rendered:
+            x = x0
+            for piece in row:
+                surface.blit(piece, (x, y))
+                x += piece.get_width()
+            y += line
+        right = x0 - 2 * MARGIN
+        # Middle: the goal, if the name still has room beside it; else just under the bar.
+        if progress is not None:
+            if right - GOAL_WIDTH - 2 * MARGIN >= MIN_TITLE_ROOM:
+                self._draw_goal(surface, right - GOAL_WIDTH, rect.y + 16, progress)
+                right -= GOAL_WIDTH + 2 * MARGIN
+            else:
+                box = pygame.Rect(width - MARGIN - GOAL_WIDTH - 20, rect.bottom + MARGIN, GOAL_WIDTH + 20, 56)
+                self._panel(surface, box)
+                self._draw_goal(surface, box.x + 10, box.y + 8, progress)
+        # Left: name and description, cut to the room left.
+        room = max(80, right - MARGIN)
+        title_s = self.text(_fit(self.font(SIZE_TITLE), title or "untitled level", room), SIZE_TITLE, TEXT)
+        small = self.font(SIZE_SMALL).get_linesize()
+        lines = self.wrap(description or "", SIZE_SMALL, room)
+        if len(lines) > 2:
+            lines = lines[:1] + [_fit(self.font(SIZE_SMALL), " ".join(lines[1:]), room)]
+        y = rect.y + (BAR_HEIGHT - title_s.get_height() - 4 - small * len(lines)) // 2
+        surface.blit(title_s, (MARGIN + 2, y))
+        y += title_s.get_height() + 4
+        for text in lines:
+            surface.blit(self.text(text, SIZE_SMALL, DIM), (MARGIN + 2, y))
+            y += small
+        return rect
+
+    def _draw_goal(self, surface, x, y, progress):
+        """"goal 3 / 10" over a progress bar GOAL_WIDTH wide, from (x, y)."""
+        inside, needed = progress
+        label = self.text(f"goal  {min(inside, needed)} / {needed}", SIZE_BODY, GOAL)
+        surface.blit(label, (x, y))
+        bar = pygame.Rect(x, y + 6 + label.get_height(), GOAL_WIDTH, 12)
+        pygame.draw.rect(surface, (40, 60, 46), bar, border_radius=3)
+        fraction = 1.0 if needed <= 0 else min(1.0, inside / needed)
+        if fraction > 0:
+            pygame.draw.rect(surface, GOAL, (bar.x, bar.y, max(4, int(bar.width * fraction)), bar.height),
+                             border_radius=3)
+
+    def draw_complete(self, surface, top):
+        """A big "level complete" under the bar."""
+        big = self.text("LEVEL COMPLETE", SIZE_HUGE, GOAL)
+        sub = self.text("]  next level      R  play again", SIZE_BODY, TEXT)
+        w = max(big.get_width(), sub.get_width()) + 40
+        box = pygame.Rect(0, 0, w, big.get_height() + sub.get_height() + 30)
+        box.midtop = (surface.get_width() // 2, top + BAR_HEIGHT + 60)
+        self._panel(surface, box, (10, 30, 16, 210))
+        surface.blit(big, big.get_rect(midtop=(box.centerx, box.y + 10)))
+        surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + 16 + big.get_height())))
+
+    def draw_status(self, surface, top, paused, time_scale):
+        """Top-centre: paused and slow-motion indicators."""
+        parts = []
+        if paused:
+            parts.append(("PAUSED", WARN))
+            parts.append(("Space run   .  step", DIM))
+        if time_scale != 1.0:
+            parts.append((("slow motion" if time_scale < 1 else "fast") + f"  x{time_scale:g}", WARN))
+        if not parts:
+            return
+        surfs = [self.text(s, SIZE_BODY, c) for s, c in parts]
+        total = sum(s.get_width() for s in surfs) + 18 * (len(surfs) - 1)
+        rect = pygame.Rect(0, top + BAR_HEIGHT + MARGIN, total + 24, 30)
+        rect.centerx = surface.get_width() // 2
+        self._panel(surface, rect)
+        x = rect.x + 12
+        for s in surfs:
+            surface.blit(s, (x, rect.y + 7))
+            x += s.get_width() + 18
+
+    def draw_toasts(self, surface, toasts):
+        """Bottom-centre messages; toasts: [(text, opacity 0..1)], newest last."""
+        y = surface.get_height() - 70
+        for message, opacity in reversed(toasts):
+            s = self.text(message, SIZE_BODY + 4, TEXT)
+            rect = s.get_rect(midbottom=(surface.get_width() // 2, y))
+            box = rect.inflate(28, 14)
+            self._panel(surface, box, (20, 24, 34, int(220 * opacity)))
+            faded = s.copy() if opacity < 1 else s
+            if opacity < 1:
+                faded.set_alpha(int(255 * opacity))
+            surface.blit(faded, rect)
+            y = box.top - 6
+
+    def draw_hint(self, surface, text):
+        s = self.text(text, SIZE_SMALL, DIM)
+        surface.blit(s, (MARGIN, surface.get_height() - MARGIN - s.get_height()))
+
+    def draw_help(self, surface, keymap, title="Ballpit: keys and mouse"):
+        """Centred overlay listing every key: keymap is [(keys, what it does)]. In a small
+        window the text gets smaller, then goes into two columns, so every key stays visible."""
+        width, height = surface.get_size()
+        surface.blit(self._panel_surface((width, height), (0, 0, 0, 150)), (0, 0))
+        title_s = self.text(title, SIZE_TITLE, TEXT)
+        foot = self.text("H or Esc closes this", SIZE_SMALL, DIM)
+        layouts = [(SIZE_BODY, 1), (SIZE_SMALL, 1), (SIZE_BODY, 2), (SIZE_SMALL, 2), (SIZE_TINY, 1)]
+        for size, columns in layouts:      # the first that fits; else the last, smallest one
+            font = self.font(size)
+            line = font.get_linesize() + 2
+            per_column = -(-len(keymap) // columns)
+            key_w = max(font.size(k)[0] for k, _ in keymap) + 20
+            column_w = key_w + max(font.size(d)[0] for _, d in keymap) + 24
+            box_w = max(column_w * columns, title_s.get_width()) + 48
+            box_h = title_s.get_height() + 24 + line * per_column + foot.get_height() + 28
+            if box_h <= height - 8 and box_w <= width - 8:
+                break
+        box = pygame.Rect(0, 0, box_w, box_h)
+        box.center = (width // 2, height // 2)
+        box.top = max(0, box.top)
+        self._panel(surface, box, (14, 16, 24, 240))
+        surface.blit(title_s, (box.x + 24, box.y + 14))
+        top = box.y + 24 + title_s.get_height()
+        for k, (keys, what) in enumerate(keymap):
+            x = box.x + 24 + (k // per_column) * column_w
+            y = top + (k % per_column) * line
+            surface.blit(self.text(keys, size, WARN), (x, y))
+            surface.blit(self.text(what, size, TEXT), (x + key_w, y))
+        surface.blit(foot, (box.x + 24, top + per_column * line + 8))
+
+    def draw_energy(self, surface, history, bottom_gap=MARGIN):
+        """Bottom-right plot of kinetic, potential, spring and total energy over the last 10 s."""
+        width, height = surface.get_size()
+        size = (max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 3 // 10)))
+        rect = pygame.Rect(width - MARGIN - size[0], height - bottom_gap - size[1], *size)
+        self._panel(surface, rect, PLOT_PANEL)
+        times, values = history.arrays()
+        surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 6))
+        if len(times) >= 2 and np.isfinite(values[:, 3]).all():
+            drift = self.text(f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J in "
+                              f"{times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
+            surface.blit(drift, (rect.right - 8 - drift.get_width(), rect.y + 6))
+        # Legend with the latest values, on as many rows as the width needs.
+        legend = [self.text(f"{ENERGY_LABELS[key]} {short_number(values[-1, k] if len(values) else 0.0)}",
+                            SIZE_SMALL, ENERGY_COLOURS[key]) for k, key in enumerate(EnergyHistory.KEYS)]
+        rows, row, used = [], [], 0
+        for item in legend:
+            if row and used + item.get_width() > rect.width - 16:
+                rows.append(row)
+                row, used = [], 0
+            row.append(item)
+            used += item.get_width() + 12
+        rows.append(row)
+        line = self.font(SIZE_SMALL).get_linesize()
+        y = rect.bottom - 6 - line * len(rows)
+        for row in rows:
+            x = rect.x + 8
+            for item in row:
+                surface.blit(item, (x, y))
+                x += item.get_width() + 12
+            y += line
+        plot = pygame.Rect(rect.x + 58, rect.y + 26, rect.width - 68, rect.height - 36 - line * len(rows))
+        pygame.draw.rect(surface, (30, 34, 46), plot, 1)
+        finite = np.isfinite(values).all(axis=1)
+        if len(values) and not finite[-1]:
+            surface.blit(self.text("not finite: the world blew up (R resets)", SIZE_SMALL, WARN),
+                         (plot.x + 6, plot.y + 6))
+        times, values = times[finite], values[finite]
+        if len(times) < 2:
+            return rect
+        lo, hi = float(values.min()), float(values.max())
+        if hi - lo < 1e-6 * max(1.0, abs(hi)):
+            lo, hi = lo - 1.0, hi + 1.0
+        pad = 0.06 * (hi - lo)
+        lo, hi = lo - pad, hi + pad
+        xs = plot.x + (times - (times[-1] - history.span)) / history.span * plot.width
+        ys = plot.bottom - (values - lo) / (hi - lo) * plot.height
+        if lo < 0 < hi:
+            zy = plot.bottom - (0 - lo) / (hi - lo) * plot.height
+            pygame.draw.line(surface, (60, 66, 84), (plot.x, zy), (plot.right, zy))
+        surface.blit(self.text(short_number(hi), SIZE_SMALL, DIM), (rect.x + 6, plot.y))
+        surface.blit(self.text(short_number(lo), SIZE_SMALL, DIM), (rect.x + 6, plot.bottom - 12))
+        clip = surface.get_clip()
+        surface.set_clip(plot)
+        for k, key in enumerate(EnergyHistory.KEYS):
+            pts = np.stack((xs, ys[:, k]), axis=1).tolist()
+            pygame.draw.lines(surface, ENERGY_COLOURS[key], False, pts, 3 if key == "total" else 1)
+        surface.set_clip(clip)
+        return rect
+
+
+def _fit(font, text, width):
+    """text, cut short with "..." if it is wider than width pixels."""
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def short_number(value, signed=False):
+    """Short number: 3 significant figures, k/M suffixes for big values."""
+    if not np.isfinite(value):
+        return "nan"
+    sign = "+" if signed and value >= 0 else ""
+    a = abs(value)
+    if a >= 1e9:
+        return f"{sign}{value:.2e}"
+    if a >= 1e6:
+        return f"{sign}{value / 1e6:.3g}M"
+    if a >= 1e4:
+        return f"{sign}{value / 1e3:.3g}k"
+    if a >= 100:
+        return f"{sign}{value:.0f}"
+    return f"{sign}{value:.3g}"

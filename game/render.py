@@ -1,0 +1,624 @@
+"""Draws a World on a pygame Surface through a Camera. Reads the world, never writes it.
+
+Costs are kept off the per-ball path: static geometry (background, metre grid, zones,
+walls, pegs, polygons) is drawn once into a cached surface and blitted each frame, redrawn
+only when the level or the camera changes; balls are blitted in one batched call from
+cached anti-aliased sprites, one per (colour, pixel radius), with the screen positions of
+all balls computed by numpy in one go.
+"""
+from collections import deque
+
+import numpy as np
+import pygame
+
+# Colours (R, G, B).
+BACKGROUND = (16, 18, 24)
+LEVEL_FILL = (24, 27, 35)
+GRID_MINOR = (31, 35, 45)
+GRID_MAJOR = (40, 45, 58)
+WALL = (178, 188, 208)
+CAPSULE_FILL = (104, 114, 138)
+POLYGON_FILL = (74, 82, 102)
+POLYGON_EDGE = (150, 160, 184)
+ZONE_COLOURS = {"goal": (70, 210, 110), "kill": (235, 70, 70), "attractor": (80, 140, 255)}
+ZONE_FILL_ALPHA = 48
+ZONE_EDGE_ALPHA = 170
+SPRING_SLACK = (150, 200, 255)      # shorter than rest
+SPRING_TAUT = (255, 170, 90)        # longer than rest
+SPRING_GRAB = (255, 255, 255)
+CONTACT = (255, 230, 80)
+OFFSET = (255, 80, 220)
+VELOCITY = (90, 230, 230)
+SWEPT = (255, 150, 60)
+SWEPT_HIT = (255, 60, 60)
+BROAD_GRID = (70, 90, 60)
+BROAD_CELL = (120, 200, 90, 40)
+AIM = (255, 255, 255)
+SPAWNER = (200, 200, 120)
+
+# Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
+PALETTE = (
+    (239, 83, 80), (255, 167, 38), (255, 213, 79), (156, 204, 101), (38, 198, 218),
+    (66, 165, 245), (126, 87, 194), (236, 64, 122), (141, 110, 99), (0, 191, 165),
+    (255, 138, 101), (174, 213, 129),
+)
+
+MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
+BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)
+SPRITE_CACHE_LIMIT = 800    # sprites kept before the cache is emptied (zooming makes new sizes)
+GRID_MIN_SPACING = 22       # px between metre-grid lines at the least
+VELOCITY_SECONDS = 0.1      # a velocity arrow is where the ball will be in this many seconds
+OFFSET_GAIN = 40.0          # offset vectors (mm deep) are drawn this many times longer
+TRAIL_LENGTH = 30           # positions kept per ball
+MAX_PLOT_POINTS = 60_000    # pixels plot_segments sets per call at most (a blown-up world stays cheap)
+
+DEBUG_LAYERS = ("contacts", "velocities", "swept", "grid")
+
+
+def ball_colour(ball_id):
+    """The colour of the ball with this stable id."""
+    return PALETTE[int(ball_id) % len(PALETTE)]
+
+
+def _shade(colour, factor):
+    if factor >= 1.0:
+        return tuple(int(c + (255 - c) * (factor - 1.0)) for c in colour)
+    return tuple(int(c * factor) for c in colour)
+
+
+_FBLITS = hasattr(pygame.Surface, "fblits")
+_PALETTE_ARRAY = np.array(PALETTE, dtype=float)
+_LEVEL_FILL_ARRAY = np.array(LEVEL_FILL, dtype=float)
+
+
+def _can_convert():
+    return pygame.display.get_init() and pygame.display.get_surface() is not None
+
+
+def make_ball_sprite(colour, radius_px, background=LEVEL_FILL):
+    """A ball of radius_px, centre at (r+1, r+1): a darker rim, the colour, a highlight.
+
+    Anti-aliased against ``background`` and then colour-keyed on it (run-length encoded):
+    blitting 5,000 keyed sprites costs a fraction of blending 5,000 per-pixel-alpha ones,
+    and on the level's own background the edges look exactly as if blended. Over other
+    balls or walls the blended edge pixels read as a thin dark outline. The centre pixel
+    keeps the ball's own colour (the highlight sits up and left of it)."""
+    size = 2 * radius_px + 2
+    sprite = pygame.Surface((size, size))
+    sprite.fill(background)
+    c = radius_px + 1
+    if radius_px <= 2:
+        pygame.draw.circle(sprite, colour, (c, c), radius_px)
+    else:
+        pygame.draw.aacircle(sprite, _shade(colour, 0.62), (c, c), radius_px)
+        inner = radius_px - max(1, radius_px // 8)
+        pygame.draw.aacircle(sprite, colour, (c, c), inner)
+        if radius_px >= 5:
+            spot = max(1, int(radius_px * 0.28))
+            off = int(round(radius_px * 0.38))
+            pygame.draw.aacircle(sprite, _shade(colour, 1.45), (c - off, c - off), spot)
+    if _can_convert():
+        sprite = sprite.convert()
+    sprite.set_colorkey(background, pygame.RLEACCEL)
+    return sprite
+
+
+class Trails:
+    """The last TRAIL_LENGTH positions of every ball, keyed by ball id (survives removals)."""
+
+    def __init__(self, length=TRAIL_LENGTH):
+        self._frames = deque(maxlen=length)
+
+    def clear(self):
+        self._frames.clear()
+
+    def record(self, world):
+        self._frames.append((np.array(world.ids, copy=True), np.array(world.pos, copy=True)))
+
+    def paths(self, ids):
+        """(L, N, 2) past positions of the balls with these ids, oldest first; nan where unknown."""
+        ids = np.asarray(ids)
+        out = np.full((len(self._frames), len(ids), 2), np.nan)
+        for f, (frame_ids, frame_pos) in enumerate(self._frames):
+            if len(frame_ids) == 0 or len(ids) == 0:
+                continue
+            order = np.argsort(frame_ids, kind="stable")
+            sorted_ids = frame_ids[order]
+            at = np.clip(np.searchsorted(sorted_ids, ids), 0, len(sorted_ids) - 1)
+            found = sorted_ids[at] == ids
+            out[f, found] = frame_pos[order[at[found]]]
+        return out
+
+
+class Renderer:
+    """Draws worlds; holds only caches (sprites, the static layer), never world state."""
+
+    def __init__(self):
+        self._sprites = {}
+        self._static = None
+        self._static_key = None
+        self._tile = None            # the broad-phase grid's translucent cell tile
+
+    def invalidate(self):
+        """Forget the static layer (call when the level's geometry changed)."""
+        self._static_key = None
+
+    # ---- the frame -----------------------------------------------------------------------
+    def draw(self, surface, world, camera, debug=(), trails=None, hidden_springs=(), grab=None):
+        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None;
+        hidden_springs: spring indices not to draw; grab: (ball index, point) drawn as a
+        line from the ball to the point (the mouse grab). A world that blew up (inf, nan)
+        draws what is finite, without numpy's overflow warnings."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            self._draw(surface, world, camera, debug, trails, hidden_springs, grab)
+
+    def _draw(self, surface, world, camera, debug, trails, hidden_springs, grab):
+        self.draw_static(surface, world, camera)
+        if trails is not None:
+            self.draw_trails(surface, world, camera, trails)
+        if "grid" in debug:
+            self.draw_broad_grid(surface, world, camera)
+        self.draw_springs(surface, world, camera, hidden_springs)
+        self.draw_balls(surface, world, camera)
+        if grab is not None:
+            self.draw_grab(surface, world, camera, *grab)
+        if "swept" in debug:
+            self.draw_swept(surface, world, camera)
+        if "velocities" in debug:
+            self.draw_velocities(surface, world, camera)
+        if "contacts" in debug:
+            self.draw_contacts(surface, world, camera)
+
+    # ---- static layer --------------------------------------------------------------------
+    def draw_static(self, surface, world, camera):
+        key = (camera.key(), surface.get_size(), id(world), len(world.statics.radius),
+               len(world.zones), len(world.polygons))
+        if key != self._static_key or self._static is None:
+            self._static = self._build_static(surface.get_size(), world, camera)
+            self._static_key = key
+        surface.blit(self._static, (0, 0))
+
+    def _build_static(self, size, world, camera):
+        """Background, metre grid, zones, polygons, walls and spawners, all clipped to the
+        screen first: at a deep zoom a level's far corners are billions of pixels away, and
+        pygame's fills and thick lines take seconds over such spans."""
+        width, height = size
+        layer = pygame.Surface(size)
+        if _can_convert():
+            layer = layer.convert()
+        layer.fill(BACKGROUND)
+        x0, y0, x1, y1 = (float(v) for v in world.bounds)
+        (sx0, sy1), (sx1, sy0) = np.clip(camera.world_to_screen([(x0, y0), (x1, y1)]), -8, (width + 8, height + 8))
+        level_rect = pygame.Rect(int(sx0), int(sy0), int(sx1 - sx0) + 1, int(sy1 - sy0) + 1)
+        layer.fill(LEVEL_FILL, level_rect)
+        self._draw_metre_grid(layer, world.bounds, camera, level_rect)
+        self._draw_zones(layer, world, camera)
+        for poly in world.polygons:
+            pts = _clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
+            if len(pts) >= 3:
+                pygame.draw.polygon(layer, POLYGON_FILL, pts)
+                pygame.draw.aalines(layer, POLYGON_EDGE, True, pts)
+        self._draw_capsules(layer, world, camera)
+        self._draw_spawners(layer, world, camera)
+        return layer
+
+    def _draw_spawners(self, layer, world, camera):
+        """A ring with a notch each side where balls will appear."""
+        width, height = layer.get_size()
+        for spawner in getattr(world, "spawners", ()):
+            sx, sy = camera.world_to_screen(spawner.pos).tolist()
+            r = min(max(4.0, spawner.radius * camera.scale), 1000.0)
+            if -r - 8 <= sx <= width + r + 8 and -r - 8 <= sy <= height + r + 8:
+                pygame.draw.aacircle(layer, SPAWNER, (sx, sy), r + 3, 2)
+                pygame.draw.line(layer, SPAWNER, (sx - r - 6, sy), (sx - r + 1, sy), 2)
+                pygame.draw.line(layer, SPAWNER, (sx + r - 1, sy), (sx + r + 6, sy), 2)
+
+    def _draw_metre_grid(self, layer, bounds, camera, level_rect):
+        """Faint lines at round metre values (every fifth a little brighter), so a person
+        editing JSON can read positions off the screen. Only the lines on screen are drawn."""
+        step = next((s for s in (0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
+                     if s * camera.scale >= GRID_MIN_SPACING), 1000)
+        major = step * 5
+        vx0, vy0, vx1, vy1 = camera.visible_rect()
+        x0, y0, x1, y1 = (float(v) for v in bounds)
+        x0, y0, x1, y1 = max(x0, vx0), max(y0, vy0), min(x1, vx1), min(y1, vy1)
+        clip = layer.get_clip()
+        layer.set_clip(level_rect)
+        for value in np.arange(np.ceil(x0 / step) * step, x1 + 1e-9, step):
+            sx = camera.world_to_screen((value, 0.0))[0]
+            colour = GRID_MAJOR if abs(value / major - round(value / major)) < 1e-6 else GRID_MINOR
+            pygame.draw.line(layer, colour, (sx, level_rect.top), (sx, level_rect.bottom))
+        for value in np.arange(np.ceil(y0 / step) * step, y1 + 1e-9, step):
+            sy = camera.world_to_screen((0.0, value))[1]
+            colour = GRID_MAJOR if abs(value / major - round(value / major)) < 1e-6 else GRID_MINOR
+            pygame.draw.line(layer, colour, (level_rect.left, sy), (level_rect.right, sy))
+        layer.set_clip(clip)
+
+    def _draw_zones(self, layer, world, camera):
+        """Zones tinted by kind (goal green, kill red, attractor blue) with a brighter edge."""
+        if not world.zones:
+            return
+        size = layer.get_size()
+        tint = pygame.Surface(size, pygame.SRCALPHA)
+        for zone in world.zones:
+            rgb = ZONE_COLOURS.get(zone.kind, (200, 200, 200))
+            outline = _zone_outline(zone)
+            if outline is None:
+                _raster_zone(tint, zone, camera, rgb + (ZONE_FILL_ALPHA,))
+                continue
+            pts = _clip_convex(camera.world_to_screen(outline), size)
+            if len(pts) >= 3:
+                pygame.draw.polygon(tint, rgb + (ZONE_FILL_ALPHA,), pts)
+                pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
+        layer.blit(tint, (0, 0))
+
+    def _draw_capsules(self, layer, world, camera):
+        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as discs."""
+        statics = world.statics
+        if len(statics.radius) == 0:
+            return
+        size = layer.get_size()
+        r = np.asarray(statics.radius, float) * camera.scale
+        a, b, a_kept, b_kept, shown = _clip_segments(camera.world_to_screen(statics.a),
+                                                     camera.world_to_screen(statics.b), size, r + 2)
+        for (ax, ay), (bx, by), rad, cap_a, cap_b in zip(a[shown].tolist(), b[shown].tolist(), r[shown].tolist(),
+                                                          a_kept[shown].tolist(), b_kept[shown].tolist()):
+            if rad < 1.0:
+                # A thin wall: two pixels wide so it reads at any zoom.
+                pygame.draw.aaline(layer, WALL, (ax, ay), (bx, by), 2)
+                continue
+            dx, dy = bx - ax, by - ay
+            length = (dx * dx + dy * dy) ** 0.5
+            if length > 0.5:
+                nx, ny = -dy / length * rad, dx / length * rad
+                quad = [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
+                pygame.draw.polygon(layer, CAPSULE_FILL, quad)
+                pygame.draw.aaline(layer, CAPSULE_FILL, quad[0], quad[1])
+                pygame.draw.aaline(layer, CAPSULE_FILL, quad[2], quad[3])
+            # Round ends, only where the segment really ends (not where the screen cut it).
+            disc = pygame.draw.aacircle if rad < BIG_DISC else pygame.draw.circle
+            if cap_a:
+                disc(layer, CAPSULE_FILL, (ax, ay), rad)
+            if cap_b and length > 0.5:
+                disc(layer, CAPSULE_FILL, (bx, by), rad)
+
+    # ---- dynamic layers ------------------------------------------------------------------
+    def _sprite(self, colour_index, radius_px):
+        key = colour_index * 65536 + radius_px
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            if len(self._sprites) >= SPRITE_CACHE_LIMIT:
+                self._sprites.clear()
+            sprite = self._sprites[key] = make_ball_sprite(PALETTE[colour_index], radius_px)
+        return sprite
+
+    def draw_balls(self, surface, world, camera):
+        """All balls in one Surface.blits call; screen maths in numpy, no per-ball objects."""
+        if world.count == 0:
+            return
+        width, height = surface.get_size()
+        screen = camera.world_to_screen(world.pos)
+        radius_px = np.maximum(1, np.rint(np.asarray(world.radius) * camera.scale))
+        x, y = screen[:, 0], screen[:, 1]
+        with np.errstate(invalid="ignore"):
+            visible = ((x + radius_px >= 0) & (x - radius_px < width)
+                       & (y + radius_px >= 0) & (y - radius_px < height))
+        if not visible.all():
+            x, y, radius_px = x[visible], y[visible], radius_px[visible]
+            colour_index = (np.asarray(world.ids)[visible] % len(PALETTE))
+        else:
+            colour_index = np.asarray(world.ids) % len(PALETTE)
+        if len(x) == 0:
+            return
+        radius_px = radius_px.astype(np.int64)
+        huge = radius_px > MAX_SPRITE_RADIUS
+        if huge.any():
+            for cx, cy, rp, ci in zip(x[huge].tolist(), y[huge].tolist(),
+                                      radius_px[huge].tolist(), colour_index[huge].tolist()):
+                pygame.draw.circle(surface, PALETTE[ci], (cx, cy), rp)
+            keep = ~huge
+            x, y, radius_px, colour_index = x[keep], y[keep], radius_px[keep], colour_index[keep]
+        keys = colour_index * 65536 + radius_px
+        for key in np.unique(keys).tolist():
+            self._sprite(key // 65536, key % 65536)
+        sprites = self._sprites
+        top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
+        _blit_many(surface, [(sprites[k], p) for k, p in zip(keys.tolist(), top_left.tolist())])
+
+    def draw_springs(self, surface, world, camera, hidden=()):
+        """Springs as lines, tinted by strain: blue when short of rest, orange when stretched."""
+        springs = world.springs
+        count = len(springs.a)
+        if count == 0 or count == len(hidden):
+            return
+        pos = np.asarray(world.pos)
+        b = np.asarray(springs.b)
+        start = pos[np.asarray(springs.a)]
+        end = np.where((b >= 0)[:, None], pos[np.maximum(b, 0)], np.asarray(springs.anchor))
+        rest = np.asarray(springs.rest)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            strain = (np.linalg.norm(end - start, axis=1) - rest) / np.maximum(rest, 1e-3)
+        s0 = camera.world_to_screen(start).tolist()
+        s1 = camera.world_to_screen(end).tolist()
+        hidden = set(hidden)
+        for k, (p, q, e) in enumerate(zip(s0, s1, strain.tolist())):
+            if k in hidden:
+                continue
+            mix = min(1.0, abs(e) * 4.0) if np.isfinite(e) else 1.0
+            hi = SPRING_TAUT if e > 0 else SPRING_SLACK
+            colour = tuple(int(160 + (h - 160) * mix) for h in hi)
+            pygame.draw.aaline(surface, colour, p, q)
+            if b[k] < 0:
+                pygame.draw.circle(surface, colour, q, 3)
+
+    def draw_grab(self, surface, world, camera, index, point):
+        """The mouse grab: a line from the ball's centre to the cursor."""
+        if not 0 <= index < world.count:
+            return
+        p, q = camera.world_to_screen(np.array([world.pos[index], point]))
+        plot_segments(surface, p[None], q[None], SPRING_GRAB, width=2)
+        pygame.draw.circle(surface, SPRING_GRAB, q.tolist(), 5, 2)
+
+    def draw_trails(self, surface, world, camera, trails):
+        """Each ball's last positions as a line in its colour, fading with age."""
+        if world.count == 0:
+            return
+        paths = trails.paths(world.ids)
+        frames = paths.shape[0]
+        if frames < 2:
+            return
+        screen = camera.world_to_screen(paths)                      # (L, N, 2)
+        colour = _PALETTE_ARRAY[np.asarray(world.ids) % len(PALETTE)]  # (N, 3)
+        fade = (np.arange(1, frames) / (frames - 1) * 0.7)[:, None, None]   # old -> faint
+        colours = _LEVEL_FILL_ARRAY + (colour[None, :, :] - _LEVEL_FILL_ARRAY) * fade
+        plot_segments(surface, screen[:-1].reshape(-1, 2), screen[1:].reshape(-1, 2),
+                      colours.reshape(-1, 3), width=2)
+
+    def draw_velocities(self, surface, world, camera):
+        if world.count == 0:
+            return
+        pos = np.asarray(world.pos)
+        plot_segments(surface, camera.world_to_screen(pos),
+                      camera.world_to_screen(pos + np.asarray(world.vel) * VELOCITY_SECONDS), VELOCITY)
+
+    def draw_contacts(self, surface, world, camera):
+        points = np.asarray(world.contact_points, dtype=float).reshape(-1, 2)
+        if len(points) == 0:
+            return
+        offsets = np.asarray(world.contact_offsets, dtype=float).reshape(-1, 2)
+        s0 = camera.world_to_screen(points)
+        # Offsets are millimetres deep: draw them OFFSET_GAIN times longer, 6 to 60 px.
+        direction = offsets * np.array((1.0, -1.0)) * camera.scale * OFFSET_GAIN
+        length = np.linalg.norm(direction, axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            direction = np.where(length > 0, direction / length * np.clip(length, 6.0, 60.0), 0.0)
+        plot_segments(surface, s0, s0 + direction, OFFSET, width=2)
+        plot_points(surface, s0, CONTACT, size=3)
+
+    def draw_swept(self, surface, world, camera):
+        """Swept balls: the move tested (start dot, line) and the time-of-impact point (cross)."""
+        starts = np.asarray(world.swept_from, dtype=float).reshape(-1, 2)
+        if len(starts) == 0:
+            return
+        s0 = camera.world_to_screen(starts)
+        s1 = camera.world_to_screen(np.asarray(world.swept_to, dtype=float).reshape(-1, 2))
+        plot_segments(surface, s0, s1, SWEPT)
+        plot_points(surface, s0, SWEPT, size=3)
+        hits = camera.world_to_screen(np.asarray(world.swept_hit, dtype=float).reshape(-1, 2))
+        hits = hits[np.isfinite(hits).all(axis=1)]
+        for d in ((4, 4), (4, -4)):
+            plot_segments(surface, hits - d, hits + d, SWEPT_HIT, width=2)
+
+    def draw_broad_grid(self, surface, world, camera):
+        """The broad-phase grid: its lines where they are 4 px apart or more, and the cells
+        that hold a ball's centre tinted (one translucent tile blitted per cell)."""
+        cell = float(world.grid_cell)
+        if not (cell > 0.0 and np.isfinite(cell)):
+            return
+        origin = np.asarray(world.grid_origin, dtype=float)
+        width_px, height_px = surface.get_size()
+        cell_px = cell * camera.scale
+        tile_px = int(np.ceil(cell_px))
+        if world.count and tile_px <= max(width_px, height_px):
+            pos = np.asarray(world.pos)
+            index = np.floor((pos[np.isfinite(pos).all(axis=1)] - origin) / cell).astype(np.int64)
+            index = np.clip(index, -2**30, 2**30) + 2**30                 # 0 .. 2^31: packs in 64 bits
+            packed = np.unique((index[:, 0] << 32) | index[:, 1])        # 1-D unique: fast
+            cells = np.stack((packed >> 32, packed & 0xFFFFFFFF), axis=1) - 2**30
+            corners = np.rint(camera.world_to_screen(origin + cells * cell)).astype(np.int64)
+            left, top = corners[:, 0], corners[:, 1] - tile_px          # corner is bottom-left
+            shown = (left + tile_px >= 0) & (left < width_px) & (top + tile_px >= 0) & (top < height_px)
+            if self._tile is None or self._tile.get_width() != tile_px:
+                self._tile = pygame.Surface((tile_px, tile_px), pygame.SRCALPHA)
+                self._tile.fill(BROAD_CELL)
+            tile = self._tile
+            _blit_many(surface, [(tile, p) for p in np.stack((left[shown], top[shown]), axis=1).tolist()])
+        if cell_px >= 4:
+            x0, y0, x1, y1 = camera.visible_rect()
+            columns = origin[0] + cell * np.arange(np.floor((x0 - origin[0]) / cell), np.ceil((x1 - origin[0]) / cell) + 1)
+            rows = origin[1] + cell * np.arange(np.floor((y0 - origin[1]) / cell), np.ceil((y1 - origin[1]) / cell) + 1)
+            for sx in camera.world_to_screen(np.stack((columns, np.zeros_like(columns)), axis=1))[:, 0].tolist():
+                pygame.draw.line(surface, BROAD_GRID, (sx, 0), (sx, height_px))
+            for sy in camera.world_to_screen(np.stack((np.zeros_like(rows), rows), axis=1))[:, 1].tolist():
+                pygame.draw.line(surface, BROAD_GRID, (0, sy), (width_px, sy))
+
+
+def _blit_many(surface, batch):
+    """Blit [(sprite, (x, y)), ...] in one call: pygame-ce's fblits where it exists (no
+    rectangles built or returned), else Surface.blits(doreturn=False)."""
+    if _FBLITS:
+        surface.fblits(batch)
+    else:
+        surface.blits(batch, doreturn=False)
+
+
+def plot_segments(surface, start, end, colour, width=1):
+    """Draw many straight lines at once: numpy samples every line about once a pixel and
+    writes the pixels through a surfarray view (one call, not one call per line).
+
+    start, end: (K, 2) screen px; colour: (3,) for all or (K, 3) one per line. Lines are
+    clipped to the screen first; a line with a non-finite end is skipped; when the lines
+    would take more than MAX_PLOT_POINTS pixels (a world blowing up) they are dotted."""
+    colour = np.asarray(colour, dtype=float)
+    start, end, _, _, keep = _clip_segments(np.asarray(start, float).reshape(-1, 2),
+                                            np.asarray(end, float).reshape(-1, 2), surface.get_size(), 1.0)
+    if not keep.any():
+        return
+    start, end = start[keep], end[keep]
+    if colour.ndim == 2:
+        colour = colour[keep]
+    delta = end - start
+    length = np.abs(delta).max(axis=1)
+    thin = min(1.0, MAX_PLOT_POINTS / max(1.0, float(length.sum())))
+    count = np.maximum(1, np.ceil(length * thin)).astype(np.int64)
+    line = np.repeat(np.arange(len(count)), count)
+    first = np.repeat(np.cumsum(count) - count, count)
+    t = (np.arange(len(line)) - first) / count[line]
+    points = start[line] + delta[line] * t[:, None]
+    _write_pixels(surface, points, colour, width, line if colour.ndim == 2 else None)
+
+
+def plot_points(surface, points, colour, size=3):
+    """Square dots of size x size px centred on (K, 2) screen points."""
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    offsets = np.arange(size) - (size - 1) / 2.0
+    grid = np.stack(np.meshgrid(offsets, offsets), axis=-1).reshape(-1, 2)
+    _write_pixels(surface, (points[:, None, :] + grid[None, :, :]).reshape(-1, 2), colour, 1)
+
+
+def _write_pixels(surface, points, colour, width, which=None):
+    """Set the pixels under (M, 2) screen points (width 2 also sets the one to the right).
+
+    colour: (3,) for every point, or (K, 3) rows picked per point by ``which`` (M,) (one
+    colour per line, say). Writes 32-bit pixel values through pixels2d: a fancy-indexed
+    pixels3d write is several times slower."""
+    width_px, height_px = surface.get_size()
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    fx, fy = points[:, 0] + 0.5, points[:, 1] + 0.5          # int(v + 0.5) rounds v >= -0.5
+    with np.errstate(invalid="ignore"):
+        ok = (fx >= 0) & (fx < width_px) & (fy >= 0) & (fy < height_px)
+    x, y = fx[ok].astype(np.int32), fy[ok].astype(np.int32)
+    if surface.get_bitsize() == 32:
+        value = _map_colours(surface, colour)
+        pixels = pygame.surfarray.pixels2d(surface)
+    else:
+        value = np.clip(np.asarray(colour, dtype=float), 0, 255).astype(np.uint8)
+        pixels = pygame.surfarray.pixels3d(surface)
+    if which is not None:
+        value = value[np.asarray(which)[ok]]
+    for dx in range(width):
+        xs = x + dx
+        inside = xs < width_px
+        pixels[xs[inside], y[inside]] = value[inside] if which is not None else value
+    del pixels                           # unlock the surface
+
+
+def _map_colours(surface, colour):
+    """(..., 3) RGB in 0..255 -> the surface's 32-bit pixel values (opaque)."""
+    c = np.clip(np.asarray(colour), 0, 255).astype(np.uint32)
+    (rs, gs, bs, _), amask = surface.get_shifts(), surface.get_masks()[3]
+    return (c[..., 0] << np.uint32(rs)) | (c[..., 1] << np.uint32(gs)) | (c[..., 2] << np.uint32(bs)) \
+        | np.uint32(amask)
+
+
+def draw_aim(surface, start, end, label, font_text, path=None):
+    """The fling aim line from start to end (screen px) with an arrow head, a speed label and,
+    if given, the predicted flight path (screen px, (K, 2)) as dots."""
+    if path is not None:
+        for px, py in np.asarray(path).tolist()[::2]:
+            pygame.draw.circle(surface, (200, 200, 200), (px, py), 2)
+    sx, sy = start
+    ex, ey = end
+    pygame.draw.line(surface, AIM, start, end, 2)
+    pygame.draw.circle(surface, AIM, start, 4, 1)
+    dx, dy = ex - sx, ey - sy
+    length = (dx * dx + dy * dy) ** 0.5
+    if length > 1:
+        ux, uy = dx / length, dy / length
+        head = min(14.0, length * 0.5)
+        left = (ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5)
+        right = (ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5)
+        pygame.draw.polygon(surface, AIM, [end, left, right])
+    text = font_text(label)
+    surface.blit(text, (ex + 12, ey - text.get_height() - 4))
+
+
+def _clip_segments(a, b, size, pad):
+    """Clip (K, 2) screen segments a-b to the screen grown by pad (K,) px (Liang-Barsky).
+
+    Returns (a, b, a_kept, b_kept, shown): the clipped ends, whether each original end
+    survived, and which segments touch the grown screen at all."""
+    a = np.asarray(a, float)
+    b = np.asarray(b, float)
+    pad = np.broadcast_to(np.asarray(pad, float), (len(a),))[:, None]
+    lo = -pad
+    hi = np.asarray(size, float)[None, :] + pad
+    d = b - a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_lo = (lo - a) / d
+        t_hi = (hi - a) / d
+    enter = np.where(d > 0, t_lo, np.where(d < 0, t_hi, -np.inf))
+    leave = np.where(d > 0, t_hi, np.where(d < 0, t_lo, np.inf))
+    # A coordinate that does not move must already lie inside on that axis.
+    parallel_out = (d == 0) & ((a < lo) | (a > hi))
+    t0 = np.maximum(0.0, enter.max(axis=1))
+    t1 = np.minimum(1.0, leave.min(axis=1))
+    shown = (t0 <= t1) & ~parallel_out.any(axis=1) & np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+    t0 = np.where(shown, t0, 0.0)[:, None]
+    t1 = np.where(shown, t1, 1.0)[:, None]
+    return a + t0 * d, a + t1 * d, t0[:, 0] == 0.0, t1[:, 0] == 1.0, shown
+
+
+def _clip_convex(points, size, pad=8.0):
+    """Clip a convex polygon (K, 2) in screen px to the screen grown by pad (Sutherland-Hodgman)."""
+    pts = [tuple(p) for p in np.asarray(points, float).tolist()]
+    if not all(np.isfinite(v) for p in pts for v in p):
+        return []
+    width, height = size
+    for axis, limit, keep_below in ((0, -pad, False), (0, width + pad, True),
+                                    (1, -pad, False), (1, height + pad, True)):
+        if not pts:
+            break
+        inside = [(p[axis] <= limit) if keep_below else (p[axis] >= limit) for p in pts]
+        out = []
+        for k, p in enumerate(pts):
+            q, q_in = pts[k - 1], inside[k - 1]
+            if inside[k] != q_in:
+                t = (limit - q[axis]) / (p[axis] - q[axis])
+                out.append((q[0] + t * (p[0] - q[0]), q[1] + t * (p[1] - q[1])))
+            if inside[k]:
+                out.append(p)
+        pts = out
+    return pts
+
+
+def _zone_outline(zone):
+    """A polygon (K, 2) in metres that outlines a zone (params as game.world.Zone holds them),
+    or None if its shape is not known here."""
+    params = zone.params
+    try:
+        if zone.shape == "rect":
+            (x0, y0), (x1, y1) = np.asarray(params["lo"], float), np.asarray(params["hi"], float)
+            return np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        if zone.shape in ("circle", "ellipse"):
+            center = np.asarray(params["center"], float)
+            radii = (np.array([params["radius"]] * 2, float) if zone.shape == "circle"
+                     else np.asarray(params["radii"], float))
+            t = np.linspace(0.0, 2.0 * np.pi, 64, endpoint=False)
+            return center + radii * np.stack([np.cos(t), np.sin(t)], axis=1)
+        if zone.shape == "polygon":
+            return np.asarray(params["points"], float)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return None
+
+
+def _raster_zone(tint, zone, camera, rgba, step=4):
+    """Fallback for zone shapes this module does not know: sample zone.contains on the screen."""
+    width, height = tint.get_size()
+    xs = np.arange(step // 2, width, step)
+    ys = np.arange(step // 2, height, step)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    inside = np.asarray(zone.contains(camera.screen_to_world(grid)), dtype=bool)
+    for sx, sy in grid[inside].tolist():
+        tint.fill(rgba, (sx - step // 2, sy - step // 2, step, step))

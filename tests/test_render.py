@@ -1,0 +1,350 @@
+"""Camera, renderer, HUD, audio and the sound script, headless (SDL dummy drivers)."""
+import importlib.util
+import os
+import time
+import warnings
+
+import numpy as np
+import pygame
+import pytest
+
+from game import audio, render
+from game.camera import Camera
+from game.hud import EnergyHistory, Hud
+from game.render import PALETTE, Renderer, Trails, ball_colour
+from game.world import World
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BOX = {
+    "name": "Box",
+    "bounds": [0, 0, 32, 18],
+    "gravity": [0, -9.81],
+    "polylines": [{"points": [[0, 18], [0, 0], [32, 0], [32, 18]]}],
+    "segments": [{"a": [4, 8], "b": [12, 6], "radius": 0.3}, {"a": [20, 9], "b": [20, 9], "radius": 0.6}],
+    "polygons": [{"points": [[14, 3], [18, 3], [16, 6]]}],
+    "zones": [{"kind": "goal", "rect": [[24, 0], [31, 3]], "count": 5},
+              {"kind": "kill", "circle": {"center": [2, 2], "radius": 1}},
+              {"kind": "attractor", "ellipse": {"center": [26, 12], "radii": [3, 2]}},
+              {"kind": "goal", "polygon": [[8, 12], [10, 12], [9, 14]]}],
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.font.init()
+    yield
+
+
+def _world(balls=(), **extra):
+    doc = dict(BOX, balls=[{"pos": list(p), "radius": 0.4} for p in balls], **extra)
+    return World.from_level(doc)
+
+
+def _pit(n, seed=1):
+    rng = np.random.default_rng(seed)
+    return _world(rng.uniform((1, 1), (31, 17), (n, 2)).tolist())
+
+
+# ---- camera ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale,center", [(40.0, (16, 9)), (7.3, (-120.5, 33.3)), (1234.5, (0.01, -0.02))])
+def test_camera_round_trip_world_screen_world_is_exact_within_a_pixel(scale, center):
+    cam = Camera((1280, 720), center, scale)
+    pts = np.random.default_rng(0).uniform(-50, 50, (1000, 2)) + center
+    back = cam.screen_to_world(cam.world_to_screen(pts))
+    assert np.max(np.abs(back - pts)) * scale < 1e-6        # far inside a pixel
+    screen = np.array([[0, 0], [1279, 719], [640.5, 360.25]])
+    assert np.allclose(cam.world_to_screen(cam.screen_to_world(screen)), screen, atol=1e-6)
+
+
+def test_camera_flips_y_and_fits_the_bounds():
+    cam = Camera((1280, 720))
+    cam.fit((0, 0, 32, 18))
+    (x0, y0), (x1, y1) = cam.world_to_screen([(0, 0), (32, 18)])
+    assert x0 < x1 and y0 > y1                          # y up in the world, down on screen
+    assert 0 <= x0 and x1 <= 1280 and 0 <= y1 and y0 <= 720
+    lo, hi = cam.visible_rect()[:2], cam.visible_rect()[2:]
+    assert lo[0] <= 0 and lo[1] <= 0 and hi[0] >= 32 and hi[1] >= 18
+
+
+def test_fitting_below_a_hud_bar_keeps_the_level_out_from_under_it():
+    cam = Camera((1280, 720))
+    cam.fit((0, 0, 32, 18), inset=(76, 24))
+    (x0, y0), (x1, y1) = cam.world_to_screen([(0, 0), (32, 18)])
+    assert y1 >= 76 and y0 <= 720 - 24 and 0 <= x0 and x1 <= 1280
+    assert (y0 + y1) / 2 == pytest.approx(76 + (720 - 76 - 24) / 2)
+
+
+def test_zoom_keeps_the_point_under_the_cursor_and_pan_follows_the_mouse():
+    cam = Camera((800, 600), (5, 5), 30)
+    cursor = (123, 456)
+    before = cam.screen_to_world(cursor)
+    cam.zoom_at(cursor, 1.7)
+    assert cam.scale == pytest.approx(51)
+    assert np.allclose(cam.screen_to_world(cursor), before)
+    p = cam.world_to_screen((7, 3))
+    cam.pan(10, -20)
+    assert np.allclose(cam.world_to_screen((7, 3)), p + (10, -20))
+
+
+# ---- renderer -------------------------------------------------------------------------------
+def test_balls_are_drawn_in_their_colour_where_they_are():
+    world = _world([(6, 14), (10, 15), (22, 13), (28, 10)])
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    surface = pygame.Surface((1280, 720))
+    Renderer().draw(surface, world, cam)
+    for k in range(world.count):
+        x, y = np.rint(cam.world_to_screen(world.pos[k])).astype(int)
+        got = surface.get_at((int(x), int(y)))[:3]
+        assert np.abs(np.subtract(got, ball_colour(world.ids[k]))).max() <= 12, (k, got)
+    # Between the balls: the level's background, not a ball colour.
+    x, y = np.rint(cam.world_to_screen((16, 12))).astype(int)
+    assert tuple(surface.get_at((int(x), int(y)))[:3]) not in PALETTE
+
+
+def test_render_reads_the_world_and_never_writes_it():
+    world = _pit(200)
+    for _ in range(3):
+        world.step(1 / 60)
+    world.add_spring(0, 1, 40.0, 0.1)
+    arrays = {name: np.array(getattr(world, name), copy=True)
+              for name in ("pos", "vel", "radius", "inv_mass", "ids")}
+    before = world.state_hash()
+    trails = Trails()
+    trails.record(world)
+    trails.record(world)
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    Renderer().draw(pygame.Surface((640, 360)), world, cam, debug=render.DEBUG_LAYERS, trails=trails)
+    assert world.state_hash() == before
+    for name, value in arrays.items():
+        assert np.array_equal(getattr(world, name), value)
+
+
+def test_static_layer_is_cached_until_the_camera_or_level_changes():
+    world = _pit(10)
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    r = Renderer()
+    surface = pygame.Surface((640, 360))
+    r.draw(surface, world, cam)
+    layer = r._static
+    r.draw(surface, world, cam)
+    assert r._static is layer
+    cam.pan(5, 0)
+    r.draw(surface, world, cam)
+    assert r._static is not layer
+    layer = r._static
+    r.invalidate()
+    r.draw(surface, world, cam)
+    assert r._static is not layer
+
+
+def test_sprites_are_cached_per_colour_and_pixel_radius():
+    world = _pit(300)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    r = Renderer()
+    r.draw(pygame.Surface((1280, 720)), world, cam)
+    assert len(r._sprites) == len(PALETTE)              # one radius, every colour
+    sprites = dict(r._sprites)
+    r.draw(pygame.Surface((1280, 720)), world, cam)
+    assert all(r._sprites[k] is s for k, s in sprites.items())
+
+
+def test_a_frame_with_a_thousand_balls_renders_quickly():
+    world = _pit(1000)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    r = Renderer()
+    surface = pygame.Surface((1280, 720))
+    r.draw(surface, world, cam)
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        r.draw(surface, world, cam)
+        times.append(time.perf_counter() - start)
+    assert np.median(times) < 0.030        # generous: about 2 ms on a laptop
+    lit = pygame.surfarray.pixels3d(surface)
+    assert lit.any()
+
+
+def test_offscreen_nan_and_huge_balls_do_not_break_a_frame():
+    world = _world([(5, 5), (500, 500), (16, 9)])
+    world.pos[0] = np.nan                # a world that blew up must still draw
+    cam = Camera((320, 200), (16, 9), 2000)        # one ball fills the screen
+    Renderer().draw(pygame.Surface((320, 200)), world, cam, debug=render.DEBUG_LAYERS)
+
+
+def test_a_deep_zoom_on_a_huge_level_draws_quickly():
+    # At the closest zoom, these shapes span billions of pixels: they must be clipped first.
+    world = World.from_level({
+        "bounds": [-1e5, -1e5, 1e5, 1e5],
+        "segments": [{"a": [-1e5, 0], "b": [1e5, 0], "radius": 0.5}, {"a": [-9e4, 3], "b": [9e4, 3]}],
+        "polygons": [{"points": [[-1e5, -1e5], [1e5, -1e5], [0, -1]]}],
+        "zones": [{"kind": "goal", "circle": {"center": [0, 0], "radius": 5e4}}],
+        "balls": [{"pos": [0, 1], "radius": 0.5}],
+    })
+    cam = Camera((640, 360), (0.0, 0.0), 2000.0)
+    surface = pygame.Surface((640, 360))
+    start = time.perf_counter()
+    Renderer().draw(surface, world, cam, debug=render.DEBUG_LAYERS)
+    assert time.perf_counter() - start < 1.0
+    x, y = cam.world_to_screen((0.0, 0.0)).astype(int)
+    assert surface.get_at((int(x), int(y)))[:3] == render.CAPSULE_FILL   # the stadium fills its band
+
+
+def test_clipping_keeps_what_is_on_screen_and_marks_cut_ends():
+    a = np.array([[-100.0, 50.0], [10.0, 10.0], [-50.0, -50.0]])
+    b = np.array([[300.0, 50.0], [20.0, 20.0], [-40.0, -60.0]])
+    a2, b2, a_kept, b_kept, shown = render._clip_segments(a, b, (200, 100), 0.0)
+    assert shown.tolist() == [True, True, False]
+    assert np.allclose(a2[0], (0, 50)) and np.allclose(b2[0], (200, 50))
+    assert a_kept.tolist()[:2] == [False, True] and b_kept.tolist()[:2] == [False, True]
+    square = render._clip_convex([(-50, -50), (250, -50), (250, 150), (-50, 150)], (200, 100), pad=0)
+    assert sorted(square) == sorted([(0, 0), (200, 0), (200, 100), (0, 100)])
+
+
+def test_debug_layers_draw_contacts_swept_paths_and_the_grid():
+    world = _world([(16, 1.0), (16.7, 1.0), (5, 15)])
+    world.vel[2] = (0, -400)           # fast: swept against the floor
+    for _ in range(2):
+        world.step(1 / 60)
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    plain = pygame.Surface((640, 360))
+    debug = pygame.Surface((640, 360))
+    r = Renderer()
+    r.draw(plain, world, cam)
+    r.draw(debug, world, cam, debug=render.DEBUG_LAYERS)
+    assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(debug, "RGB")
+
+
+def test_the_broad_phase_layer_tints_the_cells_that_hold_balls():
+    world = _world([(16.2, 9.3)])
+    cam = Camera((640, 360), world.pos[0], 100.0)        # zoomed in: a cell is 80 px
+    plain, grid = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    r = Renderer()
+    r.draw(plain, world, cam)
+    r.draw(grid, world, cam, debug=("grid",))
+    cell, origin = world.grid_cell, np.asarray(world.grid_origin)
+    lo = origin + np.floor((world.pos[0] - origin) / cell) * cell      # the ball's cell
+    corners = lo + cell * np.array([(0, 0), (1, 0), (0, 1), (1, 1)])
+    far = corners[np.argmax(np.linalg.norm(corners - world.pos[0], axis=1))]
+    inside = cam.world_to_screen(world.pos[0] + 0.8 * (far - world.pos[0])).astype(int)   # off the ball
+    empty = cam.world_to_screen(lo + cell * np.array((-1.5, 0.5))).astype(int)          # a cell to the left
+    assert plain.get_at(tuple(inside)) != grid.get_at(tuple(inside))
+    assert plain.get_at(tuple(empty)) == grid.get_at(tuple(empty))
+
+
+def test_plot_segments_draws_many_lines_in_one_call_and_skips_bad_ones():
+    surface = pygame.Surface((100, 60))
+    start = np.array([[10, 10], [10, 40], [np.nan, 5], [-500, -500]])
+    end = np.array([[90, 10], [10, 55], [50, 5], [-400, -450]])
+    render.plot_segments(surface, start, end, np.array([(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]))
+    assert surface.get_at((50, 10))[:3] == (255, 0, 0)
+    assert surface.get_at((10, 50))[:3] == (0, 255, 0)
+    assert surface.get_at((30, 5))[:3] == (0, 0, 0)           # the nan line is not drawn
+
+
+def test_trails_follow_balls_by_id_across_removals():
+    world = _world([(5, 15), (10, 15), (15, 15)])
+    trails = Trails(length=5)
+    for _ in range(4):
+        world.step(1 / 60)
+        trails.record(world)
+    kept_id = world.ids[2]
+    world.remove_balls([0])
+    paths = trails.paths(world.ids)
+    assert paths.shape == (4, 2, 2)
+    assert np.isfinite(paths).all()
+    assert paths[-1, 1, 0] == pytest.approx(15)          # ball id 2 stayed at x = 15
+    assert world.ids[1] == kept_id
+    new = world.add_ball((20, 10))
+    assert np.isnan(trails.paths(world.ids)[:, new]).all()
+
+
+# ---- HUD --------------------------------------------------------------------------------------
+def test_energy_history_keeps_the_last_ten_seconds():
+    h = EnergyHistory()
+    e = {"kinetic": 1.0, "gravitational": 2.0, "spring": 3.0, "total": 6.0}
+    for k in range(1200):
+        h.record(k / 60, e)
+    t, v = h.arrays()
+    assert t[-1] - t[0] <= 10.0 + 1e-9 and t[-1] - t[0] > 9.9
+    assert v.shape[1] == 4 and v[-1, 3] == 6.0
+    h.record(0.0, e)                     # time went back: a reset
+    assert len(h.arrays()[0]) == 1
+
+
+def test_hud_draws_every_piece_without_error():
+    hud = Hud()
+    surface = pygame.Surface((1280, 720))
+    history = EnergyHistory()
+    for k in range(100):
+        history.record(k / 60, {"kinetic": k, "gravitational": -k, "spring": 0.5 * k, "total": 0.5 * k})
+    top = hud.draw_banner(surface, "levels/x.json:12:7: segments[3].b: expected [x, y], got [1, \"a\"]")
+    assert top > 0
+    assert hud.draw_banner(surface, "") == 0
+    bar = hud.draw_bar(surface, top, "Funnel", "A long description " * 30, "euler",
+                       ["1 balls", "cursor (1, 2) m"], (3, 20))
+    assert bar.top == top and bar.width == 1280
+    hud.draw_bar(pygame.Surface((300, 200)), 0, "A very long level name " * 5, "", "rk4", ["x"], None)
+    hud.draw_complete(surface, top)
+    hud.draw_status(surface, top, True, 0.25)
+    hud.draw_toasts(surface, [("integrator: rk4", 1.0), ("fading", 0.3)])
+    hud.draw_help(surface, [("H", "help"), ("Esc", "quit")])
+    assert hud.draw_energy(surface, history) is not None
+    assert hud.text("same", 22) is hud.text("same", 22)          # static text is cached
+
+
+# ---- audio ------------------------------------------------------------------------------------
+def test_audio_without_a_device_is_silent_with_no_exception_and_no_warning(monkeypatch, capsys):
+    def no_device(*args, **kwargs):
+        raise pygame.error("No available audio device")
+
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = audio.Audio()
+        assert not a.enabled
+        for _ in range(10):
+            assert a.play_impacts(np.array([5.0, 20.0, 1.0])) == 0
+        a.close()
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+def test_audio_with_the_dummy_driver_plays_at_most_the_cap_per_tick():
+    a = audio.Audio()
+    if not a.enabled:
+        pytest.skip("no mixer even with the dummy driver")
+    started = a.play_impacts(np.linspace(1.0, 30.0, 50), np.linspace(0, 1, 50))
+    assert started <= audio.MAX_PER_TICK
+    assert a.play_impacts(np.array([0.1, 0.2])) == 0          # below the minimum: silent
+    a.close()
+
+
+def test_the_loudest_impacts_are_picked_and_louder_is_faster():
+    speeds = np.array([0.1, 5.0, 9.0, 2.0, 30.0, np.nan, 7.0])
+    chosen = audio.pick(speeds, limit=3)
+    assert sorted(speeds[chosen].tolist()) == [7.0, 9.0, 30.0]
+    assert audio.volume_for(audio.MIN_SPEED - 0.1) == 0.0
+    assert audio.volume_for(audio.FULL_SPEED * 2) == 1.0
+    v = audio.volume_for(np.linspace(audio.MIN_SPEED, audio.FULL_SPEED, 20))
+    assert np.all(np.diff(v) > 0)
+
+
+def test_the_sound_script_rebuilds_the_shipped_wavs_byte_for_byte(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("make_sounds", os.path.join(ROOT, "tools", "make_sounds.py"))
+    make_sounds = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_sounds)
+    monkeypatch.setattr(make_sounds, "ASSETS", str(tmp_path))
+    make_sounds.main()
+    for name in audio.SOUND_FILES.values():
+        shipped = os.path.join(ROOT, "assets", name)
+        assert os.path.getsize(shipped) < 20_000
+        with open(shipped, "rb") as a, open(tmp_path / name, "rb") as b:
+            assert a.read() == b.read(), name
