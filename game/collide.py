@@ -472,13 +472,16 @@ def resolve_velocities(contacts, vel, inv_mass, approach, iterations=VELOCITY_IT
     bounce = np.where(approach > RESTING_SPEED, c.restitution[keep], 0.0)
     target = np.maximum(bounce * approach, 0.0)     # wanted separating speed
     mu = c.friction[keep]
-    stopped = np.maximum(approach, 0.0) * eff
     counts = np.bincount(i, minlength=size) + np.bincount(j, minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(counts > 0, 1.0 / counts, 0.0)
     # Velocity change per unit impulse, averaged over each ball's contacts.
     a_i, a_j = w_i * share[i], w_j * share[j]
     vx, vy = _extended(vel[:, 0]), _extended(vel[:, 1])
+    # The normal impulse the push spent cancelling the approach (push_apart) bounds friction
+    # too: the approach before the push less what is left of it now.
+    left = np.maximum(-((vx[i] - vx[j]) * nx + (vy[i] - vy[j]) * ny), 0.0)
+    stopped = np.maximum(np.maximum(approach, 0.0) - left, 0.0) * eff
     acc_n = np.zeros(len(keep))
     acc_t = np.zeros(len(keep))
     for _ in range(iterations):

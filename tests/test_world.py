@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game import collide
@@ -237,6 +237,26 @@ point = st.tuples(coordinate, coordinate)
 @given(segments=st.lists(st.tuples(point, point, st.sampled_from([0.0, 0.0, 0.2])), min_size=1, max_size=6),
        balls=st.lists(st.tuples(point, point, st.floats(0.05, 0.6)), min_size=1, max_size=12),
        integrator=st.sampled_from(ORDER))
+@example(
+    segments=[((0.0, 0.0), (0.0, 0.0), 0.0),
+     ((0.0, 0.0), (0.0, 0.0), 0.0),
+     ((0.0, 0.0), (0.0, 0.0), 0.0),
+     ((0.0, 0.0), (0.0, 0.0), 0.0),
+     ((-4.25, 0.0), (0.0, 0.0), 0.0),
+     ((5.609375, -0.6459793177799131), (0.078125, -5.033446584577096), 0.0)],
+    balls=[((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.28125, -3.75), (0.25, -4.25), 0.109375),
+     ((-5.0, 0.0), (1.328125, 0.0), 0.125),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((0.0, 0.0), (0.0, 0.0), 0.5),
+     ((1.84375, 5.125), (-3.2734375, 0.0), 0.3125),
+     ((-2.37890625, 2.15625), (-3.59375, 5.13671875), 0.59765625)],
+    integrator='euler',
+).via('discovered failure')
 def test_no_step_ever_produces_a_non_finite_number(segments, balls, integrator):
     """Degenerate input too: zero-length segments, balls exactly on segments, coincident balls."""
     level = box(14, 14, integrator=integrator)
@@ -249,3 +269,20 @@ def test_no_step_ever_produces_a_non_finite_number(segments, balls, integrator):
     with np.errstate(divide="raise", over="raise", invalid="raise"):   # underflow is harmless
         run(w, 20)
     assert w.escaped() == 0
+
+
+@pytest.mark.parametrize("integrator", ORDER)
+@pytest.mark.parametrize("friction", [0.0, 0.3])
+def test_sliding_down_a_slope_follows_coulomb(integrator, friction):
+    """a = g (sin theta - mu cos theta) along a 26.6 degree slope, for every integrator."""
+    angle = math.atan(0.5)
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    normal = np.array([-math.sin(angle), math.cos(angle)])
+    w = World.from_level({"segments": [{"a": [0, 0], "b": list(40 * direction)}], "integrator": integrator,
+                          "material": {"friction": friction, "restitution": 0.0}, "bounds": [-50, -50, 50, 50]})
+    start = 30 * direction + 0.25 * normal
+    w.add_ball(start, radius=0.25)
+    run(w, 60)
+    expected = 9.81 * (math.sin(angle) - friction * math.cos(angle))
+    assert np.linalg.norm(w.vel[0]) == pytest.approx(expected, rel=0.01)          # v = a t, t = 1 s
+    assert np.dot(start - w.pos[0], direction) == pytest.approx(expected / 2, rel=0.03)  # s = a t^2 / 2
