@@ -1,0 +1,236 @@
+"""The ball pit, side by side: this engine against pymunk on the same scene (issue 5).
+
+    python benchmarks/ball_pit.py                    # N = 1,000, 2,000, 5,000, 10,000
+    python benchmarks/ball_pit.py --quick            # N = 1,000 and 5,000
+    python benchmarks/ball_pit.py --sizes 100 --ticks 10 --warmup 5 --json
+
+The scene (``common.pit_scene``): a box of inner width W = 20 sqrt(N/100) m and height 2 W
+of four capsules of radius 0.5 whose inner faces lie on the box; six slanted obstacles of
+radius 0.1 in the lower half; N balls of radius 0.5 m and 1 kg on a jittered 1.25 m grid
+above the obstacles; restitution 0.5 and friction 0.5 for every contact; gravity 9.81 m/s^2
+down; one tick is 1/60 s. Each engine runs its warm-up ticks untimed, then the timed ticks
+one by one (time.perf_counter around each step); the figure is the median ms per tick.
+Both engines run in the same process, their order alternating from size to size.
+
+Quality is measured the same way for both from the final positions
+(``common.quality``): balls escaped (centre outside the box's inner rectangle), the
+overlapping ball-ball pairs with their mean and deepest overlap, the deepest reach past an
+inner wall face, and the mean speed (how settled the pile is).
+
+Materials: this engine combines a pair's coefficients as max(restitution) and the geometric
+mean of friction, so 0.5 on every shape gives 0.5 per contact. pymunk multiplies the two
+shapes' elasticities and frictions, so its shapes get sqrt(0.5) each: 0.5 per contact too.
+pymunk otherwise runs with its defaults (collision_slop 0.1, collision_bias, the
+bounding-box tree) and ``space.iterations = 10``; ``--pymunk-broadphase hash`` and
+``--pymunk-slop`` try its spatial hash and a smaller slop (0.1 is pymunk's pixel-scale default:
+a fifth of these balls' radius).
+"""
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+
+import common
+from common import (BALL_MASS, BALL_RADIUS, FRICTION, GRAVITY, RESTITUTION, TICK, machine_info,
+                    machine_lines, parse_sizes, pit_level, pit_scene, quality, scaling_exponent,
+                    summary_ms, table, time_ticks)
+
+DEFAULT_SIZES = (1000, 2000, 5000, 10000)
+QUICK_SIZES = (1000, 5000)
+ENGINES = ("ours", "pymunk")
+
+
+def box_of(scene):
+    return (0.0, 0.0, scene["width"], scene["height"])
+
+
+# ---------------------------------------------------------------------------- this engine
+def run_ours(scene, ticks, warmup, integrator=None, substeps=None):
+    from game.world import World
+    level = pit_level(scene)
+    if integrator:
+        level["integrator"] = integrator
+    if substeps:
+        level["substeps"] = int(substeps)
+    t0 = time.perf_counter()
+    world = World.from_level(level)
+    build_s = time.perf_counter() - t0
+    ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
+    return {"ms": ms, "build_s": build_s,
+            "quality": quality(world.pos, world.vel, world.radius, box_of(scene)),
+            "settings": {"integrator": world.integrator, "substeps": world.substeps,
+                         "grid_cell": float(world.grid_cell)}}
+
+
+# ---------------------------------------------------------------------------- pymunk
+def build_pymunk(scene, iterations=10, broadphase="tree", slop=None):
+    """The scene as a pymunk Space: (space, bodies). broadphase "tree" is pymunk's default
+    bounding-box tree, "hash" its spatial hash (cells one ball diameter wide); slop None
+    keeps pymunk's default collision_slop."""
+    import pymunk
+    per_shape = math.sqrt(RESTITUTION), math.sqrt(FRICTION)   # pymunk multiplies the pair's values
+    space = pymunk.Space()
+    space.gravity = (0.0, -GRAVITY)
+    space.iterations = int(iterations)
+    statics = []
+    for a, b, r in scene["walls"] + scene["obstacles"]:
+        seg = pymunk.Segment(space.static_body, a, b, r)
+        seg.elasticity, seg.friction = per_shape
+        statics.append(seg)
+    space.add(*statics)
+    moment = pymunk.moment_for_circle(BALL_MASS, 0.0, BALL_RADIUS)
+    bodies, things = [], []
+    for x, y in scene["balls"]:
+        body = pymunk.Body(BALL_MASS, moment)
+        body.position = (float(x), float(y))
+        circle = pymunk.Circle(body, BALL_RADIUS)
+        circle.elasticity, circle.friction = per_shape
+        bodies.append(body)
+        things += (body, circle)
+    space.add(*things)
+    if broadphase == "hash":
+        space.use_spatial_hash(2 * BALL_RADIUS, max(1000, 4 * len(bodies)))
+    if slop is not None:
+        space.collision_slop = float(slop)
+    return space, bodies
+
+
+def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None):
+    t0 = time.perf_counter()
+    space, bodies = build_pymunk(scene, iterations, broadphase, slop)
+    build_s = time.perf_counter() - t0
+    ms = time_ticks(lambda: space.step(TICK), ticks, warmup)
+    pos = np.array([tuple(b.position) for b in bodies], float).reshape(-1, 2)
+    vel = np.array([tuple(b.velocity) for b in bodies], float).reshape(-1, 2)
+    return {"ms": ms, "build_s": build_s, "quality": quality(pos, vel, BALL_RADIUS, box_of(scene)),
+            "settings": {"iterations": space.iterations, "broadphase": broadphase,
+                         "collision_slop": space.collision_slop,
+                         "collision_bias": space.collision_bias, "elasticity_per_shape": math.sqrt(RESTITUTION),
+                         "friction_per_shape": math.sqrt(FRICTION)}}
+
+
+# ---------------------------------------------------------------------------- the run
+def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None, substeps=None,
+        iterations=10, broadphase="tree", slop=None, progress=None):
+    """Run every size; returns the results as a dict (what --json prints)."""
+    results = []
+    flip = 0
+    for n in sizes:
+        scene = pit_scene(n)
+        runs = {e: [] for e in engines}
+        for r in range(int(repeats)):
+            order = list(engines) if flip % 2 == 0 else list(reversed(engines))
+            flip += 1
+            for engine in order:
+                t0 = time.perf_counter()
+                if engine == "ours":
+                    out = run_ours(scene, ticks, warmup, integrator, substeps)
+                else:
+                    out = run_pymunk(scene, ticks, warmup, iterations, broadphase, slop)
+                runs[engine].append(out)
+                if progress:
+                    progress(f"N={n:>6} {engine:<6} run {r + 1}/{repeats}: median {np.median(out['ms']):.2f} ms/tick"
+                             f" ({time.perf_counter() - t0:.1f} s)")
+        row = {"n": n, "width": scene["width"], "height": scene["height"]}
+        for engine, outs in runs.items():
+            medians = [float(np.median(o["ms"])) for o in outs]
+            last = outs[-1]
+            row[engine] = {"ms_per_tick": float(np.median(medians)), "run_medians": medians,
+                           "ms": summary_ms(np.concatenate([o["ms"] for o in outs])),
+                           "build_s": last["build_s"], "quality": last["quality"], "settings": last["settings"]}
+        if "ours" in row and "pymunk" in row:
+            row["ratio"] = row["ours"]["ms_per_tick"] / row["pymunk"]["ms_per_tick"]
+        results.append(row)
+    exponents = {e: scaling_exponent([r["n"] for r in results], [r[e]["ms_per_tick"] for r in results])
+                 for e in engines}
+    return {"benchmark": "ball_pit", "ticks": int(ticks), "warmup": int(warmup), "repeats": int(repeats),
+            "tick_s": TICK, "machine": machine_info(), "results": results, "scaling_exponent": exponents}
+
+
+def _mm(x):
+    return f"{x * 1000:.2f}"
+
+
+def report(data):
+    """The printed report: setup, speed table, quality table, scaling exponents, machine."""
+    results = data["results"]
+    engines = [e for e in ENGINES if results and e in results[0]]
+    lines = [f"Ball pit: N balls (r {BALL_RADIUS} m, {BALL_MASS} kg, restitution {RESTITUTION}, "
+             f"friction {FRICTION}) in a box W = 20 sqrt(N/100) m by 2W, six obstacles, g = {GRAVITY}",
+             f"{data['ticks']} timed ticks of 1/60 s after {data['warmup']} warm-up ticks; "
+             f"median ms per tick" + (f", median of {data['repeats']} runs" if data["repeats"] > 1 else "")]
+    if results and "ours" in results[0]:
+        s = results[0]["ours"]["settings"]
+        lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick")
+    if results and "pymunk" in results[0]:
+        s = results[0]["pymunk"]["settings"]
+        broad = {"tree": "bounding-box tree (default)", "hash": "spatial hash"}[s["broadphase"]]
+        lines.append(f"pymunk: {data['machine'].get('pymunk', '?')}, {broad}, iterations {s['iterations']}, "
+                     f"collision_slop {s['collision_slop']:g}, collision_bias {s['collision_bias']:.3g}, elasticity and friction "
+                     f"{s['elasticity_per_shape']:.4f} per shape (0.5 per contact)")
+    lines.append("")
+    head = ["N"] + [f"{e} ms/tick" for e in engines]
+    if len(engines) == 2:
+        head.append("ours/pymunk")
+    rows = []
+    for r in results:
+        row = [f"{r['n']:,}"] + [f"{r[e]['ms_per_tick']:.2f}" for e in engines]
+        if "ratio" in r:
+            row.append(f"{r['ratio']:.2f}")
+        rows.append(row)
+    lines.append(table(head, rows, "r" * len(head)))
+    lines.append("")
+    qhead = ["N", "engine", "escaped", "overlapping pairs", "mean overlap mm", "max overlap mm",
+             "max past wall mm", "mean speed m/s"]
+    qrows = []
+    for r in results:
+        for e in engines:
+            q = r[e]["quality"]
+            qrows.append([f"{r['n']:,}", e, q["escaped"], q["overlap_pairs"], _mm(q["overlap_mean"]),
+                          _mm(q["overlap_max"]), _mm(q["wall_overlap_max"]), f"{q['speed_mean']:.3f}"
+                          + ("" if q["finite"] else " (non-finite!)")])
+    lines.append(table(qhead, qrows, "rlrrrrrr"))
+    lines.append("")
+    lines.append("scaling exponent (least-squares slope of log ms against log N; 1 = linear): "
+                 + ", ".join(f"{e} {data['scaling_exponent'][e]:.2f}" for e in engines))
+    lines += machine_lines(data["machine"], ratio=len(engines) == 2)
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="This engine against pymunk on the ball pit of issue 5.")
+    p.add_argument("--sizes", type=parse_sizes, default=None, metavar="N[,N...]",
+                   help="ball counts (default 1000,2000,5000,10000)")
+    p.add_argument("--quick", action="store_true", help="only N = 1000 and 5000")
+    p.add_argument("--ticks", type=int, default=300, help="timed ticks per run (default 300)")
+    p.add_argument("--warmup", type=int, default=60, help="untimed ticks before timing (default 60)")
+    p.add_argument("--repeats", type=int, default=1, help="runs per engine and size; the median is reported")
+    p.add_argument("--only", choices=ENGINES, help="run one engine only")
+    p.add_argument("--integrator", help="this engine's integrator (default: the engine's default)")
+    p.add_argument("--substeps", type=int, help="this engine's sub-steps per tick (default: the engine's)")
+    p.add_argument("--iterations", type=int, default=10, help="pymunk's solver iterations (default 10)")
+    p.add_argument("--pymunk-broadphase", choices=("tree", "hash"), default="tree",
+                   help="pymunk's broad phase: its default bounding-box tree or its spatial hash")
+    p.add_argument("--pymunk-slop", type=float, default=None, metavar="M",
+                   help="pymunk's collision_slop in metres (default: pymunk's default, 0.1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = p.parse_args(argv)
+    if args.ticks < 1 or args.warmup < 0 or args.repeats < 1:
+        p.error("--ticks and --repeats must be at least 1, --warmup at least 0")
+    sizes = args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES)
+    engines = (args.only,) if args.only else ENGINES
+
+    def progress(text):
+        print(text, file=sys.stderr, flush=True)
+
+    data = run(sizes, args.ticks, args.warmup, args.repeats, engines, args.integrator, args.substeps,
+               args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress)
+    print(common.dump_json(data) if args.json else report(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

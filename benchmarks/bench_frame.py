@@ -1,0 +1,208 @@
+"""One rendered frame's cost, and the time from launch to the first frame (issue 5).
+
+    python benchmarks/bench_frame.py                     # 1,000, 5,000 and 10,000 balls, 5 launches
+    python benchmarks/bench_frame.py --sizes 1000 --frames 30 --warmup 10 --launches 2
+
+Frame: the game's own path, ``game.app.App`` on a 1280x720 display with SDL's dummy video
+driver: ``app.update(1/60)`` (one world tick plus the app's bookkeeping: the "step" column),
+then ``app.draw(screen)`` (the renderer's world and the HUD) and ``pygame.display.flip()``
+(the "draw" column). Printed: the median ms of step, draw and the whole frame over the timed
+frames, after untimed warm-up frames.
+
+The scene ("screen box"): N balls of the game's default radius 0.25 m in a box with the
+screen's 16:9 shape, sized so that the settled pile fills about half of it, the camera
+fitted to the level as the game fits it. Balls start on a jittered 0.6 m grid and fall.
+
+Launch to first frame: ``python main.py --level levels/<first level>`` in a fresh process
+(SDL dummy drivers), with ``pygame.display.flip`` wrapped so that the first flip reports
+the wall-clock time and exits the process: measured from just before the process is
+started (interpreter start-up included) to the end of the first flip. Median of several
+launches.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")     # no screen needed
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import numpy as np  # noqa: E402
+
+import common  # noqa: E402
+from common import ROOT, TICK, machine_info, machine_lines, median, parse_sizes, summary_ms, table  # noqa: E402
+
+DEFAULT_SIZES = (1000, 5000, 10000)
+SIZE = (1280, 720)
+RADIUS = 0.25        # m: the game's default ball radius
+SPACING = 0.6        # m: spawn grid pitch
+FILL = 0.5           # fraction of the box the settled pile covers (about)
+PACKING = 0.85       # area fraction of a pile of equal discs (about)
+
+
+def screen_box_level(n, seed=common.SEED):
+    """N balls of radius 0.25 m in a 16:9 box (thin walls) that they half fill when settled."""
+    area = n * math.pi * RADIUS ** 2 / PACKING / FILL
+    w = math.sqrt(area * 16 / 9)
+    h = w * 9 / 16
+    columns = max(1, int((w - 2 * (RADIUS + 0.1)) // SPACING) + 1)
+    x0 = (w - (columns - 1) * SPACING) / 2
+    k = np.arange(n)
+    pos = np.stack((x0 + (k % columns) * SPACING, RADIUS + 0.15 + (k // columns) * SPACING), axis=1)
+    pos += np.random.default_rng(seed).uniform(-0.05, 0.05, size=pos.shape)
+    if n and pos[:, 1].max() + RADIUS > h:
+        raise ValueError(f"{n} balls do not fit the box")
+    return {
+        "name": f"Frame benchmark, {n} balls",
+        "bounds": [0.0, 0.0, w, h],
+        "gravity": [0.0, -9.81],
+        "polylines": [{"points": [[0, h], [0, 0], [w, 0], [w, h]]}],
+        "balls": [{"pos": [float(x), float(y)], "radius": RADIUS} for x, y in pos],
+    }
+
+
+def frame_costs(sizes, frames=120, warmup=60):
+    """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame."""
+    import pygame
+    from game.app import App
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode(SIZE)
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for n in sizes:
+                doc = screen_box_level(n)
+                path = os.path.join(folder, f"frame_{n}.json")
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+                app = App(path, size=SIZE, doc=doc)
+                step_ms, draw_ms, total_ms = [], [], []
+                ticks = 0
+                clock = time.perf_counter
+                for k in range(int(warmup) + int(frames)):
+                    t0 = clock()
+                    ran = app.update(TICK)
+                    t1 = clock()
+                    app.draw(screen)
+                    pygame.display.flip()
+                    t2 = clock()
+                    if k >= warmup:
+                        ticks += ran
+                        step_ms.append((t1 - t0) * 1000.0)
+                        draw_ms.append((t2 - t1) * 1000.0)
+                        total_ms.append((t2 - t0) * 1000.0)
+                pygame.event.pump()
+                rows.append({"n": n, "balls_at_end": app.world.count, "ticks_per_frame": ticks / max(1, frames),
+                             "scale_px_per_m": float(app.camera.scale),
+                             "ball_radius_px": float(RADIUS * app.camera.scale),
+                             "step": summary_ms(step_ms), "draw": summary_ms(draw_ms), "total": summary_ms(total_ms)})
+    finally:
+        pygame.display.quit()
+    return rows
+
+
+# The child: time.time() at its first line, main.py run as ``python main.py --level LEVEL``,
+# the first pygame.display.flip() prints the times and ends the process.
+_CHILD = r"""
+import time
+_T0 = time.time()
+import json, os, runpy, sys
+import pygame
+_flip = pygame.display.flip
+def _first_flip(*args):
+    _flip(*args)
+    now = time.time()
+    sys.stdout.write("FIRST_FRAME " + json.dumps({"wall": now, "in_process_s": now - _T0}) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+pygame.display.flip = _first_flip
+sys.argv = ["main.py", "--level", sys.argv[1]]
+sys.path.insert(0, os.getcwd())
+runpy.run_path("main.py", run_name="__main__")
+sys.stdout.write("NO_FRAME\n")
+"""
+
+
+def first_level():
+    from game.app import level_files
+    files = level_files()
+    if not files:
+        raise RuntimeError("no levels in levels/")
+    return files[0]
+
+
+def launch_times(launches=5, level=None, timeout=60.0):
+    """Seconds from starting ``python main.py --level LEVEL`` to the end of its first frame."""
+    level = level or first_level()
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "dummy")
+    env.setdefault("SDL_AUDIODRIVER", "dummy")
+    env.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    out = []
+    for _ in range(int(launches)):
+        start = time.time()
+        proc = subprocess.run([sys.executable, "-c", _CHILD, level], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("FIRST_FRAME ")), None)
+        if line is None:
+            raise RuntimeError(f"main.py drew no frame (exit {proc.returncode}): "
+                               f"{(proc.stderr or proc.stdout).strip().splitlines()[-1:]}")
+        got = json.loads(line[len("FIRST_FRAME "):])
+        out.append({"launch_to_first_frame_s": got["wall"] - start, "in_process_s": got["in_process_s"]})
+    return {"level": os.path.relpath(level, ROOT), "launches": out,
+            "median_s": median([o["launch_to_first_frame_s"] for o in out]),
+            "median_in_process_s": median([o["in_process_s"] for o in out])}
+
+
+def report(data):
+    lines = [f"One frame at {SIZE[0]}x{SIZE[1]} (SDL dummy video): step = app.update(1/60), "
+             f"draw = app.draw + display.flip;",
+             f"{data['frames']} timed frames after {data['warmup']} warm-up frames, medians in ms; "
+             f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen", ""]
+    if data["frames_results"]:
+        lines.append(table(["N", "step ms", "draw ms", "frame ms", "frame p90 ms", "ball radius px", "ticks/frame"],
+                           [[f"{r['n']:,}", f"{r['step']['median']:.2f}", f"{r['draw']['median']:.2f}",
+                             f"{r['total']['median']:.2f}", f"{r['total']['p90']:.2f}",
+                             f"{r['ball_radius_px']:.1f}", f"{r['ticks_per_frame']:.2f}"]
+                            for r in data["frames_results"]], "rrrrrrr"))
+        lines.append("(a smooth 60 FPS needs the frame under 16.7 ms)")
+    if data.get("launch"):
+        lnc = data["launch"]
+        each = ", ".join(f"{o['launch_to_first_frame_s']:.2f}" for o in lnc["launches"])
+        lines += ["", f"launch to first frame (python main.py --level {lnc['level']}): median "
+                      f"{lnc['median_s']:.2f} s over {len(lnc['launches'])} launches ({each} s); "
+                      f"of which after the interpreter started: {lnc['median_in_process_s']:.2f} s"]
+    lines.append("")
+    lines += machine_lines(data["machine"])
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Frame cost (step + drawing) and launch to first frame.")
+    p.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES, metavar="N[,N...]",
+                   help="ball counts (default 1000,5000,10000)")
+    p.add_argument("--frames", type=int, default=120, help="timed frames per size (default 120)")
+    p.add_argument("--warmup", type=int, default=60, help="untimed frames before timing (default 60)")
+    p.add_argument("--launches", type=int, default=5, help="launches of main.py to time (default 5; 0 = skip)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+    args = p.parse_args(argv)
+    if args.frames < 1 or args.warmup < 0 or args.launches < 0:
+        p.error("--frames must be at least 1, --warmup and --launches at least 0")
+    import pygame
+    info = machine_info()
+    info["pygame"] = pygame.version.ver
+    data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
+            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup)}
+    data["launch"] = launch_times(args.launches) if args.launches else None
+    print(common.dump_json(data) if args.json else report(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Smoke tests of the benchmarks: they run (tiny sizes), report both engines, and measure right.
+
+No timing assertions: speed is what the benchmarks measure, not what tests check.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "benchmarks")
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+
+import common  # noqa: E402
+
+
+def _pairs(result):
+    i, j, depth = result
+    return sorted(zip(i.tolist(), j.tolist())), dict(zip(zip(i.tolist(), j.tolist()), depth.tolist()))
+
+
+# ---------------------------------------------------------------------------- quality measures
+def test_overlap_of_two_balls():
+    i, j, depth = common.overlapping_pairs([[0.0, 0.0], [0.8, 0.0]], 0.5)
+    assert (i.tolist(), j.tolist()) == ([0], [1])
+    assert depth[0] == pytest.approx(0.2)
+    q = common.quality([[1.0, 1.0], [1.8, 1.0]], np.zeros((2, 2)), 0.5, (0, 0, 10, 10))
+    assert q["overlap_pairs"] == 1
+    assert q["overlap_mean"] == pytest.approx(0.2)
+    assert q["overlap_max"] == pytest.approx(0.2)
+    assert q["overlap_per_ball"] == pytest.approx(0.1)
+
+
+def test_touching_and_apart_balls_do_not_overlap():
+    i, _, _ = common.overlapping_pairs([[0.0, 0.0], [1.0, 0.0], [3.0, 0.0]], 0.5)
+    assert len(i) == 0
+
+
+@pytest.mark.parametrize("n, seed", [(2, 0), (60, 1), (400, 2), (1500, 3)])
+def test_overlap_matches_brute_force(n, seed):
+    rng = np.random.default_rng(seed)
+    pos = rng.uniform(0, 8 * math.sqrt(n / 100), (n, 2))
+    radius = rng.uniform(0.1, 0.6, n)
+    got_pairs, got = _pairs(common.overlapping_pairs(pos, radius))
+    want_pairs, want = _pairs(common.overlapping_pairs_brute(pos, radius))
+    assert got_pairs == want_pairs
+    for key in want:
+        assert got[key] == pytest.approx(want[key], abs=1e-12)
+
+
+def test_overlap_in_chunks_and_with_far_and_bad_points(monkeypatch):
+    rng = np.random.default_rng(7)
+    pos = rng.uniform(0, 3, (300, 2))
+    pos[:3] = [[1e12, -1e12], [np.nan, 1.0], [np.inf, 0.0]]     # far away, not finite
+    want, _ = _pairs(common.overlapping_pairs_brute(pos, 0.5))
+    monkeypatch.setattr(common, "_PAIR_BUDGET", 17)               # many small chunks
+    got, _ = _pairs(common.overlapping_pairs(pos, 0.5))
+    assert got == want
+
+
+def test_escaped_and_wall_overlap():
+    pos = np.array([[0.5, 0.5], [0.3, 5.0], [-0.1, 5.0], [5.0, 10.5], [np.nan, 1.0]])
+    q = common.quality(pos, np.zeros_like(pos), 0.5, (0.0, 0.0, 10.0, 10.0))
+    assert q["escaped"] == 3
+    assert q["wall_overlap_max"] == pytest.approx(0.2)
+    assert not q["finite"]
+
+
+def test_scaling_exponent():
+    sizes = [1000, 2000, 5000, 10000]
+    assert common.scaling_exponent(sizes, [0.003 * n for n in sizes]) == pytest.approx(1.0)
+    assert common.scaling_exponent(sizes, [1e-6 * n * n for n in sizes]) == pytest.approx(2.0)
+    assert math.isnan(common.scaling_exponent([1000], [3.0]))
+
+
+# ---------------------------------------------------------------------------- the scene
+@pytest.mark.parametrize("n", [1, 100, 1000, 10000])
+def test_pit_scene(n):
+    scene = common.pit_scene(n)
+    w, h = scene["width"], scene["height"]
+    assert w == pytest.approx(20 * math.sqrt(n / 100)) and h == pytest.approx(2 * w)
+    balls = scene["balls"]
+    assert balls.shape == (n, 2)
+    # Inside the box, above every obstacle, not overlapping each other, the same every time.
+    assert balls[:, 0].min() > 0.5 and balls[:, 0].max() < w - 0.5 and balls[:, 1].max() < h - 0.5
+    top = max(max(a[1], b[1]) + r for a, b, r in scene["obstacles"])
+    assert balls[:, 1].min() - 0.5 > top
+    assert len(common.overlapping_pairs(balls, 0.5)[0]) == 0
+    assert np.array_equal(balls, common.pit_scene(n)["balls"])
+    # The walls' inner faces lie on the box; six obstacles in the lower half.
+    (a0, b0, r0) = scene["walls"][0]
+    assert r0 == 0.5 and a0[1] + r0 == pytest.approx(0.0)
+    assert len(scene["obstacles"]) == 6
+    assert all(max(a[1], b[1]) < w for a, b, _ in scene["obstacles"])
+
+
+# ---------------------------------------------------------------------------- the scripts
+def _run(*args, timeout=120):
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_ball_pit_json_has_both_engines():
+    data = json.loads(_run("benchmarks/ball_pit.py", "--sizes", "100,200", "--ticks", "10", "--warmup", "5",
+                           "--json", "--quiet"))
+    assert [r["n"] for r in data["results"]] == [100, 200]
+    for row in data["results"]:
+        for engine in ("ours", "pymunk"):
+            ms = row[engine]["ms_per_tick"]
+            assert isinstance(ms, float) and math.isfinite(ms) and ms > 0
+            q = row[engine]["quality"]
+            assert q["finite"] and q["escaped"] == 0
+        assert math.isfinite(row["ratio"]) and row["ratio"] > 0
+    assert set(data["scaling_exponent"]) == {"ours", "pymunk"}
+    assert all(math.isfinite(v) for v in data["scaling_exponent"].values())
+    assert data["machine"]["cpu_count"] >= 1 and data["machine"]["numpy"]
+
+
+def test_ball_pit_table():
+    out = _run("benchmarks/ball_pit.py", "--sizes", "100", "--ticks", "5", "--warmup", "2", "--quiet")
+    for text in ("ours ms/tick", "pymunk ms/tick", "ours/pymunk", "escaped", "mean overlap", "max overlap",
+                 "scaling exponent", "machine:", "the ratio is the figure to compare"):
+        assert text in out
+
+
+def test_pymunk_and_our_scene_match():
+    ball_pit = pytest.importorskip("ball_pit")
+    pytest.importorskip("pymunk")
+    from game.world import World
+    scene = common.pit_scene(50)
+    world = World.from_level(common.pit_level(scene))
+    space, bodies = ball_pit.build_pymunk(scene)
+    assert world.count == len(bodies) == 50
+    assert np.allclose(world.pos, [tuple(b.position) for b in bodies])
+    assert np.allclose(1.0 / world.inv_mass, [b.mass for b in bodies])
+    assert np.allclose(world.radius, 0.5)
+    assert len(world.statics.a) == 10 and len(space.static_body.shapes) == 10
+    # Free fall for a few ticks: both engines agree on where the balls are.
+    for _ in range(5):
+        world.step(common.TICK)
+        space.step(common.TICK)
+    assert np.allclose(world.pos, [tuple(b.position) for b in bodies], atol=1e-2)
+
+
+def test_bench_step_runs():
+    out = _run("benchmarks/bench_step.py", "--sizes", "50,100", "--ticks", "3", "--warmup", "1")
+    assert "median ms/step" in out and "100" in out
+
+
+def test_bench_frame_runs():
+    data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "3", "--warmup", "1",
+                           "--launches", "1", "--json"))
+    row = data["frames_results"][0]
+    assert row["n"] == 100
+    for part in ("step", "draw", "total"):
+        assert math.isfinite(row[part]["median"]) and row[part]["median"] > 0
+    launch = data["launch"]
+    assert launch["median_s"] > 0 and len(launch["launches"]) == 1
