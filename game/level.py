@@ -47,7 +47,6 @@ MAX_FILE_BYTES = 16 * 1024 * 1024     # bytes: larger files are refused before t
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "levels", "level.schema.json")
 SCHEMA_REF = "./level.schema.json"
-SPAWNER_JITTER = getattr(defaults, "SPAWNER_JITTER", 0.0)   # m
 SAVE_WIDTH = 100                       # characters: a list or object this short stays on one line
 WATCH_RECENT = 2.0                     # s: a file changed this recently is hashed on every poll
 
@@ -846,7 +845,7 @@ class _Normaliser:
         return {**_comments(s), "pos": _vec(s["pos"]), "vel": _vec(s.get("vel", (0, 0))),
                 "every": s.get("every", defaults.SPAWNER_EVERY), "max": int(s.get("max", defaults.SPAWNER_MAX)),
                 "radius": s.get("radius", defaults.BALL_RADIUS),
-                "density": s.get("density", self.material["density"]), "jitter": s.get("jitter", SPAWNER_JITTER)}
+                "density": s.get("density", self.material["density"]), "jitter": s.get("jitter", defaults.SPAWNER_JITTER)}
 
     def zone(self, i, z):
         out = {**_comments(z), "kind": z["kind"]}
@@ -1086,7 +1085,7 @@ def _compact(doc):
         "balls": {"vel": [0, 0], "radius": defaults.BALL_RADIUS, "density": m["density"], **surface},
         "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
         "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
-                     "radius": defaults.BALL_RADIUS, "density": m["density"], "jitter": SPAWNER_JITTER},
+                     "radius": defaults.BALL_RADIUS, "density": m["density"], "jitter": defaults.SPAWNER_JITTER},
         "zones": {"count": defaults.ZONE_COUNT, "strength": defaults.ATTRACTOR_STRENGTH},
     }
     out = dict(doc)

@@ -306,8 +306,11 @@ class World:
         self._impact_points, self._impact_speeds = [], []
         self._contacts = None
         h = dt / self.substeps
-        for k in range(self.substeps):
-            self._substep(h, last=k == self.substeps - 1)
+        # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
+        # the lesson on screen, not a warning for the console.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            for k in range(self.substeps):
+                self._substep(h, last=k == self.substeps - 1)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
@@ -384,8 +387,19 @@ class World:
 
     def _run_spawners(self, dt):
         for spawner in self.spawners:
-            for pos, vel, radius, density in spawner.due(dt):
+            spawner.clock += dt
+            while spawner.ready() and not self._occupied(spawner.pos, spawner.radius + spawner.jitter):
+                pos, vel, radius, density = spawner.make()
                 self.add_ball(pos, vel, radius=radius, density=density)
+            spawner.clock = min(spawner.clock, spawner.every)   # no burst once the spot frees
+
+    def _occupied(self, point, radius):
+        """Whether a ball overlaps the circle (a spawner waits until its spot is free)."""
+        if self.count == 0:
+            return False
+        d = self.pos - point
+        reach = self.radius + radius
+        return bool(np.any(np.einsum("ij,ij->i", d, d) < reach * reach))
 
     def _apply_kill_zones(self):
         for zone in self.zones:
@@ -465,16 +479,18 @@ class _Spawner:
         self.max = int(definition.get("max", defaults.SPAWNER_MAX))
         self.radius = float(definition.get("radius", defaults.BALL_RADIUS))
         self.density = definition.get("density")
-        self.jitter = float(definition.get("jitter", 0.0))
+        self.jitter = float(definition.get("jitter", defaults.SPAWNER_JITTER))
         self.made = 0
-        self.clock = 0.0
+        self.clock = 0.0      # s since the last ball, capped at one period while the spot is taken
         # Deterministic jitter: the same level spawns the same balls every run.
         self.rng = np.random.default_rng(12345)
 
-    def due(self, dt):
-        self.clock += dt
-        while self.clock >= self.every and self.made < self.max:
-            self.clock -= self.every
-            self.made += 1
-            offset = self.rng.uniform(-self.jitter, self.jitter, 2) if self.jitter else 0.0
-            yield self.pos + offset, self.vel, self.radius, self.density
+    def ready(self):
+        return self.clock >= self.every and self.made < self.max
+
+    def make(self):
+        """The next ball: (pos, vel, radius, density)."""
+        self.clock -= self.every
+        self.made += 1
+        offset = self.rng.uniform(-self.jitter, self.jitter, 2) if self.jitter else 0.0
+        return self.pos + offset, self.vel, self.radius, self.density
