@@ -34,7 +34,7 @@ import numpy as np
 
 import common
 from common import (BALL_MASS, BALL_RADIUS, FRICTION, GRAVITY, RESTITUTION, TICK, machine_info,
-                    machine_lines, parse_sizes, pit_level, pit_scene, quality, scaling_exponent,
+                    machine_lines, parse_sizes, pit_scene, quality, scaling_exponent,
                     summary_ms, table, time_ticks)
 
 DEFAULT_SIZES = (1000, 2000, 5000, 10000)
@@ -48,15 +48,7 @@ def box_of(scene):
 
 # ---------------------------------------------------------------------------- this engine
 def run_ours(scene, ticks, warmup, integrator=None, substeps=None):
-    from game.world import World
-    level = pit_level(scene)
-    if integrator:
-        level["integrator"] = integrator
-    if substeps:
-        level["substeps"] = int(substeps)
-    t0 = time.perf_counter()
-    world = World.from_level(level)
-    build_s = time.perf_counter() - t0
+    world, build_s = common.build_world(scene, integrator, substeps)
     ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
     return {"ms": ms, "build_s": build_s,
             "quality": quality(world.pos, world.vel, world.radius, box_of(scene)),

@@ -10,28 +10,19 @@ timed ticks one by one; printed: the median (and the 10th and 90th percentiles) 
 """
 import argparse
 import sys
-import time
 
 import numpy as np
 
 import common
-from common import TICK, machine_info, machine_lines, parse_sizes, pit_level, pit_scene, summary_ms, table, time_ticks
+from common import TICK, machine_info, machine_lines, parse_sizes, pit_scene, summary_ms, table, time_ticks
 
 DEFAULT_SIZES = (100, 1000, 5000)
 
 
 def run(sizes, ticks=300, warmup=60, integrator=None, substeps=None):
-    from game.world import World
     rows = []
     for n in sizes:
-        level = pit_level(pit_scene(n))
-        if integrator:
-            level["integrator"] = integrator
-        if substeps:
-            level["substeps"] = int(substeps)
-        t0 = time.perf_counter()
-        world = World.from_level(level)
-        build_s = time.perf_counter() - t0
+        world, build_s = common.build_world(pit_scene(n), integrator, substeps)
         ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
         rows.append({"n": n, "ms": summary_ms(ms), "build_s": build_s, "integrator": world.integrator,
                      "substeps": world.substeps,

@@ -139,12 +139,22 @@ _PAIR_BUDGET = 4_000_000     # candidate pairs held in memory at once
 
 
 def _expand(lo, hi):
-    """For ranges [lo_k, hi_k): (owner k of each element, element index)."""
-    count = hi - lo
-    owner = np.repeat(np.arange(len(lo)), count)
-    start = np.cumsum(count) - count
-    index = np.arange(int(count.sum())) - np.repeat(start - lo, count)
-    return owner, index
+    """For ranges [lo_k, hi_k): (owner k of each element, element index); the engine's own."""
+    from game.collide import _expand as expand
+    return expand(lo, hi)
+
+
+def build_world(scene, integrator=None, substeps=None):
+    """(World built from the scene's level, seconds it took), with optional overrides."""
+    from game.world import World
+    level = pit_level(scene)
+    if integrator:
+        level["integrator"] = integrator
+    if substeps:
+        level["substeps"] = int(substeps)
+    t0 = time.perf_counter()
+    world = World.from_level(level)
+    return world, time.perf_counter() - t0
 
 
 def overlapping_pairs(pos, radius):
