@@ -75,6 +75,8 @@ def frame_costs(sizes, frames=120, warmup=60):
     screen = pygame.display.set_mode(SIZE)
     rows = []
     try:
+        from game import accel
+        accel.load()             # the compiled kernels, as the game has them once loaded
         with tempfile.TemporaryDirectory() as folder:
             for n in sizes:
                 doc = screen_box_level(n)

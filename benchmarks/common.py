@@ -146,7 +146,9 @@ def _expand(lo, hi):
 
 def build_world(scene, integrator=None, substeps=None):
     """(World built from the scene's level, seconds it took), with optional overrides."""
+    from game import accel
     from game.world import World
+    accel.load()                 # the compiled kernels, as the game uses them once loaded
     level = pit_level(scene)
     if integrator:
         level["integrator"] = integrator

@@ -21,7 +21,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from game import defaults  # noqa: E402
+from game import accel, defaults  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, Hud, short_number  # noqa: E402
@@ -644,6 +644,7 @@ def run(args):
     path, doc = _open_level(args.level)
     if doc is None:
         return 2
+    accel.load_in_background()   # compiled kernels join within a second or so; numpy until then
     try:
         pygame.display.init()
         pygame.font.init()
@@ -678,6 +679,7 @@ def screenshot(args):
     path, doc = _open_level(args.level)
     if doc is None:
         return 2
+    accel.load()
     pygame.font.init()
     app = App(path, size=args.size, doc=doc)
     app.advance(DEFAULT_STEPS if args.steps is None else args.steps)

@@ -9,15 +9,17 @@ Shapes: ``pos`` (N, 2) metres, ``vel`` (N, 2) m/s, ``radius`` and ``inv_mass`` (
 """
 import numpy as np
 
-from game import geometry
+from game import accel, geometry
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
 RESTING_SPEED = 0.25       # m/s: approaching slower than this, a contact does not bounce
 CONTACT_SLOP = 1e-4        # m: balls this close count as touching for the velocity solve
 IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
-POSITION_ITERATIONS = 6    # offset-vector passes per sub-step
+POSITION_ITERATIONS = 6    # offset-vector passes per sub-step (averaged Jacobi, numpy)
 VELOCITY_ITERATIONS = 3    # impulse passes per sub-step (the push already stops resting contacts)
+COMPILED_POSITION_ITERATIONS = 4   # Gauss-Seidel passes (game.accel) converge faster than Jacobi
+COMPILED_VELOCITY_ITERATIONS = 3
 SOR = 1.8                  # over-relaxation of the averaged position passes (never past the full push)
 WALL_PASSES = 2            # passes of the statics alone after the shared ones
 NEAR_FRACTION = 0.05       # position passes take contacts closer than this fraction of their reach
@@ -275,14 +277,8 @@ class Contacts:
         return len(self.i)
 
 
-def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margin):
-    """All ball-ball and ball-static contacts that could touch within each ball's ``margin``.
-
-    ``margin``: metres, a scalar or (N,) per ball (how far the ball may travel before the
-    contacts are found again); a pair is kept if its gap is below the sum of its margins.
-    """
-    n = len(pos)
-    margin = np.broadcast_to(np.asarray(margin, float), (n,))
+def _ball_contacts(grid, pos, radius, margin):
+    """(i, j, normal, depth, reach) of ball pairs closer than reach + margins: numpy."""
     i, j = ball_pairs(grid, pos)
     # Cull on squared distances first: most candidates are not near.
     px, py = pos[:, 0].copy(), pos[:, 1].copy()
@@ -295,7 +291,29 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     apart = dist > 1e-12
     inv = 1.0 / np.where(apart, dist, 1.0)
     normal = np.stack((np.where(apart, dx * inv, 1.0), dy * inv), axis=1)
-    depth = reach - dist
+    return i, j, normal, reach - dist, reach
+
+
+def _ball_contacts_compiled(kernels, grid, pos, radius, margin):
+    """The same, walking the grid in compiled code (game.accel)."""
+    i, j, nx, ny, depth, reach = kernels.ball_contacts(
+        np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]), np.ascontiguousarray(radius),
+        margin, grid.cell, grid.origin[0], grid.origin[1], grid.nx, grid.ny)
+    return i, j, np.stack((nx, ny), axis=1), depth, reach
+
+
+def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margin):
+    """All ball-ball and ball-static contacts that could touch within each ball's ``margin``.
+
+    ``margin``: metres, a scalar or (N,) per ball (how far the ball may travel before the
+    contacts are found again); a pair is kept if its gap is below the sum of its margins.
+    """
+    n = len(pos)
+    margin = np.ascontiguousarray(np.broadcast_to(np.asarray(margin, float), (n,)))
+    if accel.KERNELS is not None:
+        i, j, normal, depth, reach = _ball_contacts_compiled(accel.KERNELS, grid, pos, radius, margin)
+    else:
+        i, j, normal, depth, reach = _ball_contacts(grid, pos, radius, margin)
     point = pos[j] + normal * radius[j][:, None]
     # Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
     e_bb = np.maximum(restitution[i], restitution[j])
@@ -338,6 +356,26 @@ def _extended(array, fill=0.0):
     out[:-1] = array
     out[-1] = fill
     return out
+
+
+def respond(contacts, pos, vel, prev, inv_mass, h):
+    """The response of one sub-step, in place; returns each contact's approach speed (C,).
+
+    Push out along the offsets, cancel the velocity into the push, positional static
+    friction, then restitution and friction impulses: in compiled code when game.accel has
+    its kernels (Gauss-Seidel), else with the numpy functions below (averaged Jacobi).
+    """
+    kernels = accel.KERNELS
+    if kernels is None or len(contacts) == 0:
+        approach = approach_speeds(contacts, vel)
+        push_apart(contacts, pos, vel, prev, inv_mass, h)
+        resolve_velocities(contacts, vel, inv_mass, approach)
+        return approach
+    c = contacts
+    return kernels.respond(c.i, c.j, np.ascontiguousarray(c.normal[:, 0]), np.ascontiguousarray(c.normal[:, 1]),
+                           c.rhs, c.depth, c.rhs_scale, c.static, c.restitution, c.friction,
+                           pos, vel, prev, inv_mass, h, COMPILED_POSITION_ITERATIONS,
+                           COMPILED_VELOCITY_ITERATIONS, WALL_PASSES, NEAR_FRACTION, RESTING_SPEED, CONTACT_SLOP)
 
 
 def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERATIONS):

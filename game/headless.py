@@ -71,7 +71,9 @@ def _run(args):
     if integrator is not None:
         doc["integrator"] = integrator
 
+    from game import accel
     from game.world import World
+    accel.load()                 # before the first step: the whole run on one solver path
     world = World.from_level(doc)
     report = simulate(world, steps)
     report.update(level=level_path, name=world.name)

@@ -330,9 +330,7 @@ class World:
         # 3. Collide: broad phase grid, then offset vectors for every candidate pair at once.
         contacts = self._find_contacts(prev, h)
         # 4. Respond: push out along the offsets, then restitution and friction impulses.
-        approach = collide.approach_speeds(contacts, self.vel)
-        collide.push_apart(contacts, self.pos, self.vel, prev, self.inv_mass, h)
-        collide.resolve_velocities(contacts, self.vel, self.inv_mass, approach)
+        approach = collide.respond(contacts, self.pos, self.vel, prev, self.inv_mass, h)
         # 5. Events: impacts for sound and debug drawing.
         self._record(contacts, approach, prev, fast, hits, last)
 

@@ -9,3 +9,22 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+import pytest  # noqa: E402
+
+from game import accel  # noqa: E402
+
+# The tests run with the compiled kernels when numba is there (as the game does once they
+# load); tests that ask for the ``solver`` fixture run on both paths.
+KERNELS = accel.load()
+
+
+@pytest.fixture(params=["compiled", "numpy"])
+def solver(request):
+    """Run the test with the compiled (Gauss-Seidel) and the numpy (Jacobi) contact solver."""
+    if request.param == "compiled" and KERNELS is None:
+        pytest.skip("numba is not installed")
+    previous = accel.use(KERNELS if request.param == "compiled" else None)
+    yield request.param
+    accel.use(previous)

@@ -10,6 +10,9 @@ from game import collide
 from game.integrators import ORDER
 from game.world import TICK, World
 
+# Every test here runs on both contact solvers (see the solver fixture in conftest.py).
+pytestmark = pytest.mark.usefixtures("solver")
+
 
 def box(width, height, radius=0.0, **extra):
     """A closed box of four capsules whose inner faces lie on [0, width] x [0, height]."""

@@ -1,0 +1,265 @@
+"""numba kernels behind ``game.accel`` (imported only by ``accel.load``).
+
+Each mirrors numpy code of ``game.collide`` and is checked against it in the tests:
+``ball_contacts`` finds what ``ball_pairs`` and the distance cull find; ``respond`` does
+what ``approach_speeds``, ``push_apart`` and ``resolve_velocities`` do, but solves the
+contacts Gauss-Seidel style (one after another in a fixed order, so a run repeats exactly)
+where numpy averages Jacobi passes.
+
+Arrays indexed by ball have one more entry inside ``respond``: index N is the still
+stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i, N).
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
+    """Ball pairs closer than their reach plus margins: (i, j, nx, ny, depth, reach).
+
+    A counting sort bins the balls into the grid (cell >= the largest diameter; points are
+    clipped into the grid as ``collide.Grid.cells`` does); each ball then looks at the
+    later balls in its own and its eight neighbouring cells.
+    """
+    n = len(px)
+    size = ncx * ncy
+    cx = np.empty(n, np.int64)
+    cy = np.empty(n, np.int64)
+    key = np.empty(n, np.int64)
+    start = np.zeros(size + 1, np.int64)
+    inv = 1.0 / cell
+    for a in range(n):
+        x = (px[a] - ox) * inv
+        y = (py[a] - oy) * inv
+        if not (x == x):        # NaN goes to the first inner cell, as nan_to_num does
+            x = 0.0
+        if not (y == y):
+            y = 0.0
+        ix = int(min(max(x, 1.0), ncx - 2.0))
+        iy = int(min(max(y, 1.0), ncy - 2.0))
+        cx[a] = ix
+        cy[a] = iy
+        key[a] = ix * ncy + iy
+        start[key[a] + 1] += 1
+    for c in range(size):
+        start[c + 1] += start[c]
+    order = np.empty(n, np.int64)
+    fill = start[:-1].copy()
+    for a in range(n):
+        order[fill[key[a]]] = a
+        fill[key[a]] += 1
+
+    # Two passes: count the pairs, then write them.
+    total = 0
+    oi = np.empty(0, np.int64)
+    oj = np.empty(0, np.int64)
+    onx = np.empty(0)
+    ony = np.empty(0)
+    odepth = np.empty(0)
+    oreach = np.empty(0)
+    for write in range(2):
+        if write:
+            oi = np.empty(total, np.int64)
+            oj = np.empty(total, np.int64)
+            onx = np.empty(total)
+            ony = np.empty(total)
+            odepth = np.empty(total)
+            oreach = np.empty(total)
+        k = 0
+        for a in range(n):
+            for dx in range(-1, 2):
+                for dy in range(-1, 2):
+                    c = (cx[a] + dx) * ncy + cy[a] + dy
+                    for s in range(start[c], start[c + 1]):
+                        b = order[s]
+                        if b <= a:
+                            continue
+                        ddx = px[a] - px[b]
+                        ddy = py[a] - py[b]
+                        reach = radius[a] + radius[b]
+                        limit = reach + margin[a] + margin[b]
+                        d2 = ddx * ddx + ddy * ddy
+                        if d2 >= limit * limit:
+                            continue
+                        if write:
+                            dist = np.sqrt(d2)
+                            oi[k] = a
+                            oj[k] = b
+                            if dist > 1e-12:
+                                onx[k] = ddx / dist
+                                ony[k] = ddy / dist
+                            else:       # coincident centres part along +x
+                                onx[k] = 1.0
+                                ony[k] = 0.0
+                            odepth[k] = reach - dist
+                            oreach[k] = reach
+                        k += 1
+        total = k
+    return oi, oj, onx, ony, odepth, oreach
+
+
+@njit(cache=True)
+def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
+            pos, vel, prev, inv_mass, h, position_iterations, velocity_iterations, wall_passes,
+            near_fraction, resting_speed, slop):
+    """One sub-step's response, in place on ``pos`` and ``vel``; returns the approach speeds.
+
+    1. approach speed of each touching contact (depth > -slop), before anything moves;
+    2. the push: Gauss-Seidel passes over contacts near touching (depth > -near_fraction
+       reach), ball-ball split by inverse mass, then the statics alone (walls last);
+    3. each ball's velocity into its push is cancelled, by at most |push| / h;
+    4. positional static friction against statics (|slide| <= friction * depth found);
+    5. sequential impulses on touching contacts: restitution above resting_speed, Coulomb
+       friction bounded by the normal impulse plus what the push already stopped.
+    """
+    n = pos.shape[0]
+    m = len(i)
+    px = np.zeros(n + 1)
+    py = np.zeros(n + 1)
+    vx = np.zeros(n + 1)
+    vy = np.zeros(n + 1)
+    w = np.zeros(n + 1)
+    for a in range(n):
+        px[a] = pos[a, 0]
+        py[a] = pos[a, 1]
+        vx[a] = vel[a, 0]
+        vy[a] = vel[a, 1]
+        w[a] = inv_mass[a]
+
+    # 1. approach speeds
+    approach = np.zeros(m)
+    for k in range(m):
+        if depth[k] > -slop:
+            a = i[k]
+            b = j[k]
+            approach[k] = -((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k])
+
+    # 2. push
+    x0 = px.copy()
+    y0 = py.copy()
+    for _ in range(position_iterations):
+        moved = False
+        for k in range(m):
+            if depth[k] <= -near_fraction * reach[k]:
+                continue
+            a = i[k]
+            b = j[k]
+            d = rhs[k] - ((px[a] - px[b]) * nx[k] + (py[a] - py[b]) * ny[k])
+            if d <= 0.0:
+                continue
+            ws = w[a] + w[b]
+            if ws <= 0.0:
+                continue
+            sa = d * w[a] / ws
+            sb = d * w[b] / ws
+            px[a] += sa * nx[k]
+            py[a] += sa * ny[k]
+            px[b] -= sb * nx[k]
+            py[b] -= sb * ny[k]
+            moved = True
+        if not moved:
+            break
+    for _ in range(wall_passes):
+        for k in range(m):
+            if static[k]:
+                a = i[k]
+                d = rhs[k] - (px[a] * nx[k] + py[a] * ny[k])
+                if d > 0.0:
+                    px[a] += d * nx[k]
+                    py[a] += d * ny[k]
+
+    # 3. cancel the velocity into each push
+    for a in range(n):
+        dx = px[a] - x0[a]
+        dy = py[a] - y0[a]
+        length = np.sqrt(dx * dx + dy * dy)
+        if length > 0.0:
+            ux = dx / length
+            uy = dy / length
+            along = vx[a] * ux + vy[a] * uy
+            cancel = min(max(along, -length / h), 0.0)
+            vx[a] -= ux * cancel
+            vy[a] -= uy * cancel
+
+    # 4. positional static friction: undo each sticking contact's slide, averaged per ball
+    sx = np.zeros(n + 1)
+    sy = np.zeros(n + 1)
+    sticks = np.zeros(n + 1)
+    for k in range(m):
+        if static[k] and depth[k] > 0.0 and friction[k] > 0.0:
+            a = i[k]
+            dx = px[a] - prev[a, 0]
+            dy = py[a] - prev[a, 1]
+            along = dx * nx[k] + dy * ny[k]
+            dx -= nx[k] * along
+            dy -= ny[k] * along
+            length = np.sqrt(dx * dx + dy * dy)
+            if length > 0.0 and length <= friction[k] * depth[k]:
+                sx[a] += dx
+                sy[a] += dy
+                sticks[a] += 1.0
+    for a in range(n):
+        if sticks[a] > 0.0:
+            px[a] -= sx[a] / sticks[a]
+            py[a] -= sy[a] / sticks[a]
+
+    # 5. impulses
+    acc_n = np.zeros(m)
+    acc_t = np.zeros(m)
+    eff = np.zeros(m)
+    target = np.zeros(m)
+    stopped = np.zeros(m)
+    for k in range(m):
+        if depth[k] > -slop:
+            a = i[k]
+            b = j[k]
+            ws = w[a] + w[b]
+            if ws > 0.0:
+                eff[k] = 1.0 / ws
+            if approach[k] > resting_speed:
+                target[k] = restitution[k] * approach[k]
+            left = max(-((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k]), 0.0)
+            stopped[k] = max(max(approach[k], 0.0) - left, 0.0) * eff[k]
+    for _ in range(velocity_iterations):
+        for k in range(m):
+            if eff[k] == 0.0:
+                continue
+            a = i[k]
+            b = j[k]
+            rx = vx[a] - vx[b]
+            ry = vy[a] - vy[b]
+            vn = rx * nx[k] + ry * ny[k]
+            vt = ry * nx[k] - rx * ny[k]
+            new_n = max(acc_n[k] + (target[k] - vn) * eff[k], 0.0)
+            dn = new_n - acc_n[k]
+            acc_n[k] = new_n
+            limit = friction[k] * (new_n + stopped[k])
+            new_t = min(max(acc_t[k] - vt * eff[k], -limit), limit)
+            dt = new_t - acc_t[k]
+            acc_t[k] = new_t
+            ix = dn * nx[k] - dt * ny[k]
+            iy = dn * ny[k] + dt * nx[k]
+            vx[a] += ix * w[a]
+            vy[a] += iy * w[a]
+            vx[b] -= ix * w[b]
+            vy[b] -= iy * w[b]
+
+    for a in range(n):
+        pos[a, 0] = px[a]
+        pos[a, 1] = py[a]
+        vel[a, 0] = vx[a]
+        vel[a, 1] = vy[a]
+    return approach
+
+
+def warm_up():
+    """Compile (or load from the cache) every kernel on a tiny problem."""
+    px = np.array([0.0, 0.5, 3.0])
+    py = np.array([0.0, 0.0, 0.0])
+    r = np.array([0.3, 0.3, 0.3])
+    i, j, nx, ny, depth, reach = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    m = len(i)
+    z = np.zeros(m)
+    pos = np.stack((px, py), axis=1)
+    respond(i, j, nx, ny, reach, depth, reach, np.zeros(m, np.bool_), z, z,
+            pos, np.zeros((3, 2)), pos.copy(), np.ones(3), 1 / 240, 1, 1, 1, 0.05, 0.25, 1e-4)
