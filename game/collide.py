@@ -309,7 +309,7 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     contacts are found again); a pair is kept if its gap is below the sum of its margins.
     """
     n = len(pos)
-    margin = np.ascontiguousarray(np.broadcast_to(np.asarray(margin, float), (n,)))
+    margin = np.array(np.broadcast_to(np.asarray(margin, float), (n,)))   # writable: one kernel signature
     if accel.KERNELS is not None:
         i, j, normal, depth, reach = _ball_contacts_compiled(accel.KERNELS, grid, pos, radius, margin)
     else:
