@@ -99,6 +99,92 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
 
 
 @njit(cache=True)
+def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, start, index,
+                    ax, ay, bx, by, seg_radius, snx, sny, polygon):
+    """Balls against the capsules listed in their grid cell: (ball, static, nx, ny, depth, cx, cy).
+
+    Mirrors ``collide.ball_static_geometry``: the offset vector from the closest point on
+    the core segment; a centre that crossed the core since (qx, qy) (the sub-step's start)
+    or sits on it is pushed to the side it came from (polygon edges: always outwards). Kept
+    where depth > -margin, and polygon edges with the centre on their inner side (for
+    ``collide.polygon_insides``).
+    """
+    n = len(px)
+    inv = 1.0 / cell
+    total = 0
+    oi = np.empty(0, np.int64)
+    os_ = np.empty(0, np.int64)
+    onx = np.empty(0)
+    ony = np.empty(0)
+    odepth = np.empty(0)
+    ocx = np.empty(0)
+    ocy = np.empty(0)
+    for write in range(2):
+        if write:
+            oi = np.empty(total, np.int64)
+            os_ = np.empty(total, np.int64)
+            onx = np.empty(total)
+            ony = np.empty(total)
+            odepth = np.empty(total)
+            ocx = np.empty(total)
+            ocy = np.empty(total)
+        k = 0
+        for a in range(n):
+            x = (px[a] - ox) * inv
+            y = (py[a] - oy) * inv
+            if not (x == x):
+                x = 0.0
+            if not (y == y):
+                y = 0.0
+            c = int(min(max(x, 1.0), ncx - 2.0)) * ncy + int(min(max(y, 1.0), ncy - 2.0))
+            for at in range(start[c], start[c + 1]):
+                s = index[at]
+                dx = bx[s] - ax[s]
+                dy = by[s] - ay[s]
+                wx = px[a] - ax[s]
+                wy = py[a] - ay[s]
+                dd = dx * dx + dy * dy
+                t = 0.0
+                if dd > 0.0:
+                    t = min(max((wx * dx + wy * dy) / dd, 0.0), 1.0)
+                cx = ax[s] + t * dx
+                cy = ay[s] + t * dy
+                vx = px[a] - cx
+                vy = py[a] - cy
+                dist = np.sqrt(vx * vx + vy * vy)
+                now = dx * wy - dy * wx
+                came = dx * (qy[a] - ay[s]) - dy * (qx[a] - ax[s])
+                edge = polygon[s] >= 0
+                mx = px[a] - qx[a]
+                my = py[a] - qy[a]
+                side_a = mx * (ay[s] - qy[a]) - my * (ax[s] - qx[a])
+                side_b = mx * (by[s] - qy[a]) - my * (bx[s] - qx[a])
+                crossed = (came * now < 0.0) and (side_a * side_b <= 0.0) and not edge
+                sign = 1.0 if (came >= 0.0 and not edge) else -1.0
+                reach = radius[a] + seg_radius[s]
+                if crossed or dist <= 1e-12:
+                    nx = sign * snx[s]
+                    ny = sign * sny[s]
+                else:
+                    nx = vx / dist
+                    ny = vy / dist
+                depth = reach + dist if crossed else reach - dist
+                if not (depth > -margin[a] or (edge and now > 0.0)):
+                    continue
+                if write:
+                    oi[k] = a
+                    os_[k] = s
+                    onx[k] = nx
+                    ony[k] = ny
+                    odepth[k] = depth
+                    ocx[k] = cx
+                    ocy[k] = cy
+                k += 1
+        total = k
+    return oi, os_, onx, ony, odepth, ocx, ocy
+
+
+@njit(cache=True)
 def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
             pos, vel, prev, inv_mass, h, position_iterations, velocity_iterations, wall_passes,
             near_fraction, resting_speed, slop):
@@ -258,6 +344,12 @@ def warm_up():
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
     i, j, nx, ny, depth, reach = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    a = np.array([-5.0, 1.0])
+    b = np.array([5.0, 1.0])
+    start = np.zeros(49, np.int64)
+    start[1:] = 1
+    static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
+                    a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
     m = len(i)
     z = np.zeros(m)
     pos = np.stack((px, py), axis=1)

@@ -119,6 +119,10 @@ class Statics:
         self.polygon = np.asarray(polygon, np.int64).reshape(-1)
         self.polygons = polygons
         self.normal = geometry.segment_normal(self.a, self.b).reshape(-1, 2)
+        # Contiguous components for the compiled kernels.
+        self.ax, self.ay = self.a[:, 0].copy(), self.a[:, 1].copy()
+        self.bx, self.by = self.b[:, 0].copy(), self.b[:, 1].copy()
+        self.nx, self.ny = self.normal[:, 0].copy(), self.normal[:, 1].copy()
         lo = np.minimum(self.a, self.b) - self.radius[:, None]
         hi = np.maximum(self.a, self.b) + self.radius[:, None]
         self.box = np.hstack((lo, hi))          # (M, 4) bounding boxes
@@ -302,6 +306,17 @@ def _ball_contacts_compiled(kernels, grid, pos, radius, margin):
     return i, j, np.stack((nx, ny), axis=1), depth, reach
 
 
+def _static_contacts_compiled(kernels, statics, pos, prev, radius, margin):
+    """(ball, static, normal, depth, closest) as candidates + ball_static_geometry give them."""
+    g = statics.grid
+    i, s, nx, ny, depth, cx, cy = kernels.static_contacts(
+        np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
+        np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), np.ascontiguousarray(radius),
+        margin, g.cell, g.origin[0], g.origin[1], g.nx, g.ny, statics._start, statics._index,
+        statics.ax, statics.ay, statics.bx, statics.by, statics.radius, statics.nx, statics.ny, statics.polygon)
+    return i, s, np.stack((nx, ny), axis=1), depth, np.stack((cx, cy), axis=1)
+
+
 def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margin):
     """All ball-ball and ball-static contacts that could touch within each ball's ``margin``.
 
@@ -319,8 +334,12 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     e_bb = np.maximum(restitution[i], restitution[j])
     mu_bb = np.sqrt(friction[i] * friction[j])
 
-    si, s = statics.candidates(pos)
-    snormal, sdepth, closest = ball_static_geometry(pos, prev, radius, statics, si, s)
+    if accel.KERNELS is not None and len(statics._index):
+        si, s, snormal, sdepth, closest = _static_contacts_compiled(accel.KERNELS, statics, pos, prev,
+                                                                    radius, margin)
+    else:
+        si, s = statics.candidates(pos)
+        snormal, sdepth, closest = ball_static_geometry(pos, prev, radius, statics, si, s)
     polygon_insides(pos, radius, statics, si, s, snormal, sdepth)
     near = sdepth > -margin[si]
     si, s, snormal, sdepth, closest = si[near], s[near], snormal[near], sdepth[near], closest[near]
