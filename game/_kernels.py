@@ -49,22 +49,15 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
         order[fill[key[a]]] = a
         fill[key[a]] += 1
 
-    # Two passes: count the pairs, then write them.
-    total = 0
-    oi = np.empty(0, np.int64)
-    oj = np.empty(0, np.int64)
-    onx = np.empty(0)
-    ony = np.empty(0)
-    odepth = np.empty(0)
-    oreach = np.empty(0)
-    for write in range(2):
-        if write:
-            oi = np.empty(total, np.int64)
-            oj = np.empty(total, np.int64)
-            onx = np.empty(total)
-            ony = np.empty(total)
-            odepth = np.empty(total)
-            oreach = np.empty(total)
+    # Write into room for a typical number of pairs; if a crowd needs more, count and go again.
+    room = 8 * n + 64
+    for attempt in range(2):
+        oi = np.empty(room, np.int64)
+        oj = np.empty(room, np.int64)
+        onx = np.empty(room)
+        ony = np.empty(room)
+        odepth = np.empty(room)
+        oreach = np.empty(room)
         k = 0
         for a in range(n):
             for dx in range(-1, 2):
@@ -81,7 +74,7 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
                         d2 = ddx * ddx + ddy * ddy
                         if d2 >= limit * limit:
                             continue
-                        if write:
+                        if k < room:
                             dist = np.sqrt(d2)
                             oi[k] = a
                             oj[k] = b
@@ -94,7 +87,9 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
                             odepth[k] = reach - dist
                             oreach[k] = reach
                         k += 1
-        total = k
+        if k <= room:
+            return oi[:k], oj[:k], onx[:k], ony[:k], odepth[:k], oreach[:k]
+        room = k
     return oi, oj, onx, ony, odepth, oreach
 
 

@@ -256,12 +256,11 @@ class Contacts:
     pair rhs = r_i + r_j, for a static rhs = depth + p_i . normal at the time it was found.
     """
 
-    def __init__(self, n, i, j, normal, depth, rhs, point, restitution, friction, reach):
+    def __init__(self, n, i, j, normal, depth, rhs, restitution, friction, reach):
         self.n = n
         self.rhs_scale = reach          # (C,) r_i + r_j, or r_i + capsule radius
         self.i, self.j = i, j
         self.normal, self.depth, self.rhs = normal, depth, rhs
-        self.point = point
         self.restitution, self.friction = restitution, friction
         self.static = j == n
         self._set_depth(depth)
@@ -270,6 +269,12 @@ class Contacts:
         self.depth = depth
         self.touching = depth > -CONTACT_SLOP
         self.found_depth = np.maximum(depth, 0.0)   # the overlap the push removes
+
+    def points(self, pos, radius, rows):
+        """(K, 2) touch points of the given contacts at positions ``pos``: on ball i's surface
+        where the other body meets it, p_i - n (r_i - depth) (sound and debug drawing)."""
+        i = self.i[rows]
+        return pos[i] - self.normal[rows] * (radius[i] - self.depth[rows])[:, None]
 
     def refresh(self, pos):
         """Depths at new positions, keeping pairs and normals (valid while balls moved < the margin)."""
@@ -329,7 +334,6 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
         i, j, normal, depth, reach = _ball_contacts_compiled(accel.KERNELS, grid, pos, radius, margin)
     else:
         i, j, normal, depth, reach = _ball_contacts(grid, pos, radius, margin)
-    point = pos[j] + normal * radius[j][:, None]
     # Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
     e_bb = np.maximum(restitution[i], restitution[j])
     mu_bb = np.sqrt(friction[i] * friction[j])
@@ -343,7 +347,6 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     polygon_insides(pos, radius, statics, si, s, snormal, sdepth)
     near = sdepth > -margin[si]
     si, s, snormal, sdepth, closest = si[near], s[near], snormal[near], sdepth[near], closest[near]
-    spoint = closest + snormal * statics.radius[s][:, None]
     e_bs = np.maximum(restitution[si], statics.restitution[s])
     mu_bs = np.sqrt(friction[si] * statics.friction[s])
 
@@ -354,7 +357,6 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
         normal=np.concatenate((normal, snormal)),
         depth=np.concatenate((depth, sdepth)),
         rhs=np.concatenate((reach, sdepth + _dot(pos[si], snormal))),
-        point=np.concatenate((point, spoint)),
         restitution=np.concatenate((e_bb, e_bs)),
         friction=np.concatenate((mu_bb, mu_bs)),
         reach=np.concatenate((reach, radius[si] + statics.radius[s])),

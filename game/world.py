@@ -367,11 +367,11 @@ class World:
     def _record(self, contacts, approach, prev, fast, hits, last):
         loud = np.nonzero(approach > collide.IMPACT_SPEED)[0]
         if len(loud):
-            self._impact_points.append(contacts.point[loud])
+            self._impact_points.append(contacts.points(self.pos, self.radius, loud))
             self._impact_speeds.append(approach[loud])
         if last:  # debug drawing shows the tick's last sub-step
             touching = np.nonzero(contacts.touching)[0]
-            self.contact_points = contacts.point[touching]
+            self.contact_points = contacts.points(self.pos, self.radius, touching)
             self.contact_offsets = contacts.normal[touching] * contacts.found_depth[touching, None]
             self.swept_from = prev[fast]
             self.swept_to = self.pos[fast]

@@ -77,7 +77,7 @@ def contacts_on(kernels, world, prev):
     finally:
         accel.use(previous)
     static = c.static                      # ball pairs are compared in the test above
-    rows = np.column_stack((c.i, c.depth, c.normal, c.point, c.rhs))[static]
+    rows = np.column_stack((c.i, c.depth, c.normal, c.points(world.pos, world.radius, np.arange(len(c))), c.rhs))[static]
     return rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
 
 
@@ -99,3 +99,14 @@ def test_compiled_contacts_with_walls_stadiums_pegs_and_polygons_match_numpy(see
     compiled_rows = contacts_on(KERNELS, w, prev)
     assert numpy_rows.shape == compiled_rows.shape
     assert np.allclose(numpy_rows, compiled_rows, rtol=0, atol=1e-9)
+
+
+def test_compiled_ball_contacts_make_room_for_a_crowd():
+    """200 balls on one spot: 19,900 pairs, far more than the kernel's first guess of room."""
+    pos = np.full((200, 2), 3.0)
+    radius = np.full(200, 0.25)
+    margin = np.zeros(200)
+    grid = collide.Grid(0.5, (0, 0), (6, 6))
+    compiled = collide._ball_contacts_compiled(KERNELS, grid, pos, radius, margin)
+    assert len(compiled[0]) == 200 * 199 // 2
+    assert contact_set(*compiled[:4]).keys() == contact_set(*collide._ball_contacts(grid, pos, radius, margin)[:4]).keys()
