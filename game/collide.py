@@ -363,19 +363,11 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     )
 
 
-def _scatter(size, i, j, wx, wy):
-    """Per-ball sums of contact vectors: +w on ball i, -w on ball j; (size, 2)."""
-    out = np.empty((size, 2))
-    out[:, 0] = np.bincount(i, wx, size) - np.bincount(j, wx, size)
-    out[:, 1] = np.bincount(i, wy, size) - np.bincount(j, wy, size)
-    return out
-
-
-def _extended(array, fill=0.0):
-    """The array with one more row for the still stand-in of the statics."""
+def _extended(array):
+    """The array with one more entry, 0, for the still stand-in of the statics."""
     out = np.empty((len(array) + 1,) + array.shape[1:])
     out[:-1] = array
-    out[-1] = fill
+    out[-1] = 0.0
     return out
 
 
