@@ -14,6 +14,19 @@ from numba import njit
 
 
 @njit(cache=True)
+def _cell(x, y, ox, oy, inv, ncx, ncy):
+    """Grid cell (ix, iy) of a point, clipped inside the free ring as ``collide.Grid.cells``
+    does (NaN goes to the first inner cell, as nan_to_num makes it there)."""
+    fx = (x - ox) * inv
+    fy = (y - oy) * inv
+    if not (fx == fx):
+        fx = 0.0
+    if not (fy == fy):
+        fy = 0.0
+    return int(min(max(fx, 1.0), ncx - 2.0)), int(min(max(fy, 1.0), ncy - 2.0))
+
+
+@njit(cache=True)
 def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     """Ball pairs closer than their reach plus margins: (i, j, nx, ny, depth, reach).
 
@@ -29,14 +42,7 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     start = np.zeros(size + 1, np.int64)
     inv = 1.0 / cell
     for a in range(n):
-        x = (px[a] - ox) * inv
-        y = (py[a] - oy) * inv
-        if not (x == x):        # NaN goes to the first inner cell, as nan_to_num does
-            x = 0.0
-        if not (y == y):
-            y = 0.0
-        ix = int(min(max(x, 1.0), ncx - 2.0))
-        iy = int(min(max(y, 1.0), ncy - 2.0))
+        ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         cx[a] = ix
         cy[a] = iy
         key[a] = ix * ncy + iy
@@ -125,13 +131,8 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
             ocy = np.empty(total)
         k = 0
         for a in range(n):
-            x = (px[a] - ox) * inv
-            y = (py[a] - oy) * inv
-            if not (x == x):
-                x = 0.0
-            if not (y == y):
-                y = 0.0
-            c = int(min(max(x, 1.0), ncx - 2.0)) * ncy + int(min(max(y, 1.0), ncy - 2.0))
+            ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
+            c = ix * ncy + iy
             for at in range(start[c], start[c + 1]):
                 s = index[at]
                 dx = bx[s] - ax[s]
