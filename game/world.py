@@ -310,20 +310,20 @@ class World:
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             for k in range(self.substeps):
-                self._substep(h, last=k == self.substeps - 1)
+                self._substep(self.time + k * h, h, last=k == self.substeps - 1)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
-    def _substep(self, h, last=True):
+    def _substep(self, t, h, last=True):
         if self.count == 0:
             self._clear_debug()
             return
         prev = self.pos.copy()
         # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
-        self._integrate(h)
+        self._integrate(t, h)
         # 2. Sweep fast balls against the statics: stop them at the first touch.
         fast, hits = collide.sweep(prev, self.pos, self.vel, self.radius, self.restitution,
                                    self.friction, self.statics)
@@ -353,14 +353,14 @@ class World:
         self._contacts, self._found_at, self._margin = c, self.pos.copy(), margin
         return c
 
-    def _integrate(self, h):
+    def _integrate(self, t, h):
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration
 
         def f(t, y):
             return np.stack((y[1], acceleration(y[0], y[1], inv_mass, t)))
 
-        y = INTEGRATORS[self._integrator](f, self.time, np.stack((self.pos, self.vel)), h)
+        y = INTEGRATORS[self._integrator](f, t, np.stack((self.pos, self.vel)), h)
         self.pos = np.ascontiguousarray(y[0])
         self.vel = np.ascontiguousarray(y[1])
 
