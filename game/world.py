@@ -358,9 +358,14 @@ class World:
         acceleration = self.forces.acceleration
 
         def f(t, y):
-            return np.stack((y[1], acceleration(y[0], y[1], inv_mass, t)))
+            dy = np.empty_like(y)          # (x, v)' = (v, a): cheaper than np.stack
+            dy[0] = y[1]
+            dy[1] = acceleration(y[0], y[1], inv_mass, t)
+            return dy
 
-        y = INTEGRATORS[self._integrator](f, t, np.stack((self.pos, self.vel)), h)
+        y = np.empty((2,) + self.pos.shape)
+        y[0], y[1] = self.pos, self.vel
+        y = INTEGRATORS[self._integrator](f, t, y, h)
         self.pos = np.ascontiguousarray(y[0])
         self.vel = np.ascontiguousarray(y[1])
 
@@ -370,16 +375,31 @@ class World:
             self._impact_points.append(contacts.points(self.pos, self.radius, loud))
             self._impact_speeds.append(approach[loud])
         if last:  # debug drawing shows the tick's last sub-step
-            touching = np.nonzero(contacts.touching)[0]
-            self.contact_points = contacts.points(self.pos, self.radius, touching)
-            self.contact_offsets = contacts.normal[touching] * contacts.found_depth[touching, None]
+            self._last_contacts = (contacts, self.pos, self.radius)
             self.swept_from = prev[fast]
             self.swept_to = self.pos[fast]
             self.swept_hit = hits
 
+    @property
+    def contact_points(self):
+        """(C, 2) touch points of the last sub-step's touching contacts (debug drawing)."""
+        if self._last_contacts is None:
+            return np.zeros((0, 2))
+        contacts, pos, radius = self._last_contacts
+        return contacts.points(pos, radius, np.nonzero(contacts.touching)[0])
+
+    @property
+    def contact_offsets(self):
+        """(C, 2) their offset vectors: the normal times the overlap found."""
+        if self._last_contacts is None:
+            return np.zeros((0, 2))
+        c = self._last_contacts[0]
+        touching = np.nonzero(c.touching)[0]
+        return c.normal[touching] * c.found_depth[touching, None]
+
     def _clear_debug(self):
         empty = np.zeros((0, 2))
-        self.contact_points = self.contact_offsets = empty
+        self._last_contacts = None
         self.swept_from = self.swept_to = self.swept_hit = empty
         self.impact_points, self.impact_speeds = empty, np.zeros(0)
 
