@@ -258,7 +258,7 @@ class Contacts:
 
     def __init__(self, n, i, j, normal, depth, rhs, restitution, friction, reach):
         self.n = n
-        self.rhs_scale = reach          # (C,) r_i + r_j, or r_i + capsule radius
+        self.reach = reach          # (C,) r_i + r_j, or r_i + capsule radius
         self.i, self.j = i, j
         self.normal, self.depth, self.rhs = normal, depth, rhs
         self.restitution, self.friction = restitution, friction
@@ -386,7 +386,7 @@ def respond(contacts, pos, vel, prev, inv_mass, h):
         return approach
     c = contacts
     return kernels.respond(c.i, c.j, np.ascontiguousarray(c.normal[:, 0]), np.ascontiguousarray(c.normal[:, 1]),
-                           c.rhs, c.depth, c.rhs_scale, c.static, c.restitution, c.friction,
+                           c.rhs, c.depth, c.reach, c.static, c.restitution, c.friction,
                            pos, vel, prev, inv_mass, h, COMPILED_POSITION_ITERATIONS,
                            COMPILED_VELOCITY_ITERATIONS, WALL_PASSES, NEAR_FRACTION, RESTING_SPEED, CONTACT_SLOP)
 
@@ -405,7 +405,7 @@ def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERAT
     """
     c = contacts
     # Only contacts near touching can be pushed within this sub-step's passes.
-    keep = np.nonzero(c.depth > -NEAR_FRACTION * c.rhs_scale)[0]
+    keep = np.nonzero(c.depth > -NEAR_FRACTION * c.reach)[0]
     if len(keep) == 0 and not c.static.any():
         return
     size = c.n + 1
