@@ -1,7 +1,6 @@
 """Camera, renderer, HUD, audio and the sound script, headless (SDL dummy drivers)."""
 import importlib.util
 import os
-import time
 import warnings
 
 import numpy as np
@@ -153,21 +152,17 @@ def test_sprites_are_cached_per_colour_and_pixel_radius():
     assert all(r._sprites[k] is s for k, s in sprites.items())
 
 
-def test_a_frame_with_a_thousand_balls_renders_quickly():
+def test_a_frame_with_a_thousand_balls_draws_every_ball():
+    """Its cost is measured by benchmarks/bench_frame.py; here, that every ball is there."""
     world = _pit(1000)
     cam = Camera((1280, 720))
     cam.fit(world.bounds)
-    r = Renderer()
     surface = pygame.Surface((1280, 720))
-    r.draw(surface, world, cam)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        r.draw(surface, world, cam)
-        times.append(time.perf_counter() - start)
-    assert np.median(times) < 0.030        # generous: about 2 ms on a laptop
-    lit = pygame.surfarray.pixels3d(surface)
-    assert lit.any()
+    Renderer().draw(surface, world, cam)
+    pixels = pygame.surfarray.array3d(surface)
+    x, y = np.round(cam.world_to_screen(world.pos)).astype(int).T
+    centre = pixels[x, y]
+    assert np.all(np.any(centre != render.LEVEL_FILL, axis=1))     # no ball centre shows the floor
 
 
 def test_offscreen_nan_and_huge_balls_do_not_break_a_frame():
@@ -177,7 +172,7 @@ def test_offscreen_nan_and_huge_balls_do_not_break_a_frame():
     Renderer().draw(pygame.Surface((320, 200)), world, cam, debug=render.DEBUG_LAYERS)
 
 
-def test_a_deep_zoom_on_a_huge_level_draws_quickly():
+def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
     # At the closest zoom, these shapes span billions of pixels: they must be clipped first.
     world = World.from_level({
         "bounds": [-1e5, -1e5, 1e5, 1e5],
@@ -188,9 +183,7 @@ def test_a_deep_zoom_on_a_huge_level_draws_quickly():
     })
     cam = Camera((640, 360), (0.0, 0.0), 2000.0)
     surface = pygame.Surface((640, 360))
-    start = time.perf_counter()
-    Renderer().draw(surface, world, cam, debug=render.DEBUG_LAYERS)
-    assert time.perf_counter() - start < 1.0
+    Renderer().draw(surface, world, cam, debug=render.DEBUG_LAYERS)   # unclipped, this took seconds
     x, y = cam.world_to_screen((0.0, 0.0)).astype(int)
     assert surface.get_at((int(x), int(y)))[:3] == render.CAPSULE_FILL   # the stadium fills its band
 
