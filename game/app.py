@@ -25,7 +25,7 @@ from game import accel, defaults  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, Hud, short_number  # noqa: E402
-from game.integrators import ORDER  # noqa: E402
+from game.integrators import ORDER, next_integrator  # noqa: E402
 from game.level import LevelError, LevelWatcher, load  # noqa: E402
 from game.render import DEBUG_LAYERS, PALETTE, Renderer, Trails, draw_aim, make_ball_sprite  # noqa: E402
 from game.world import World  # noqa: E402
@@ -351,8 +351,7 @@ class App:
         self.toast(f"time x{self.time_scale:g}")
 
     def cycle_integrator(self):
-        current = self.world.integrator
-        following = ORDER[(ORDER.index(current) + 1) % len(ORDER)] if current in ORDER else ORDER[0]
+        following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
         if not self.energy_chosen:
             self.show_energy = True     # the plot is where the difference shows
