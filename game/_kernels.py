@@ -180,6 +180,21 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     return oi, os_, onx, ony, odepth, ocx, ocy
 
 
+# Gathered contacts are laid out in this stride: neighbours in the solve order are then
+# contacts of different balls (a ball's contacts lie together in the found order), so one
+# contact's update need not wait for the last one's to reach memory.
+INTERLEAVE = 16
+
+
+@njit(cache=True)
+def _interleaved(q, count):
+    """Where gathered contact ``q`` of ``count`` goes: contacts q, q + S, q + 2S, ... next to
+    each other (S = INTERLEAVE); a permutation of range(count)."""
+    r = q % INTERLEAVE
+    before = r * (count // INTERLEAVE) + min(r, count % INTERLEAVE)
+    return before + q // INTERLEAVE
+
+
 @njit(cache=True)
 def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
             pos, vel, prev, inv_mass, h, position_iterations, velocity_iterations, wall_passes,
@@ -208,37 +223,59 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
         vy[a] = vel[a, 1]
         w[a] = inv_mass[a]
 
-    # 1. approach speeds
+    # 1. approach speeds; and how many contacts the push and the impulses will take
     approach = np.zeros(m)
+    near = 0
+    touching = 0
     for k in range(m):
+        a = i[k]
+        b = j[k]
+        if w[a] + w[b] > 0.0:
+            if depth[k] > -near_fraction * reach[k]:
+                near += 1
+            if depth[k] > -slop:
+                touching += 1
         if depth[k] > -slop:
-            a = i[k]
-            b = j[k]
             approach[k] = -((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k])
 
-    # 2. push
+    # 2. push. The contacts near touching are gathered once into contiguous arrays with
+    # each end's share of the push, so the passes run over them without branching.
+    pa = np.empty(near, np.int64)
+    pb = np.empty(near, np.int64)
+    pnx = np.empty(near)
+    pny = np.empty(near)
+    prhs = np.empty(near)
+    pwa = np.empty(near)
+    pwb = np.empty(near)
+    q = 0
+    for k in range(m):
+        a = i[k]
+        b = j[k]
+        ws = w[a] + w[b]
+        if depth[k] > -near_fraction * reach[k] and ws > 0.0:
+            o = _interleaved(q, near)
+            pa[o] = a
+            pb[o] = b
+            pnx[o] = nx[k]
+            pny[o] = ny[k]
+            prhs[o] = rhs[k]
+            pwa[o] = w[a] / ws
+            pwb[o] = w[b] / ws
+            q += 1
     x0 = px.copy()
     y0 = py.copy()
     for _ in range(position_iterations):
         moved = False
-        for k in range(m):
-            if depth[k] <= -near_fraction * reach[k]:
-                continue
-            a = i[k]
-            b = j[k]
-            d = rhs[k] - ((px[a] - px[b]) * nx[k] + (py[a] - py[b]) * ny[k])
-            if d <= 0.0:
-                continue
-            ws = w[a] + w[b]
-            if ws <= 0.0:
-                continue
-            sa = d * w[a] / ws
-            sb = d * w[b] / ws
-            px[a] += sa * nx[k]
-            py[a] += sa * ny[k]
-            px[b] -= sb * nx[k]
-            py[b] -= sb * ny[k]
-            moved = True
+        for q in range(near):
+            a = pa[q]
+            b = pb[q]
+            d = prhs[q] - ((px[a] - px[b]) * pnx[q] + (py[a] - py[b]) * pny[q])
+            if d > 0.0:
+                px[a] += d * pwa[q] * pnx[q]
+                py[a] += d * pwa[q] * pny[q]
+                px[b] -= d * pwb[q] * pnx[q]
+                py[b] -= d * pwb[q] * pny[q]
+                moved = True
         if not moved:
             break
     for _ in range(wall_passes):
@@ -285,42 +322,52 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
             px[a] -= sx[a] / sticks[a]
             py[a] -= sy[a] / sticks[a]
 
-    # 5. impulses
-    acc_n = np.zeros(m)
-    acc_t = np.zeros(m)
-    eff = np.zeros(m)
-    target = np.zeros(m)
-    stopped = np.zeros(m)
+    # 5. impulses, on the touching contacts gathered into contiguous arrays as in 2.
+    ta = np.empty(touching, np.int64)
+    tb = np.empty(touching, np.int64)
+    tnx = np.empty(touching)
+    tny = np.empty(touching)
+    eff = np.empty(touching)
+    target = np.zeros(touching)
+    stopped = np.empty(touching)
+    mu = np.empty(touching)
+    q = 0
     for k in range(m):
-        if depth[k] > -slop:
-            a = i[k]
-            b = j[k]
-            ws = w[a] + w[b]
-            if ws > 0.0:
-                eff[k] = 1.0 / ws
+        a = i[k]
+        b = j[k]
+        ws = w[a] + w[b]
+        if depth[k] > -slop and ws > 0.0:
+            o = _interleaved(q, touching)
+            ta[o] = a
+            tb[o] = b
+            tnx[o] = nx[k]
+            tny[o] = ny[k]
+            eff[o] = 1.0 / ws
             if approach[k] > resting_speed:
-                target[k] = restitution[k] * approach[k]
+                target[o] = restitution[k] * approach[k]
             left = max(-((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k]), 0.0)
-            stopped[k] = max(max(approach[k], 0.0) - left, 0.0) * eff[k]
+            stopped[o] = max(max(approach[k], 0.0) - left, 0.0) * eff[o]
+            mu[o] = friction[k]
+            q += 1
+    acc_n = np.zeros(touching)
+    acc_t = np.zeros(touching)
     for _ in range(velocity_iterations):
-        for k in range(m):
-            if eff[k] == 0.0:
-                continue
-            a = i[k]
-            b = j[k]
+        for q in range(touching):
+            a = ta[q]
+            b = tb[q]
             rx = vx[a] - vx[b]
             ry = vy[a] - vy[b]
-            vn = rx * nx[k] + ry * ny[k]
-            vt = ry * nx[k] - rx * ny[k]
-            new_n = max(acc_n[k] + (target[k] - vn) * eff[k], 0.0)
-            dn = new_n - acc_n[k]
-            acc_n[k] = new_n
-            limit = friction[k] * (new_n + stopped[k])
-            new_t = min(max(acc_t[k] - vt * eff[k], -limit), limit)
-            dt = new_t - acc_t[k]
-            acc_t[k] = new_t
-            ix = dn * nx[k] - dt * ny[k]
-            iy = dn * ny[k] + dt * nx[k]
+            vn = rx * tnx[q] + ry * tny[q]
+            vt = ry * tnx[q] - rx * tny[q]
+            new_n = max(acc_n[q] + (target[q] - vn) * eff[q], 0.0)
+            dn = new_n - acc_n[q]
+            acc_n[q] = new_n
+            limit = mu[q] * (new_n + stopped[q])
+            new_t = min(max(acc_t[q] - vt * eff[q], -limit), limit)
+            dt = new_t - acc_t[q]
+            acc_t[q] = new_t
+            ix = dn * tnx[q] - dt * tny[q]
+            iy = dn * tny[q] + dt * tnx[q]
             vx[a] += ix * w[a]
             vy[a] += iy * w[a]
             vx[b] -= ix * w[b]
@@ -332,6 +379,77 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
         vel[a, 0] = vx[a]
         vel[a, 1] = vy[a]
     return approach
+
+
+# The integrators of game.integrators, for forces that are the same for every ball at every
+# moment but drag: a = g - drag v. Each does the arithmetic of its numpy stepper in the same
+# order, so the two agree to the last bit (tests/test_accel.py checks it).
+INTEGRATOR_CODES = {"euler": 0, "semi-implicit": 1, "verlet": 2, "rk4": 3}
+
+
+@njit(cache=True)
+def _acc(v, g, drag):
+    """a = g - drag v, as Forces.acceleration computes it (no drag term when drag is 0)."""
+    if drag != 0.0:
+        return g - drag * v
+    return g
+
+
+@njit(cache=True)
+def _step_uniform(code, x, v, g, drag, h):
+    """One step of one coordinate (x, v) under a = g - drag v: (x1, v1)."""
+    if code == 0:           # euler: y + h f(y)
+        return x + h * v, v + h * _acc(v, g, drag)
+    if code == 1:           # semi-implicit Euler
+        v1 = v + h * _acc(v, g, drag)
+        return x + h * v1, v1
+    if code == 2:           # velocity Verlet
+        a0 = _acc(v, g, drag)
+        x1 = x + h * v + (0.5 * h * h) * a0
+        a1 = _acc(v + h * a0, g, drag)
+        return x1, v + (0.5 * h) * (a0 + a1)
+    # rk4: slopes k = (v, a(v)) at y, y + h/2 k1, y + h/2 k2, y + h k3
+    half = 0.5 * h
+    k1x, k1v = v, _acc(v, g, drag)
+    v2 = v + half * k1v
+    k2x, k2v = v2, _acc(v2, g, drag)
+    v3 = v + half * k2v
+    k3x, k3v = v3, _acc(v3, g, drag)
+    v4 = v + h * k3v
+    k4x, k4v = v4, _acc(v4, g, drag)
+    sixth = h / 6.0
+    return (x + sixth * (k1x + 2.0 * (k2x + k3x) + k4x),
+            v + sixth * (k1v + 2.0 * (k2v + k3v) + k4v))
+
+
+@njit(cache=True)
+def integrate_uniform(code, pos, vel, gx, gy, drag, h):
+    """Step every ball in place with integrator ``code`` (INTEGRATOR_CODES) under a = g - drag v."""
+    for a in range(pos.shape[0]):
+        pos[a, 0], vel[a, 0] = _step_uniform(code, pos[a, 0], vel[a, 0], gx, drag, h)
+        pos[a, 1], vel[a, 1] = _step_uniform(code, pos[a, 1], vel[a, 1], gy, drag, h)
+
+
+@njit(cache=True)
+def refresh(pos, found_at, margin, i, j, nx, ny, rhs, depth):
+    """Contacts.refresh with its margin check: if every ball is still within its margin of
+    where the contacts were found, write each contact's depth at ``pos`` into ``depth`` and
+    return True; else return False and leave ``depth`` alone (the contacts must be found
+    again). Index N in ``j`` is the statics' still stand-in at the origin."""
+    n = pos.shape[0]
+    for a in range(n):
+        dx = pos[a, 0] - found_at[a, 0]
+        dy = pos[a, 1] - found_at[a, 1]
+        if not (dx * dx + dy * dy < margin[a] * margin[a]):
+            return False
+    for k in range(len(i)):
+        a = i[k]
+        b = j[k]
+        if b == n:
+            depth[k] = rhs[k] - (pos[a, 0] * nx[k] + pos[a, 1] * ny[k])
+        else:
+            depth[k] = rhs[k] - ((pos[a, 0] - pos[b, 0]) * nx[k] + (pos[a, 1] - pos[b, 1]) * ny[k])
+    return True
 
 
 def warm_up():
@@ -351,3 +469,7 @@ def warm_up():
     pos = np.stack((px, py), axis=1)
     respond(i, j, nx, ny, reach, depth, reach, np.zeros(m, np.bool_), z, z,
             pos, np.zeros((3, 2)), pos.copy(), np.ones(3), 1 / 240, 1, 1, 1, 0.05, 0.25, 1e-4)
+    vel = np.zeros((3, 2))
+    for code in INTEGRATOR_CODES.values():
+        integrate_uniform(code, pos, vel, 0.0, -9.81, 0.0, 1 / 240)
+    refresh(pos, pos.copy(), np.ones(3), i, j, nx, ny, reach, depth.copy())

@@ -261,14 +261,20 @@ class Contacts:
         self.reach = reach          # (C,) r_i + r_j, or r_i + capsule radius
         self.i, self.j = i, j
         self.normal, self.depth, self.rhs = normal, depth, rhs
+        self.nx = np.ascontiguousarray(normal[:, 0])    # contiguous copies for the kernels
+        self.ny = np.ascontiguousarray(normal[:, 1])
         self.restitution, self.friction = restitution, friction
         self.static = j == n
-        self._set_depth(depth)
 
-    def _set_depth(self, depth):
-        self.depth = depth
-        self.touching = depth > -CONTACT_SLOP
-        self.found_depth = np.maximum(depth, 0.0)   # the overlap the push removes
+    @property
+    def touching(self):
+        """(C,) bool: the contacts the velocity solve takes (closer than CONTACT_SLOP)."""
+        return self.depth > -CONTACT_SLOP
+
+    @property
+    def found_depth(self):
+        """(C,) the overlap the push removes (0 where apart)."""
+        return np.maximum(self.depth, 0.0)
 
     def points(self, pos, radius, rows):
         """(K, 2) touch points of the given contacts at positions ``pos``: on ball i's surface
@@ -276,11 +282,20 @@ class Contacts:
         i = self.i[rows]
         return pos[i] - self.normal[rows] * (radius[i] - self.depth[rows])[:, None]
 
-    def refresh(self, pos):
-        """Depths at new positions, keeping pairs and normals (valid while balls moved < the margin)."""
+    def refresh(self, pos, found_at, margin):
+        """Depths at new positions ``pos``, keeping pairs and normals, if every ball is less than
+        its ``margin`` (N,) from where it was at ``found_at`` (N, 2) when the contacts were
+        found; returns whether it was (if not, the contacts must be found again)."""
+        if accel.KERNELS is not None:
+            return accel.KERNELS.refresh(pos, found_at, margin, self.i, self.j, self.nx, self.ny,
+                                         self.rhs, self.depth)
+        moved = pos - found_at
+        if not np.all(_dot(moved, moved) < margin * margin):
+            return False
         px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
         i, j = self.i, self.j
-        self._set_depth(self.rhs - ((px[i] - px[j]) * self.normal[:, 0] + (py[i] - py[j]) * self.normal[:, 1]))
+        self.depth = self.rhs - ((px[i] - px[j]) * self.nx + (py[i] - py[j]) * self.ny)
+        return True
 
     def __len__(self):
         return len(self.i)
@@ -385,8 +400,7 @@ def respond(contacts, pos, vel, prev, inv_mass, h):
         resolve_velocities(contacts, vel, inv_mass, approach)
         return approach
     c = contacts
-    return kernels.respond(c.i, c.j, np.ascontiguousarray(c.normal[:, 0]), np.ascontiguousarray(c.normal[:, 1]),
-                           c.rhs, c.depth, c.reach, c.static, c.restitution, c.friction,
+    return kernels.respond(c.i, c.j, c.nx, c.ny, c.rhs, c.depth, c.reach, c.static, c.restitution, c.friction,
                            pos, vel, prev, inv_mass, h, COMPILED_POSITION_ITERATIONS,
                            COMPILED_VELOCITY_ITERATIONS, WALL_PASSES, NEAR_FRACTION, RESTING_SPEED, CONTACT_SLOP)
 

@@ -107,6 +107,12 @@ class Forces:
         self.springs = Springs()
         self.attractors = []
 
+    @property
+    def uniform(self):
+        """Whether the acceleration is the same function a = gravity - drag v for every ball
+        (no springs, no attractors): the compiled integrators take that case (game.accel)."""
+        return len(self.springs) == 0 and not self.attractors
+
     def acceleration(self, pos, vel, inv_mass, t=0.0):
         """(N, 2) acceleration of every ball at state (pos, vel)."""
         acc = np.empty_like(pos)

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from game import collide, defaults, geometry
+from game import accel, collide, defaults, geometry
 from game.forces import Forces
 from game.integrators import INTEGRATORS
 
@@ -341,11 +341,8 @@ class World:
         new depths, unless some ball has gone further than its margin (a collision sped it
         up), in which case they are found afresh."""
         c = self._contacts
-        if c is not None and len(self.pos) == c.n:
-            moved = self.pos - self._found_at
-            if np.all(np.einsum("ij,ij->i", moved, moved) < self._margin ** 2):
-                c.refresh(self.pos)
-                return c
+        if c is not None and len(self.pos) == c.n and c.refresh(self.pos, self._found_at, self._margin):
+            return c
         speed = np.sqrt(np.einsum("ij,ij->i", self.vel, self.vel))
         margin = np.minimum(speed * (h * self.substeps) + CONTACT_MARGIN * self.radius, self.grid.cell)
         c = collide.find_contacts(self.pos, prev, self.radius, self.restitution, self.friction,
@@ -354,6 +351,13 @@ class World:
         return c
 
     def _integrate(self, t, h):
+        kernels = accel.KERNELS
+        if kernels is not None and self.forces.uniform and self._integrator in kernels.INTEGRATOR_CODES:
+            # The same stepper, compiled, for the common case a = gravity - drag v.
+            g = self.forces.gravity
+            kernels.integrate_uniform(kernels.INTEGRATOR_CODES[self._integrator], self.pos, self.vel,
+                                      float(g[0]), float(g[1]), self.forces.drag, h)
+            return
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration
 

@@ -110,3 +110,59 @@ def test_compiled_ball_contacts_make_room_for_a_crowd():
     compiled = collide._ball_contacts_compiled(KERNELS, grid, pos, radius, margin)
     assert len(compiled[0]) == 200 * 199 // 2
     assert contact_set(*compiled[:4]).keys() == contact_set(*collide._ball_contacts(grid, pos, radius, margin)[:4]).keys()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), drag=st.sampled_from([0.0, 0.7]),
+       h=st.floats(1e-4, 0.05), name=st.sampled_from(sorted(KERNELS.INTEGRATOR_CODES) if KERNELS else ["rk4"]))
+def test_compiled_integrators_step_exactly_as_the_numpy_steppers(seed, drag, h, name):
+    """Under gravity and drag the compiled steppers do the numpy steppers' arithmetic, bit for bit."""
+    from game.forces import Forces
+    from game.integrators import INTEGRATORS
+    rng = np.random.default_rng(seed)
+    pos, vel = rng.normal(0, 10, (50, 2)), rng.normal(0, 30, (50, 2))
+    forces = Forces((0.3, -9.81), drag)
+    inv_mass = np.ones(50)
+
+    def f(t, y):
+        return np.stack((y[1], forces.acceleration(y[0], y[1], inv_mass, t)))
+
+    expected = INTEGRATORS[name](f, 0.0, np.stack((pos, vel)), h)
+    KERNELS.integrate_uniform(KERNELS.INTEGRATOR_CODES[name], pos, vel, 0.3, -9.81, drag, h)
+    assert np.array_equal(pos, expected[0]) and np.array_equal(vel, expected[1])
+
+
+def test_every_integrator_has_its_compiled_twin():
+    """A new numpy stepper without a compiled one would run, but on the slow path: say so here."""
+    from game.integrators import INTEGRATORS
+    assert set(KERNELS.INTEGRATOR_CODES) == set(INTEGRATORS)
+
+
+@pytest.mark.parametrize("shift, still_valid", [(0.01, True), (0.2, False)])
+def test_compiled_refresh_matches_numpy_and_refuses_past_the_margin(shift, still_valid):
+    from game.world import World
+    rng = np.random.default_rng(7)
+    w = World.from_level({"bounds": [0, 0, 10, 10], "segments": [{"a": [0, 0], "b": [10, 0]}]})
+    w.add_balls([{"pos": list(p), "radius": 0.3} for p in rng.uniform(0, 10, (150, 2))])
+    margin = np.full(w.count, 0.1)
+    moved = w.pos + rng.uniform(-shift, shift, w.pos.shape)
+    found = []
+    for kernels in (None, KERNELS):
+        previous = accel.use(kernels)
+        try:
+            c = collide.find_contacts(w.pos, w.pos, w.radius, w.restitution, w.friction,
+                                      w.grid, w.statics, margin=margin)
+            before = c.depth.copy()
+            assert c.refresh(moved, w.pos, margin) == still_valid
+            found.append(c.depth if still_valid else before)
+            if not still_valid:
+                assert np.array_equal(c.depth, before)          # left alone
+        finally:
+            accel.use(previous)
+    reference, compiled = found
+    assert np.allclose(np.sort(reference), np.sort(compiled), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("count", [0, 1, 15, 16, 17, 100, 1001])
+def test_interleaved_layout_is_a_permutation(count):
+    assert sorted(KERNELS._interleaved(q, count) for q in range(count)) == list(range(count))
