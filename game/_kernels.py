@@ -9,8 +9,12 @@ where numpy averages Jacobi passes.
 Arrays indexed by ball have one more entry inside ``respond``: index N is the still
 stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i, N).
 """
+import math
+
 import numpy as np
 from numba import njit
+
+TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 
 
 @njit(cache=True)
@@ -27,24 +31,27 @@ def _cell(x, y, ox, oy, inv, ncx, ncy):
 
 
 @njit(cache=True)
-def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
-    """Ball pairs closer than their reach plus margins: (i, j, nx, ny, depth, reach).
+def ball_contacts(px, py, radius, restitution, friction, margin, cell, ox, oy, ncx, ncy,
+                  ti, tj, tnx, tny, tdepth, trhs, trest, tfric, treach):
+    """Ball pairs closer than their reach plus margins, followed by the given tail of
+    contacts (t*): the arrays (i, j, nx, ny, depth, rhs, restitution, friction, reach) of
+    collide.Contacts. A pair's restitution is the larger of its balls', its friction the
+    geometric mean; rhs = reach.
 
     A counting sort bins the balls into the grid (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does); each ball then looks at the
-    later balls in its own and its eight neighbouring cells.
+    clipped into the grid as ``collide.Grid.cells`` does) and copies them in cell order.
+    Each ball then meets the balls after it in its own cell and in four of its neighbours:
+    cell (x, y + 1), which follows its own cell in the numbering, and the three cells
+    (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy hold
+    every neighbour a ball must meet, and every pair is met once.
     """
     n = len(px)
     size = ncx * ncy
-    cx = np.empty(n, np.int64)
-    cy = np.empty(n, np.int64)
     key = np.empty(n, np.int64)
     start = np.zeros(size + 1, np.int64)
     inv = 1.0 / cell
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
-        cx[a] = ix
-        cy[a] = iy
         key[a] = ix * ncy + iy
         start[key[a] + 1] += 1
     for c in range(size):
@@ -54,49 +61,81 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     for a in range(n):
         order[fill[key[a]]] = a
         fill[key[a]] += 1
+    sx = np.empty(n)
+    sy = np.empty(n)
+    sr = np.empty(n)
+    sm = np.empty(n)
+    for p in range(n):
+        a = order[p]
+        sx[p] = px[a]
+        sy[p] = py[a]
+        sr[p] = radius[a]
+        sm[p] = margin[a]
 
     # Write into room for a typical number of pairs; if a crowd needs more, count and go again.
+    tail = len(ti)
     room = 8 * n + 64
     for attempt in range(2):
-        oi = np.empty(room, np.int64)
-        oj = np.empty(room, np.int64)
-        onx = np.empty(room)
-        ony = np.empty(room)
-        odepth = np.empty(room)
-        oreach = np.empty(room)
+        oi = np.empty(room + tail, np.int64)
+        oj = np.empty(room + tail, np.int64)
+        onx = np.empty(room + tail)
+        ony = np.empty(room + tail)
+        odepth = np.empty(room + tail)
+        oreach = np.empty(room + tail)
         k = 0
-        for a in range(n):
-            for dx in range(-1, 2):
-                for dy in range(-1, 2):
-                    c = (cx[a] + dx) * ncy + cy[a] + dy
-                    for s in range(start[c], start[c + 1]):
-                        b = order[s]
-                        if b <= a:
-                            continue
-                        ddx = px[a] - px[b]
-                        ddy = py[a] - py[b]
-                        reach = radius[a] + radius[b]
-                        limit = reach + margin[a] + margin[b]
-                        d2 = ddx * ddx + ddy * ddy
-                        if d2 >= limit * limit:
-                            continue
-                        if k < room:
-                            dist = np.sqrt(d2)
-                            oi[k] = a
-                            oj[k] = b
-                            if dist > 1e-12:
-                                onx[k] = ddx / dist
-                                ony[k] = ddy / dist
-                            else:       # coincident centres part along +x
-                                onx[k] = 1.0
-                                ony[k] = 0.0
-                            odepth[k] = reach - dist
-                            oreach[k] = reach
-                        k += 1
+        for p in range(n):
+            c = key[order[p]]
+            for run in range(2):
+                if run == 0:
+                    lo, hi = p + 1, start[c + 2]
+                else:
+                    lo, hi = start[c + ncy - 1], start[c + ncy + 2]
+                for q in range(lo, hi):
+                    ddx = sx[p] - sx[q]
+                    ddy = sy[p] - sy[q]
+                    reach = sr[p] + sr[q]
+                    limit = reach + sm[p] + sm[q]
+                    d2 = ddx * ddx + ddy * ddy
+                    if d2 >= limit * limit:
+                        continue
+                    if k < room:
+                        dist = np.sqrt(d2)
+                        oi[k] = order[p]
+                        oj[k] = order[q]
+                        if dist > 1e-12:
+                            onx[k] = ddx / dist
+                            ony[k] = ddy / dist
+                        else:       # coincident centres part along +x
+                            onx[k] = 1.0
+                            ony[k] = 0.0
+                        odepth[k] = reach - dist
+                        oreach[k] = reach
+                    k += 1
         if k <= room:
-            return oi[:k], oj[:k], onx[:k], ony[:k], odepth[:k], oreach[:k]
+            break
         room = k
-    return oi, oj, onx, ony, odepth, oreach
+    total = k + tail
+    orest = np.empty(total)
+    ofric = np.empty(total)
+    orhs = np.empty(total)
+    for q in range(k):
+        a = oi[q]
+        b = oj[q]
+        orest[q] = max(restitution[a], restitution[b])
+        ofric[q] = np.sqrt(friction[a] * friction[b])
+        orhs[q] = oreach[q]
+    for q in range(tail):
+        oi[k + q] = ti[q]
+        oj[k + q] = tj[q]
+        onx[k + q] = tnx[q]
+        ony[k + q] = tny[q]
+        odepth[k + q] = tdepth[q]
+        orhs[k + q] = trhs[q]
+        orest[k + q] = trest[q]
+        ofric[k + q] = tfric[q]
+        oreach[k + q] = treach[q]
+    return (oi[:total], oj[:total], onx[:total], ony[:total], odepth[:total], orhs, orest, ofric,
+            oreach[:total])
 
 
 @njit(cache=True)
@@ -227,9 +266,14 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
     approach = np.zeros(m)
     near = 0
     touching = 0
+    walls = np.empty(m, np.int64)      # the ball-static contacts, listed
+    nw = 0
     for k in range(m):
         a = i[k]
         b = j[k]
+        if static[k]:
+            walls[nw] = k
+            nw += 1
         if w[a] + w[b] > 0.0:
             if depth[k] > -near_fraction * reach[k]:
                 near += 1
@@ -279,13 +323,13 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
         if not moved:
             break
     for _ in range(wall_passes):
-        for k in range(m):
-            if static[k]:
-                a = i[k]
-                d = rhs[k] - (px[a] * nx[k] + py[a] * ny[k])
-                if d > 0.0:
-                    px[a] += d * nx[k]
-                    py[a] += d * ny[k]
+        for q in range(nw):
+            k = walls[q]
+            a = i[k]
+            d = rhs[k] - (px[a] * nx[k] + py[a] * ny[k])
+            if d > 0.0:
+                px[a] += d * nx[k]
+                py[a] += d * ny[k]
 
     # 3. cancel the velocity into each push
     for a in range(n):
@@ -304,8 +348,9 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
     sx = np.zeros(n + 1)
     sy = np.zeros(n + 1)
     sticks = np.zeros(n + 1)
-    for k in range(m):
-        if static[k] and depth[k] > 0.0 and friction[k] > 0.0:
+    for q in range(nw):
+        k = walls[q]
+        if depth[k] > 0.0 and friction[k] > 0.0:
             a = i[k]
             dx = px[a] - prev[a, 0]
             dy = py[a] - prev[a, 1]
@@ -317,10 +362,12 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
                 sx[a] += dx
                 sy[a] += dy
                 sticks[a] += 1.0
-    for a in range(n):
+    for q in range(nw):
+        a = i[walls[q]]
         if sticks[a] > 0.0:
             px[a] -= sx[a] / sticks[a]
             py[a] -= sy[a] / sticks[a]
+            sticks[a] = 0.0            # once per ball
 
     # 5. impulses, on the touching contacts gathered into contiguous arrays as in 2.
     ta = np.empty(touching, np.int64)
@@ -381,13 +428,170 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
     return approach
 
 
+@njit(cache=True)
+def _length(x, y):
+    """geometry._length: |v|, exact also where the squares underflow."""
+    length = np.sqrt(x * x + y * y)
+    if length < 1e-150:
+        length = math.hypot(x, y)
+    return length
+
+
+@njit(cache=True)
+def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
+    """geometry.swept_circle_segment for one circle and capsule, step by step the same:
+    the fraction of the move (mx, my) at the first touch, inf if none."""
+    big_r = r + seg_r
+    r2 = big_r * big_r
+    mm = mx * mx + my * my
+    dx = bx - ax
+    dy = by - ay
+    wx = cx - ax
+    wy = cy - ay
+    dd = dx * dx + dy * dy
+    wd = wx * dx + wy * dy
+    t0 = min(max(wd, 0.0), dd) / max(dd, TINY)
+    if wd > 0 and wd < dd:
+        k = (dx * wy - dy * wx) / max(dd, TINY)
+        vx = 0.0 - k * dy
+        vy = k * dx
+    else:
+        vx = wx - t0 * dx
+        vy = wy - t0 * dy
+    dist = _length(vx, vy)
+    if dist <= big_r:       # touching at the start: 0 if it stays in contact, else no touch
+        if vx * mx + vy * my < 0 or dist == 0 or mm == 0:
+            return 0.0
+        return np.inf
+    s0 = dx * wy - dy * wx
+    sm = dx * my - dy * mx
+    abs_sm = abs(sm)
+    gap = abs(s0) - big_r * np.sqrt(dd)
+    t_flat = min(max(gap, 0.0), abs_sm) / max(abs_sm, TINY)
+    u = wd + t_flat * (mx * dx + my * dy)
+    best = t_flat
+    if not (s0 * sm < 0 and gap <= abs_sm and u >= 0 and u <= dd):
+        best += 2.0
+    mm_r2 = mm * r2
+    for end in range(2):
+        px = wx if end == 0 else wx - dx
+        py = wy if end == 0 else wy - dy
+        wm = px * mx + py * my
+        wxm = px * my - py * mx
+        disc = mm_r2 - wxm * wxm
+        c0 = max(px * px + py * py - r2, 0.0)
+        den = max(np.sqrt(max(disc, 0.0)) - wm, TINY)
+        t_end = min(c0, 2.0 * den) / den
+        if not (wm < 0 and disc >= 0):
+            t_end += 2.0
+        if t_end < best:
+            best = t_end
+    return best if best <= 1.0 else np.inf
+
+
+@njit(cache=True)
+def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_speed,
+          ax, ay, bx, by, seg_radius, snx, sny, srest, sfric, box):
+    """collide.sweep, in place on ``pos`` and ``vel``: balls that moved more than
+    ccd_fraction of their radius are swept from ``prev`` against every capsule whose box
+    meets the box of the move; at the first touch (the lowest-numbered capsule among
+    equal times) a ball stops and its velocity responds. A touch at t = 0 counts only if
+    the centre's path crosses the core segment. Returns (fast ball indices, (F, 2) touch
+    points, NaN where no touch)."""
+    n = pos.shape[0]
+    m = len(ax)
+    count = 0
+    for a in range(n):
+        mx = pos[a, 0] - prev[a, 0]
+        my = pos[a, 1] - prev[a, 1]
+        if np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]:
+            count += 1
+    fast = np.empty(count, np.int64)
+    hits = np.full((count, 2), np.nan)
+    f = 0
+    for a in range(n):
+        mx = pos[a, 0] - prev[a, 0]
+        my = pos[a, 1] - prev[a, 1]
+        if not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
+            continue
+        fast[f] = a
+        f += 1
+        r = radius[a]
+        lox = min(prev[a, 0], pos[a, 0]) - r
+        hix = max(prev[a, 0], pos[a, 0]) + r
+        loy = min(prev[a, 1], pos[a, 1]) - r
+        hiy = max(prev[a, 1], pos[a, 1]) + r
+        best = np.inf
+        hit = -1
+        for s in range(m):
+            if not (lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]):
+                continue
+            t = _swept(prev[a, 0], prev[a, 1], r, mx, my, ax[s], ay[s], bx[s], by[s], seg_radius[s])
+            if t == 0.0:
+                # geometry.segment_intersections(prev, pos, a, b): does the centre's path cross?
+                sx = bx[s] - ax[s]
+                sy = by[s] - ay[s]
+                qx = ax[s] - prev[a, 0]
+                qy = ay[s] - prev[a, 1]
+                denom = mx * sy - my * sx
+                tn = qx * sy - qy * sx
+                un = qx * my - qy * mx
+                if denom < 0:
+                    denom, tn, un = -denom, -tn, -un
+                if not (denom > 0 and tn >= 0 and tn <= denom and un >= 0 and un <= denom):
+                    t = np.inf
+            if t < best:
+                best = t
+                hit = s
+        if hit < 0:
+            continue
+        s = hit
+        tx = prev[a, 0] + mx * best
+        ty = prev[a, 1] + my * best
+        dx = bx[s] - ax[s]
+        dy = by[s] - ay[s]
+        wd = (tx - ax[s]) * dx + (ty - ay[s]) * dy
+        dd = dx * dx + dy * dy
+        u = min(max(wd, 0.0), dd) / max(dd, TINY)
+        ddx = tx - (ax[s] + u * dx)
+        ddy = ty - (ay[s] + u * dy)
+        dist = np.sqrt(ddx * ddx + ddy * ddy)
+        came_from = dx * (prev[a, 1] - ay[s]) - dy * (prev[a, 0] - ax[s])
+        if dist > 1e-12:
+            nx = ddx / dist
+            ny = ddy / dist
+        else:
+            sign = 1.0 if came_from >= 0 else -1.0
+            nx = sign * snx[s]
+            ny = sign * sny[s]
+        pos[a, 0] = tx
+        pos[a, 1] = ty
+        v0 = vel[a, 0]
+        v1 = vel[a, 1]
+        vn = v0 * nx + v1 * ny
+        e = max(restitution[a], srest[s])
+        if not (-vn > resting_speed):
+            e = 0.0
+        dvn = -(1.0 + e) * vn if vn < 0 else 0.0
+        tx_ = v0 - nx * vn
+        ty_ = v1 - ny * vn
+        vt = np.sqrt(tx_ * tx_ + ty_ * ty_)
+        mu = np.sqrt(friction[a] * sfric[s])
+        keep = max(0.0, 1.0 - mu * dvn / vt) if vt > 0 else 1.0
+        vel[a, 0] = nx * (vn + dvn) + tx_ * keep
+        vel[a, 1] = ny * (vn + dvn) + ty_ * keep
+        hits[f - 1, 0] = tx
+        hits[f - 1, 1] = ty
+    return fast, hits
+
+
 # The integrators of game.integrators, for forces that are the same for every ball at every
 # moment but drag: a = g - drag v. Each does the arithmetic of its numpy stepper in the same
 # order, so the two agree to the last bit (tests/test_accel.py checks it).
 INTEGRATOR_CODES = {"euler": 0, "semi-implicit": 1, "verlet": 2, "rk4": 3}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _acc(v, g, drag):
     """a = g - drag v, as Forces.acceleration computes it (no drag term when drag is 0)."""
     if drag != 0.0:
@@ -395,7 +599,7 @@ def _acc(v, g, drag):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_uniform(code, x, v, g, drag, h):
     """One step of one coordinate (x, v) under a = g - drag v: (x1, v1)."""
     if code == 0:           # euler: y + h f(y)
@@ -425,9 +629,24 @@ def _step_uniform(code, x, v, g, drag, h):
 @njit(cache=True)
 def integrate_uniform(code, pos, vel, gx, gy, drag, h):
     """Step every ball in place with integrator ``code`` (INTEGRATOR_CODES) under a = g - drag v."""
-    for a in range(pos.shape[0]):
-        pos[a, 0], vel[a, 0] = _step_uniform(code, pos[a, 0], vel[a, 0], gx, drag, h)
-        pos[a, 1], vel[a, 1] = _step_uniform(code, pos[a, 1], vel[a, 1], gy, drag, h)
+    # One loop per integrator, each calling the inlined step with a constant code, so the
+    # compiler drops the other integrators' branches from the loop.
+    if code == 0:
+        for a in range(pos.shape[0]):
+            pos[a, 0], vel[a, 0] = _step_uniform(0, pos[a, 0], vel[a, 0], gx, drag, h)
+            pos[a, 1], vel[a, 1] = _step_uniform(0, pos[a, 1], vel[a, 1], gy, drag, h)
+    elif code == 1:
+        for a in range(pos.shape[0]):
+            pos[a, 0], vel[a, 0] = _step_uniform(1, pos[a, 0], vel[a, 0], gx, drag, h)
+            pos[a, 1], vel[a, 1] = _step_uniform(1, pos[a, 1], vel[a, 1], gy, drag, h)
+    elif code == 2:
+        for a in range(pos.shape[0]):
+            pos[a, 0], vel[a, 0] = _step_uniform(2, pos[a, 0], vel[a, 0], gx, drag, h)
+            pos[a, 1], vel[a, 1] = _step_uniform(2, pos[a, 1], vel[a, 1], gy, drag, h)
+    else:
+        for a in range(pos.shape[0]):
+            pos[a, 0], vel[a, 0] = _step_uniform(3, pos[a, 0], vel[a, 0], gx, drag, h)
+            pos[a, 1], vel[a, 1] = _step_uniform(3, pos[a, 1], vel[a, 1], gy, drag, h)
 
 
 @njit(cache=True)
@@ -457,7 +676,10 @@ def warm_up():
     px = np.array([0.0, 0.5, 3.0])
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
-    i, j, nx, ny, depth, reach = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    ei = np.zeros(0, np.int64)
+    e = np.zeros(0)
+    i, j, nx, ny, depth, rhs, rest, fric, reach = ball_contacts(px, py, r, r, r, np.zeros(3), 1.0, -2.0, -2.0,
+                                                              8, 6, ei, ei, e, e, e, e, e, e, e)
     a = np.array([-5.0, 1.0])
     b = np.array([5.0, 1.0])
     start = np.zeros(49, np.int64)
@@ -473,3 +695,6 @@ def warm_up():
     for code in INTEGRATOR_CODES.values():
         integrate_uniform(code, pos, vel, 0.0, -9.81, 0.0, 1 / 240)
     refresh(pos, pos.copy(), np.ones(3), i, j, nx, ny, reach, depth.copy())
+    box = np.array([[-5.0, 1.0, 5.0, 1.0]])
+    sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
+          np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box)

@@ -256,15 +256,19 @@ class Contacts:
     pair rhs = r_i + r_j, for a static rhs = depth + p_i . normal at the time it was found.
     """
 
-    def __init__(self, n, i, j, normal, depth, rhs, restitution, friction, reach):
+    def __init__(self, n, i, j, nx, ny, depth, rhs, restitution, friction, reach):
         self.n = n
         self.reach = reach          # (C,) r_i + r_j, or r_i + capsule radius
         self.i, self.j = i, j
-        self.normal, self.depth, self.rhs = normal, depth, rhs
-        self.nx = np.ascontiguousarray(normal[:, 0])    # contiguous copies for the kernels
-        self.ny = np.ascontiguousarray(normal[:, 1])
+        self.nx, self.ny = nx, ny   # (C,) each: the normal's components, contiguous
+        self.depth, self.rhs = depth, rhs
         self.restitution, self.friction = restitution, friction
         self.static = j == n
+
+    @property
+    def normal(self):
+        """(C, 2) the normals as rows."""
+        return np.stack((self.nx, self.ny), axis=1)
 
     @property
     def touching(self):
@@ -280,7 +284,8 @@ class Contacts:
         """(K, 2) touch points of the given contacts at positions ``pos``: on ball i's surface
         where the other body meets it, p_i - n (r_i - depth) (sound and debug drawing)."""
         i = self.i[rows]
-        return pos[i] - self.normal[rows] * (radius[i] - self.depth[rows])[:, None]
+        lever = radius[i] - self.depth[rows]
+        return pos[i] - np.stack((self.nx[rows] * lever, self.ny[rows] * lever), axis=1)
 
     def refresh(self, pos, found_at, margin):
         """Depths at new positions ``pos``, keeping pairs and normals, if every ball is less than
@@ -318,12 +323,17 @@ def _ball_contacts(grid, pos, radius, margin):
     return i, j, normal, reach - dist, reach
 
 
-def _ball_contacts_compiled(kernels, grid, pos, radius, margin):
-    """The same, walking the grid in compiled code (game.accel)."""
-    i, j, nx, ny, depth, reach = kernels.ball_contacts(
+def _ball_contacts_compiled(kernels, grid, pos, radius, restitution, friction, margin, tail=None):
+    """The ball pairs of _ball_contacts, found by walking the grid in compiled code
+    (game.accel), with their materials combined and ``tail`` (the ball-static contacts as
+    the arrays i, j, nx, ny, depth, rhs, restitution, friction, reach) appended: the
+    arrays (i, j, nx, ny, depth, rhs, restitution, friction, reach) of Contacts."""
+    if tail is None:
+        empty = np.zeros(0)
+        tail = (np.zeros(0, np.int64), np.zeros(0, np.int64)) + (empty,) * 7
+    return kernels.ball_contacts(
         np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]), np.ascontiguousarray(radius),
-        margin, grid.cell, grid.origin[0], grid.origin[1], grid.nx, grid.ny)
-    return i, j, np.stack((nx, ny), axis=1), depth, reach
+        restitution, friction, margin, grid.cell, grid.origin[0], grid.origin[1], grid.nx, grid.ny, *tail)
 
 
 def _static_contacts_compiled(kernels, statics, pos, prev, radius, margin):
@@ -342,40 +352,32 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
 
     ``margin``: metres, a scalar or (N,) per ball (how far the ball may travel before the
     contacts are found again); a pair is kept if its gap is below the sum of its margins.
+    Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
     """
     n = len(pos)
+    kernels = accel.KERNELS
     margin = np.array(np.broadcast_to(np.asarray(margin, float), (n,)))   # writable: one kernel signature
-    if accel.KERNELS is not None:
-        i, j, normal, depth, reach = _ball_contacts_compiled(accel.KERNELS, grid, pos, radius, margin)
-    else:
-        i, j, normal, depth, reach = _ball_contacts(grid, pos, radius, margin)
-    # Materials combine as Box2D does: the livelier restitution, the geometric mean of friction.
-    e_bb = np.maximum(restitution[i], restitution[j])
-    mu_bb = np.sqrt(friction[i] * friction[j])
-
-    if accel.KERNELS is not None and len(statics._index):
-        si, s, snormal, sdepth, closest = _static_contacts_compiled(accel.KERNELS, statics, pos, prev,
-                                                                    radius, margin)
+    # Ball-static contacts (few): the offset from each capsule listed in the ball's cell.
+    if kernels is not None and len(statics._index):
+        si, s, snormal, sdepth, closest = _static_contacts_compiled(kernels, statics, pos, prev, radius, margin)
     else:
         si, s = statics.candidates(pos)
         snormal, sdepth, closest = ball_static_geometry(pos, prev, radius, statics, si, s)
     polygon_insides(pos, radius, statics, si, s, snormal, sdepth)
     near = sdepth > -margin[si]
-    si, s, snormal, sdepth, closest = si[near], s[near], snormal[near], sdepth[near], closest[near]
-    e_bs = np.maximum(restitution[si], statics.restitution[s])
-    mu_bs = np.sqrt(friction[si] * statics.friction[s])
-
-    return Contacts(
-        n,
-        i=np.concatenate((i, si)),
-        j=np.concatenate((j, np.full(len(si), n, np.int64))),
-        normal=np.concatenate((normal, snormal)),
-        depth=np.concatenate((depth, sdepth)),
-        rhs=np.concatenate((reach, sdepth + _dot(pos[si], snormal))),
-        restitution=np.concatenate((e_bb, e_bs)),
-        friction=np.concatenate((mu_bb, mu_bs)),
-        reach=np.concatenate((reach, radius[si] + statics.radius[s])),
-    )
+    si, s, snormal, sdepth = si[near], s[near], snormal[near], sdepth[near]
+    walls = (si, np.full(len(si), n, np.int64), np.ascontiguousarray(snormal[:, 0]),
+             np.ascontiguousarray(snormal[:, 1]), sdepth, sdepth + _dot(pos[si], snormal),
+             np.maximum(restitution[si], statics.restitution[s]), np.sqrt(friction[si] * statics.friction[s]),
+             radius[si] + statics.radius[s])
+    # Ball pairs (many), with the walls after them.
+    if kernels is not None:
+        return Contacts(n, *_ball_contacts_compiled(kernels, grid, pos, radius, restitution, friction,
+                                                    margin, walls))
+    i, j, normal, depth, reach = _ball_contacts(grid, pos, radius, margin)
+    pairs = (i, j, normal[:, 0], normal[:, 1], depth, reach, np.maximum(restitution[i], restitution[j]),
+             np.sqrt(friction[i] * friction[j]), reach)
+    return Contacts(n, *(np.concatenate(columns) for columns in zip(pairs, walls)))
 
 
 def _extended(array):
@@ -427,7 +429,7 @@ def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERAT
     x0, y0 = px.copy(), py.copy()
     w = _extended(inv_mass)
     i, j, rhs = c.i[keep], c.j[keep], c.rhs[keep]
-    nx, ny = c.normal[keep, 0], c.normal[keep, 1]
+    nx, ny = c.nx[keep], c.ny[keep]
     w_i, w_j = w[i], w[j]
     w_sum = w_i + w_j
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -452,7 +454,7 @@ def push_apart(contacts, pos, vel, prev, inv_mass, h, iterations=POSITION_ITERAT
     # past a wall, so the statics alone push again (averaged among themselves, for corners).
     wall = np.nonzero(c.static)[0]      # all of them: a push may have brought any near
     if len(wall):
-        wi, wnx, wny, wrhs = c.i[wall], c.normal[wall, 0], c.normal[wall, 1], c.rhs[wall]
+        wi, wnx, wny, wrhs = c.i[wall], c.nx[wall], c.ny[wall], c.rhs[wall]
         share = 1.0 / np.maximum(np.bincount(wi, minlength=size), 1)
         for _ in range(WALL_PASSES):
             depth = wrhs - (px[wi] * wnx + py[wi] * wny)
@@ -473,7 +475,7 @@ def _stick(c, pos, prev):
     if not wall.any():
         return
     i = c.i[wall]
-    nrm = c.normal[wall]
+    nrm = np.stack((c.nx[wall], c.ny[wall]), axis=1)
     slide = pos[i] - prev[i]
     slide -= nrm * _dot(slide, nrm)[:, None]
     length = _norm(slide)
@@ -506,7 +508,7 @@ def approach_speeds(contacts, vel):
     k = np.nonzero(c.touching)[0]
     vx, vy = _extended(vel[:, 0]), _extended(vel[:, 1])
     i, j = c.i[k], c.j[k]
-    out[k] = -((vx[i] - vx[j]) * c.normal[k, 0] + (vy[i] - vy[j]) * c.normal[k, 1])
+    out[k] = -((vx[i] - vx[j]) * c.nx[k] + (vy[i] - vy[j]) * c.ny[k])
     return out
 
 
@@ -527,7 +529,7 @@ def resolve_velocities(contacts, vel, inv_mass, approach, iterations=VELOCITY_IT
     keep = np.nonzero(touching)[0]
     size = c.n + 1
     i, j = c.i[keep], c.j[keep]
-    nx, ny = c.normal[keep, 0], c.normal[keep, 1]
+    nx, ny = c.nx[keep], c.ny[keep]
     w = _extended(inv_mass)
     w_i, w_j = w[i], w[j]
     w_sum = w_i + w_j
@@ -578,10 +580,15 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics):
     the contact solver unless its centre's path crosses the wall's core, in which case it
     stays where it was. Returns (swept ball indices, hit points (F, 2) with NaN where no hit).
     """
+    if accel.KERNELS is not None:
+        st = statics
+        return accel.KERNELS.sweep(prev, pos, vel, radius, restitution, friction, CCD_FRACTION,
+                                   RESTING_SPEED, st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny,
+                                   st.restitution, st.friction, st.box)
     move = pos - prev
     fast = np.nonzero(_norm(move) > CCD_FRACTION * radius)[0]
     if len(fast) == 0 or len(statics) == 0:
-        return fast, np.zeros((0, 2))
+        return fast, np.full((len(fast), 2), np.nan)
     ball, s = statics.along_paths(prev[fast], pos[fast], radius[fast])
     hits = np.full((len(fast), 2), np.nan)
     if len(ball) == 0:

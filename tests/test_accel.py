@@ -20,6 +20,18 @@ def contact_set(i, j, normal, depth):
     return out
 
 
+def compiled_pairs(grid, pos, radius, margin, restitution=None, friction=None):
+    """The compiled ball pairs as contact_set's (i, j, normal, depth), and the materials by pair."""
+    n = len(pos)
+    restitution = np.full(n, 0.5) if restitution is None else restitution
+    friction = np.full(n, 0.5) if friction is None else friction
+    i, j, nx, ny, depth, rhs, e, mu, reach = collide._ball_contacts_compiled(
+        KERNELS, grid, pos, radius, restitution, friction, margin)
+    assert np.array_equal(rhs, reach)
+    materials = {(int(min(a, b)), int(max(a, b))): (x, y) for a, b, x, y in zip(i, j, e, mu)}
+    return (i, j, np.stack((nx, ny), axis=1), depth), materials
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 400), spread=st.floats(1.0, 30.0))
 def test_compiled_ball_contacts_find_exactly_what_numpy_finds(seed, n, spread):
@@ -28,13 +40,16 @@ def test_compiled_ball_contacts_find_exactly_what_numpy_finds(seed, n, spread):
     pos[: n // 10] = pos[n // 10: 2 * (n // 10)]            # some coincident centres too
     radius = rng.uniform(0.05, 0.5, n)
     margin = rng.uniform(0.0, 0.2, n)
+    restitution, friction = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
     grid = collide.Grid(max(1e-3, 2 * radius.max(initial=0.25)), (0, 0), (spread, spread))
     numpy_found = collide._ball_contacts(grid, pos, radius, margin)
-    compiled = collide._ball_contacts_compiled(KERNELS, grid, pos, radius, margin)
-    expected, got = contact_set(*numpy_found[:4]), contact_set(*compiled[:4])
+    compiled, materials = compiled_pairs(grid, pos, radius, margin, restitution, friction)
+    expected, got = contact_set(*numpy_found[:4]), contact_set(*compiled)
     assert expected.keys() == got.keys()
     for pair, values in expected.items():
         assert np.allclose(values, got[pair], rtol=0, atol=1e-12), pair
+        a, b = pair    # Box2D's rule: the livelier restitution, the geometric mean of friction
+        assert materials[pair] == (max(restitution[a], restitution[b]), np.sqrt(friction[a] * friction[b]))
 
 
 @pytest.mark.parametrize("restitution, friction", [(0.0, 0.0), (0.8, 0.5)])
@@ -77,7 +92,8 @@ def contacts_on(kernels, world, prev):
     finally:
         accel.use(previous)
     static = c.static                      # ball pairs are compared in the test above
-    rows = np.column_stack((c.i, c.depth, c.normal, c.points(world.pos, world.radius, np.arange(len(c))), c.rhs))[static]
+    rows = np.column_stack((c.i, c.depth, c.normal, c.points(world.pos, world.radius, np.arange(len(c))), c.rhs,
+                            c.restitution, c.friction, c.reach))[static]
     return rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
 
 
@@ -107,9 +123,9 @@ def test_compiled_ball_contacts_make_room_for_a_crowd():
     radius = np.full(200, 0.25)
     margin = np.zeros(200)
     grid = collide.Grid(0.5, (0, 0), (6, 6))
-    compiled = collide._ball_contacts_compiled(KERNELS, grid, pos, radius, margin)
+    compiled, _ = compiled_pairs(grid, pos, radius, margin)
     assert len(compiled[0]) == 200 * 199 // 2
-    assert contact_set(*compiled[:4]).keys() == contact_set(*collide._ball_contacts(grid, pos, radius, margin)[:4]).keys()
+    assert contact_set(*compiled).keys() == contact_set(*collide._ball_contacts(grid, pos, radius, margin)[:4]).keys()
 
 
 @settings(max_examples=40, deadline=None)
@@ -166,3 +182,41 @@ def test_compiled_refresh_matches_numpy_and_refuses_past_the_margin(shift, still
 @pytest.mark.parametrize("count", [0, 1, 15, 16, 17, 100, 1001])
 def test_interleaved_layout_is_a_permutation(count):
     assert sorted(KERNELS._interleaved(q, count) for q in range(count)) == list(range(count))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), speed=st.sampled_from([0.5, 5.0, 60.0]))
+def test_compiled_sweep_stops_the_same_balls_at_the_same_points_as_numpy(seed, speed):
+    """Fast balls against thin walls, stadiums, pegs and polygon edges, some touching at the start."""
+    from game.world import World
+    rng = np.random.default_rng(seed)
+    level = {"bounds": [0, 0, 10, 10],
+             "segments": [{"a": list(rng.uniform(0, 10, 2)), "b": list(rng.uniform(0, 10, 2)),
+                           "radius": float(r), "restitution": float(rng.uniform(0, 1))}
+                          for r in rng.choice([0.0, 0.0, 0.3], 6)]
+             + [{"a": [5, 5], "b": [5, 5], "radius": 0.4}, {"a": [0, 0], "b": [10, 0]}],
+             "polygons": [{"points": [[2, 2], [4, 2], [4, 3.5], [2, 3.5]]}]}
+    w = World.from_level(level)
+    w.add_balls([{"pos": list(p), "radius": float(r), "friction": float(mu)}
+                 for p, r, mu in zip(rng.uniform(0, 10, (150, 2)), rng.uniform(0.05, 0.4, 150),
+                                     rng.uniform(0, 1, 150))])
+    prev = w.pos.copy()
+    prev[:20] = w.pos[:20] + rng.normal(0, 0.01, (20, 2))        # some barely moved
+    vel = rng.normal(0, speed, w.pos.shape)
+    pos = prev + vel / 240
+    results = []
+    for kernels in (None, KERNELS):
+        previous = accel.use(kernels)
+        try:
+            p, v = pos.copy(), vel.copy()
+            fast, hits = collide.sweep(prev, p, v, w.radius, w.restitution, w.friction, w.statics)
+            results.append((fast, hits, p, v))
+        finally:
+            accel.use(previous)
+    (f0, h0, p0, v0), (f1, h1, p1, v1) = results
+    assert np.array_equal(f0, f1)
+    assert np.array_equal(np.isnan(h0), np.isnan(h1))
+    assert np.allclose(h0[~np.isnan(h0)], h1[~np.isnan(h1)], rtol=0, atol=1e-12)
+    assert np.allclose(p0, p1, rtol=0, atol=1e-12) and np.allclose(v0, v1, rtol=0, atol=1e-9)
+    if speed == 60.0:
+        assert (~np.isnan(h0[:, 0])).any()         # the scene does test hits
