@@ -1,7 +1,10 @@
 """numba kernels behind ``game.accel`` (imported only by ``accel.load``).
 
-Each mirrors numpy code of ``game.collide`` and is checked against it in the tests:
-``ball_contacts`` finds what ``ball_pairs`` and the distance cull find; ``respond`` does
+Each mirrors numpy code and is checked against it in tests/test_accel.py:
+``ball_contacts`` finds what ``collide.ball_pairs`` and the distance cull find (and builds
+the whole contact list); ``static_contacts`` what ``ball_static_geometry`` gives;
+``refresh`` is ``Contacts.refresh``; ``sweep`` is ``collide.sweep``; the ``*_uniform``
+steppers are ``game.integrators`` under gravity and drag, bit for bit. ``respond`` does
 what ``approach_speeds``, ``push_apart`` and ``resolve_velocities`` do, but solves the
 contacts Gauss-Seidel style (one after another in a fixed order, so a run repeats exactly)
 where numpy averages Jacobi passes.
@@ -587,11 +590,11 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
 
 # The integrators of game.integrators, for forces that are the same for every ball at every
 # moment but drag: a = g - drag v. Each does the arithmetic of its numpy stepper in the same
-# order, so the two agree to the last bit (tests/test_accel.py checks it).
-INTEGRATOR_CODES = {"euler": 0, "semi-implicit": 1, "verlet": 2, "rk4": 3}
+# order, so the two agree to the last bit (tests/test_accel.py checks it). Each steps every
+# ball in place: (pos, vel, gx, gy, drag, h).
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _acc(v, g, drag):
     """a = g - drag v, as Forces.acceleration computes it (no drag term when drag is 0)."""
     if drag != 0.0:
@@ -599,54 +602,64 @@ def _acc(v, g, drag):
     return g
 
 
-@njit(cache=True, inline="always")
-def _step_uniform(code, x, v, g, drag, h):
-    """One step of one coordinate (x, v) under a = g - drag v: (x1, v1)."""
-    if code == 0:           # euler: y + h f(y)
-        return x + h * v, v + h * _acc(v, g, drag)
-    if code == 1:           # semi-implicit Euler
-        v1 = v + h * _acc(v, g, drag)
-        return x + h * v1, v1
-    if code == 2:           # velocity Verlet
-        a0 = _acc(v, g, drag)
-        x1 = x + h * v + (0.5 * h * h) * a0
-        a1 = _acc(v + h * a0, g, drag)
-        return x1, v + (0.5 * h) * (a0 + a1)
-    # rk4: slopes k = (v, a(v)) at y, y + h/2 k1, y + h/2 k2, y + h k3
-    half = 0.5 * h
-    k1x, k1v = v, _acc(v, g, drag)
-    v2 = v + half * k1v
-    k2x, k2v = v2, _acc(v2, g, drag)
-    v3 = v + half * k2v
-    k3x, k3v = v3, _acc(v3, g, drag)
-    v4 = v + h * k3v
-    k4x, k4v = v4, _acc(v4, g, drag)
-    sixth = h / 6.0
-    return (x + sixth * (k1x + 2.0 * (k2x + k3x) + k4x),
-            v + sixth * (k1v + 2.0 * (k2v + k3v) + k4v))
+@njit(cache=True)
+def euler_uniform(pos, vel, gx, gy, drag, h):
+    """integrators.euler: y + h f(y)."""
+    for a in range(pos.shape[0]):
+        for d in range(2):
+            g = gx if d == 0 else gy
+            v = vel[a, d]
+            pos[a, d] = pos[a, d] + h * v
+            vel[a, d] = v + h * _acc(v, g, drag)
 
 
 @njit(cache=True)
-def integrate_uniform(code, pos, vel, gx, gy, drag, h):
-    """Step every ball in place with integrator ``code`` (INTEGRATOR_CODES) under a = g - drag v."""
-    # One loop per integrator, each calling the inlined step with a constant code, so the
-    # compiler drops the other integrators' branches from the loop.
-    if code == 0:
-        for a in range(pos.shape[0]):
-            pos[a, 0], vel[a, 0] = _step_uniform(0, pos[a, 0], vel[a, 0], gx, drag, h)
-            pos[a, 1], vel[a, 1] = _step_uniform(0, pos[a, 1], vel[a, 1], gy, drag, h)
-    elif code == 1:
-        for a in range(pos.shape[0]):
-            pos[a, 0], vel[a, 0] = _step_uniform(1, pos[a, 0], vel[a, 0], gx, drag, h)
-            pos[a, 1], vel[a, 1] = _step_uniform(1, pos[a, 1], vel[a, 1], gy, drag, h)
-    elif code == 2:
-        for a in range(pos.shape[0]):
-            pos[a, 0], vel[a, 0] = _step_uniform(2, pos[a, 0], vel[a, 0], gx, drag, h)
-            pos[a, 1], vel[a, 1] = _step_uniform(2, pos[a, 1], vel[a, 1], gy, drag, h)
-    else:
-        for a in range(pos.shape[0]):
-            pos[a, 0], vel[a, 0] = _step_uniform(3, pos[a, 0], vel[a, 0], gx, drag, h)
-            pos[a, 1], vel[a, 1] = _step_uniform(3, pos[a, 1], vel[a, 1], gy, drag, h)
+def semi_implicit_uniform(pos, vel, gx, gy, drag, h):
+    """integrators.semi_implicit_euler: the new velocity moves the ball."""
+    for a in range(pos.shape[0]):
+        for d in range(2):
+            g = gx if d == 0 else gy
+            v1 = vel[a, d] + h * _acc(vel[a, d], g, drag)
+            pos[a, d] = pos[a, d] + h * v1
+            vel[a, d] = v1
+
+
+@njit(cache=True)
+def verlet_uniform(pos, vel, gx, gy, drag, h):
+    """integrators.velocity_verlet."""
+    for a in range(pos.shape[0]):
+        for d in range(2):
+            g = gx if d == 0 else gy
+            v = vel[a, d]
+            a0 = _acc(v, g, drag)
+            pos[a, d] = pos[a, d] + h * v + (0.5 * h * h) * a0
+            a1 = _acc(v + h * a0, g, drag)
+            vel[a, d] = v + (0.5 * h) * (a0 + a1)
+
+
+@njit(cache=True)
+def rk4_uniform(pos, vel, gx, gy, drag, h):
+    """integrators.rk4: slopes (v, a(v)) at y, y + h/2 k1, y + h/2 k2, y + h k3."""
+    half = 0.5 * h
+    sixth = h / 6.0
+    for a in range(pos.shape[0]):
+        for d in range(2):
+            g = gx if d == 0 else gy
+            x = pos[a, d]
+            v = vel[a, d]
+            k1v = _acc(v, g, drag)
+            v2 = v + half * k1v
+            k2v = _acc(v2, g, drag)
+            v3 = v + half * k2v
+            k3v = _acc(v3, g, drag)
+            v4 = v + h * k3v
+            k4v = _acc(v4, g, drag)
+            pos[a, d] = x + sixth * (v + 2.0 * (v2 + v3) + v4)
+            vel[a, d] = v + sixth * (k1v + 2.0 * (k2v + k3v) + k4v)
+
+
+UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_uniform,
+                    "verlet": verlet_uniform, "rk4": rk4_uniform}
 
 
 @njit(cache=True)
@@ -692,8 +705,8 @@ def warm_up():
     respond(i, j, nx, ny, reach, depth, reach, np.zeros(m, np.bool_), z, z,
             pos, np.zeros((3, 2)), pos.copy(), np.ones(3), 1 / 240, 1, 1, 1, 0.05, 0.25, 1e-4)
     vel = np.zeros((3, 2))
-    for code in INTEGRATOR_CODES.values():
-        integrate_uniform(code, pos, vel, 0.0, -9.81, 0.0, 1 / 240)
+    for stepper in UNIFORM_STEPPERS.values():
+        stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
     refresh(pos, pos.copy(), np.ones(3), i, j, nx, ny, reach, depth.copy())
     box = np.array([[-5.0, 1.0, 5.0, 1.0]])
     sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),

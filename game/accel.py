@@ -1,18 +1,24 @@
-"""Compiled kernels for the contact work of the step (numba); the numpy code is the reference.
+"""Compiled kernels for the hot loops of the step (numba); the numpy code is the reference.
 
-With the kernels loaded, ``game.collide`` finds ball pairs by walking the grid directly and
-solves contacts Gauss-Seidel style in one call per sub-step (each contact sees its
+With the kernels loaded, the world integrates gravity and drag with compiled twins of its
+steppers, ``game.collide`` sweeps fast balls, finds contacts by walking the grid directly
+and solves them Gauss-Seidel style in one call per sub-step (each contact sees its
 neighbours' pushes at once, so a pile converges in fewer passes than the averaged Jacobi
 passes of the numpy path). numba is imported only when ``load()`` runs; until then, or
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
 
-Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``,
-so numba's import and the kernels' compilation (cached on disk after the first run) happen
-beside the first frames; the world switches at the next sub-step once ``KERNELS`` is set.
+Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
+On a cold cache (the first run after installing) compiling the kernels takes about ten
+seconds of Python work, which on a thread would hold the interpreter's lock and slow the
+frames meanwhile; so a child process compiles them into numba's on-disk cache, on the other
+core, and the game then loads them from that cache (about a second). The world switches at
+the next sub-step once ``KERNELS`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 """
 import os
+import subprocess
+import sys
 import threading
 
 KERNELS = None          # the kernel module once loaded
@@ -38,9 +44,29 @@ def load():
     return KERNELS
 
 
+def compile_in_child(timeout=300):
+    """Fill numba's cache from a child process (nothing to do where it is warm already);
+    returns whether the child succeeded. Its output is dropped: a failure means the numpy
+    path serves, and load() finds that out by itself."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        done = subprocess.run([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
+                              cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=timeout, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 def load_in_background():
-    """Start load() on a daemon thread; the caller goes on drawing meanwhile."""
-    thread = threading.Thread(target=load, name="ballpit-kernels", daemon=True)
+    """Compile in a child process, then load(), on a daemon thread; the caller goes on
+    drawing meanwhile (on the numpy path)."""
+    def work():
+        if not os.environ.get("BALLPIT_NUMPY"):
+            compile_in_child()
+        load()
+
+    thread = threading.Thread(target=work, name="ballpit-kernels", daemon=True)
     thread.start()
     return thread
 

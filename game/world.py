@@ -352,11 +352,11 @@ class World:
 
     def _integrate(self, t, h):
         kernels = accel.KERNELS
-        if kernels is not None and self.forces.uniform and self._integrator in kernels.INTEGRATOR_CODES:
+        if kernels is not None and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS:
             # The same stepper, compiled, for the common case a = gravity - drag v.
             g = self.forces.gravity
-            kernels.integrate_uniform(kernels.INTEGRATOR_CODES[self._integrator], self.pos, self.vel,
-                                      float(g[0]), float(g[1]), self.forces.drag, h)
+            kernels.UNIFORM_STEPPERS[self._integrator](self.pos, self.vel, float(g[0]), float(g[1]),
+                                                       self.forces.drag, h)
             return
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration

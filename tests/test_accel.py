@@ -130,7 +130,7 @@ def test_compiled_ball_contacts_make_room_for_a_crowd():
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), drag=st.sampled_from([0.0, 0.7]),
-       h=st.floats(1e-4, 0.05), name=st.sampled_from(sorted(KERNELS.INTEGRATOR_CODES) if KERNELS else ["rk4"]))
+       h=st.floats(1e-4, 0.05), name=st.sampled_from(sorted(KERNELS.UNIFORM_STEPPERS) if KERNELS else ["rk4"]))
 def test_compiled_integrators_step_exactly_as_the_numpy_steppers(seed, drag, h, name):
     """Under gravity and drag the compiled steppers do the numpy steppers' arithmetic, bit for bit."""
     from game.forces import Forces
@@ -144,14 +144,14 @@ def test_compiled_integrators_step_exactly_as_the_numpy_steppers(seed, drag, h, 
         return np.stack((y[1], forces.acceleration(y[0], y[1], inv_mass, t)))
 
     expected = INTEGRATORS[name](f, 0.0, np.stack((pos, vel)), h)
-    KERNELS.integrate_uniform(KERNELS.INTEGRATOR_CODES[name], pos, vel, 0.3, -9.81, drag, h)
+    KERNELS.UNIFORM_STEPPERS[name](pos, vel, 0.3, -9.81, drag, h)
     assert np.array_equal(pos, expected[0]) and np.array_equal(vel, expected[1])
 
 
 def test_every_integrator_has_its_compiled_twin():
     """A new numpy stepper without a compiled one would run, but on the slow path: say so here."""
     from game.integrators import INTEGRATORS
-    assert set(KERNELS.INTEGRATOR_CODES) == set(INTEGRATORS)
+    assert set(KERNELS.UNIFORM_STEPPERS) == set(INTEGRATORS)
 
 
 @pytest.mark.parametrize("shift, still_valid", [(0.01, True), (0.2, False)])
@@ -220,3 +220,10 @@ def test_compiled_sweep_stops_the_same_balls_at_the_same_points_as_numpy(seed, s
     assert np.allclose(p0, p1, rtol=0, atol=1e-12) and np.allclose(v0, v1, rtol=0, atol=1e-9)
     if speed == 60.0:
         assert (~np.isnan(h0[:, 0])).any()         # the scene does test hits
+
+
+def test_a_child_process_fills_the_cache_and_the_background_load_follows():
+    """The game's way in: compile in a child (warm here: the tests loaded the kernels), then load."""
+    assert accel.compile_in_child(timeout=120)
+    accel.load_in_background().join(timeout=120)
+    assert accel.KERNELS is KERNELS
