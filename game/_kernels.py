@@ -494,12 +494,13 @@ def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
 
 @njit(cache=True)
 def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_speed,
-          ax, ay, bx, by, seg_radius, snx, sny, srest, sfric, box):
+          ax, ay, bx, by, seg_radius, snx, sny, srest, sfric, box, polygon):
     """collide.sweep, in place on ``pos`` and ``vel``: balls that moved more than
     ccd_fraction of their radius are swept from ``prev`` against every capsule whose box
-    meets the box of the move; at the first touch (the lowest-numbered capsule among
-    equal times) a ball stops and its velocity responds. A touch at t = 0 counts only if
-    the centre's path crosses the core segment. Returns (fast ball indices, (F, 2) touch
+    meets the box of the move, except polygon edges it starts on the inner side of; at the
+    first touch (the lowest-numbered capsule among equal times) a ball stops and its
+    velocity responds. A touch at t = 0 counts only if the centre's path crosses the core
+    segment. Returns (fast ball indices, (F, 2) touch
     points, NaN where no touch)."""
     n = pos.shape[0]
     m = len(ax)
@@ -528,6 +529,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         hit = -1
         for s in range(m):
             if not (lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]):
+                continue
+            if polygon[s] >= 0 and (bx[s] - ax[s]) * (prev[a, 1] - ay[s]) - (by[s] - ay[s]) * (prev[a, 0] - ax[s]) > 0:
                 continue
             t = _swept(prev[a, 0], prev[a, 1], r, mx, my, ax[s], ay[s], bx[s], by[s], seg_radius[s])
             if t == 0.0:
@@ -710,4 +713,4 @@ def warm_up():
     refresh(pos, pos.copy(), np.ones(3), i, j, nx, ny, reach, depth.copy())
     box = np.array([[-5.0, 1.0, 5.0, 1.0]])
     sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
-          np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box)
+          np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)

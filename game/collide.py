@@ -584,7 +584,7 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics):
         st = statics
         return accel.KERNELS.sweep(prev, pos, vel, radius, restitution, friction, CCD_FRACTION,
                                    RESTING_SPEED, st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny,
-                                   st.restitution, st.friction, st.box)
+                                   st.restitution, st.friction, st.box, st.polygon)
     move = pos - prev
     fast = np.nonzero(_norm(move) > CCD_FRACTION * radius)[0]
     if len(fast) == 0 or len(statics) == 0:
@@ -594,6 +594,12 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics):
     if len(ball) == 0:
         return fast, hits
     k = fast[ball]
+    # A polygon's edges stop balls from outside only: a ball whose centre starts on an edge's
+    # inner side is inside the polygon or will meet another edge first, and is being pushed
+    # out (polygon_insides), not into it.
+    outer = (statics.polygon[s] < 0) | (geometry.side(statics.a[s], statics.b[s], prev[k]) <= 0)
+    if not outer.all():
+        ball, s, k = ball[outer], s[outer], k[outer]
     a, b = statics.a[s], statics.b[s]
     t = np.asarray(geometry.swept_circle_segment(prev[k], radius[k], move[k], a, b, statics.radius[s]),
                    float).reshape(-1)

@@ -330,7 +330,12 @@ class World:
         # 3. Collide: broad phase grid, then offset vectors for every candidate pair at once.
         contacts = self._find_contacts(prev, h)
         # 4. Respond: push out along the offsets, then restitution and friction impulses.
+        pushed_from = self.pos.copy()
         approach = collide.respond(contacts, self.pos, self.vel, prev, self.inv_mass, h)
+        # A push can carry a ball further than its contacts looked (a fast ball leaves a
+        # light one deep inside it), so the pushes are swept against the statics too.
+        collide.sweep(pushed_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
+                      self.statics)
         # 5. Events: impacts for sound and debug drawing.
         self._record(contacts, approach, prev, fast, hits, last)
 

@@ -42,6 +42,20 @@ def test_hundred_fast_balls_never_leave_a_box_of_thin_walls(integrator):
         assert np.isfinite(w.pos).all()
 
 
+def test_a_push_never_carries_a_small_ball_through_a_thin_wall(solver):
+    """A heavy ball deep under a light one just below a thin ceiling (as a fast ball leaves it
+    after passing through it): the push that parts them must stop at the ceiling, though the
+    light ball was too far from it, and too slow, for the ceiling to be among its contacts."""
+    w = World.from_level(box(10, 10, gravity=[0, 0], material={"restitution": 0.0, "friction": 0.1}))
+    light = w.add_ball((5.0, 9.93), radius=0.03)               # 4 cm below the ceiling's reach
+    # heavy and fast: after the first sub-step's move it lies 9 cm deep under the light one
+    w.add_ball((4.999 + 40.0 * TICK / w.substeps, 9.923), (-40.0, 0.0), radius=0.07)
+    for _ in range(30):
+        w.step(TICK)
+        assert w.escaped() == 0
+        assert w.pos[light, 1] <= 10.0 - 0.03 + 1e-9
+
+
 def test_a_ball_at_ten_kilometres_per_second_stops_at_a_thin_wall():
     w = World.from_level(box(10, 10, gravity=[0, 0], material={"restitution": 0.0, "friction": 0.0}))
     w.add_ball((5, 5), (10_000, 0), radius=0.05)
