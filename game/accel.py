@@ -44,18 +44,37 @@ def load():
     return KERNELS
 
 
+_child = None           # the compiling child process while it runs
+_child_lock = threading.Lock()
+
+
 def compile_in_child(timeout=300):
     """Fill numba's cache from a child process (nothing to do where it is warm already);
     returns whether the child succeeded. Its output is dropped: a failure means the numpy
     path serves, and load() finds that out by itself."""
+    global _child
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        done = subprocess.run([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
-                              cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=timeout, check=False)
+        with _child_lock:
+            _child = subprocess.Popen([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
+                                      cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+        return _child.wait(timeout=timeout) == 0
     except (OSError, subprocess.SubprocessError):
         return False
-    return done.returncode == 0
+    finally:
+        stop_background()
+
+
+def stop_background():
+    """End the compiling child if it still runs (the game is closing): numba writes each
+    cache file whole, so the next launch compiles what is missing and no more."""
+    global _child
+    with _child_lock:
+        child, _child = _child, None
+    if child is not None and child.poll() is None:
+        child.kill()
+        child.wait()
 
 
 def load_in_background():

@@ -643,7 +643,6 @@ def run(args):
     path, doc = _open_level(args.level)
     if doc is None:
         return 2
-    accel.load_in_background()   # compiled kernels join within a second or so; numpy until then
     try:
         pygame.display.init()
         pygame.font.init()
@@ -657,6 +656,7 @@ def run(args):
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
         clock = pygame.time.Clock()
         caption = None
+        loader = None
         while app.running:
             frame_dt = clock.tick(FPS_LIMIT) / 1000.0
             for event in pygame.event.get():
@@ -664,11 +664,14 @@ def run(args):
             app.update(frame_dt)
             app.draw(pygame.display.get_surface())
             pygame.display.flip()
+            if loader is None:   # after the first frame: the compiled kernels join in a few s
+                loader = accel.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")
         app.audio.close()
     finally:
+        accel.stop_background()
         pygame.quit()
     return 0
 

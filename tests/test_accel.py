@@ -227,3 +227,16 @@ def test_a_child_process_fills_the_cache_and_the_background_load_follows():
     assert accel.compile_in_child(timeout=120)
     accel.load_in_background().join(timeout=120)
     assert accel.KERNELS is KERNELS
+
+
+def test_closing_the_game_ends_a_child_still_compiling():
+    import subprocess
+    import sys
+    import time
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    accel._child = child
+    start = time.perf_counter()
+    accel.stop_background()
+    assert child.poll() is not None and time.perf_counter() - start < 10
+    assert accel._child is None
+    accel.stop_background()                     # nothing left to stop: no error
