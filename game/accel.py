@@ -16,6 +16,7 @@ the next sub-step once ``KERNELS`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 """
+import gc
 import os
 import subprocess
 import sys
@@ -40,6 +41,10 @@ def load():
                 _kernels.warm_up()
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
+            # numba brings ~100,000 long-lived objects, and a full collection then walks them
+            # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
+            # few frames. Frozen, they are left out of every later collection.
+            gc.freeze()
             KERNELS = _kernels
     return KERNELS
 
