@@ -24,7 +24,7 @@ import pygame  # noqa: E402
 from game import accel, defaults  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
-from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, Hud, short_number  # noqa: E402
+from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, Hud, energy_plot_rect, short_number  # noqa: E402
 from game.integrators import ORDER, next_integrator  # noqa: E402
 from game.level import LevelError, LevelWatcher, load  # noqa: E402
 from game.render import DEBUG_LAYERS, PALETTE, Renderer, Trails, draw_aim, make_ball_sprite  # noqa: E402
@@ -103,6 +103,7 @@ class App:
         self.level_doc = load(level_path) if doc is None else doc
         self.world = World.from_level(self.level_doc)
         self.camera = Camera(size)
+        self.show_energy = False
         self.fit_camera()
         self.renderer = Renderer()
         self.hud = Hud()
@@ -119,7 +120,6 @@ class App:
         self.pending_steps = 0
         self.debug_index = 0
         self.show_trails = False
-        self.show_energy = False
         self.energy_chosen = False     # the player pressed E: I no longer opens the plot
         self.show_help = False
         self.banner = ""               # the level loader's message while the file is broken
@@ -333,7 +333,7 @@ class App:
             self.trails.clear()
             self.toast("trails " + ("on" if self.show_trails else "off"))
         elif key == pygame.K_e:
-            self.show_energy = not self.show_energy
+            self.set_energy_shown(not self.show_energy)
             self.energy_chosen = True
         elif key == pygame.K_f:
             self.fit_camera()
@@ -354,12 +354,22 @@ class App:
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
         if not self.energy_chosen:
-            self.show_energy = True     # the plot is where the difference shows
+            self.set_energy_shown(True)     # the plot is where the difference shows
         self.toast(f"integrator: {following}")
 
+    def set_energy_shown(self, shown):
+        """Show or hide the energy plot; a fitted level moves aside for it (or back)."""
+        self.show_energy = bool(shown)
+        if self.camera_fitted:
+            self.fit_camera()
+
     def fit_camera(self):
-        """Show the whole level between the HUD's top bar and the key hint at the bottom."""
-        self.camera.fit(self.world.bounds, inset=(BAR_HEIGHT, HINT_HEIGHT))
+        """Show the whole level between the HUD's top bar and the key hint at the bottom, and
+        left of the energy plot while it shows."""
+        right = 0
+        if self.show_energy:
+            right = self.camera.size[0] - energy_plot_rect(self.camera.size, HINT_HEIGHT).left
+        self.camera.fit(self.world.bounds, inset=(BAR_HEIGHT, HINT_HEIGHT, right))
         self.camera_fitted = True
 
     def zoom(self, factor, at):

@@ -51,18 +51,21 @@ class Camera:
 
     def fit(self, bounds, margin=FIT_MARGIN, inset=(0, 0)):
         """Centre on bounds (x_min, y_min, x_max, y_max) and zoom so all of it shows in the
-        screen less `inset` = (top, bottom) pixels (room kept for a HUD bar)."""
+        screen less `inset` = (top, bottom) or (top, bottom, right) pixels (room kept for a
+        HUD bar, a key hint, a plot at the right)."""
         x0, y0, x1, y1 = (float(v) for v in bounds)
-        top, bottom = (max(0, int(v)) for v in inset)
+        top, bottom, right = (max(0, int(v)) for v in (tuple(inset) + (0,))[:3])
+        room_w = max(1, self.size[0] - right)
         room_h = max(1, self.size[1] - top - bottom)
         width, height = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
         free = 1.0 - 2.0 * margin
-        self.scale = _clamp(min(self.size[0] * free / width, room_h * free / height),
+        self.scale = _clamp(min(room_w * free / width, room_h * free / height),
                             MIN_SCALE, MAX_SCALE)
         # The bounds' centre goes to the middle of the room, which is below the screen's
-        # middle by (top - bottom) / 2 pixels, i.e. that much lower in the world.
-        shift = (top - bottom) * 0.5 / self.scale
-        self.center = np.array(((x0 + x1) * 0.5, (y0 + y1) * 0.5 + shift))
+        # middle by (top - bottom) / 2 pixels, i.e. that much lower in the world, and left of
+        # it by right / 2 pixels, i.e. the world's centre is that much further right.
+        self.center = np.array(((x0 + x1) * 0.5 + right * 0.5 / self.scale,
+                                (y0 + y1) * 0.5 + (top - bottom) * 0.5 / self.scale))
 
     def zoom_at(self, screen_point, factor):
         """Multiply the scale by factor keeping the world point under screen_point in place."""

@@ -41,6 +41,14 @@ ENERGY_SPAN = 10.0          # s of simulated time the energy plot shows
 PLOT_SIZE = (420, 190)      # px
 
 
+
+def energy_plot_rect(size, bottom_gap=MARGIN):
+    """Where the energy plot goes in a window of ``size`` (w, h) px: the bottom-right corner,
+    ``bottom_gap`` px above the bottom (the app fits the level beside it)."""
+    width, height = size
+    w, h = max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 3 // 10))
+    return pygame.Rect(width - MARGIN - w, height - bottom_gap - h, w, h)
+
 class EnergyHistory:
     """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""
 
@@ -298,9 +306,7 @@ class Hud:
 
     def draw_energy(self, surface, history, bottom_gap=MARGIN):
         """Bottom-right plot of kinetic, potential, spring and total energy over the last 10 s."""
-        width, height = surface.get_size()
-        size = (max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 3 // 10)))
-        rect = pygame.Rect(width - MARGIN - size[0], height - bottom_gap - size[1], *size)
+        rect = energy_plot_rect(surface.get_size(), bottom_gap)
         self._panel(surface, rect, PLOT_PANEL)
         times, values = history.arrays()
         surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 6))

@@ -268,6 +268,19 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
     assert 0 <= x0 < x1 <= 1000 and 0 <= y1 < y0 <= 700
 
 
+def test_the_energy_plot_never_covers_a_fitted_level(game):
+    from game.hud import energy_plot_rect, HINT_HEIGHT
+    key(game, pygame.K_e)
+    assert game.show_energy
+    plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
+    x0, y0, x1, y1 = game.world.bounds
+    corners = game.camera.world_to_screen([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    assert not any(plot.collidepoint(float(x), float(y)) for x, y in corners)
+    assert corners[:, 0].max() <= plot.left
+    key(game, pygame.K_e)                                 # hidden: the level takes the room back
+    assert game.camera.world_to_screen((x1, y0))[0] > plot.left
+
+
 # ---- live reload --------------------------------------------------------------------------------
 def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     frames(game, 3)

@@ -74,6 +74,15 @@ def test_fitting_below_a_hud_bar_keeps_the_level_out_from_under_it():
     assert (y0 + y1) / 2 == pytest.approx(76 + (720 - 76 - 24) / 2)
 
 
+def test_fitting_beside_a_panel_at_the_right_keeps_the_level_left_of_it():
+    cam = Camera((1280, 720))
+    cam.fit((0, 0, 32, 18), inset=(76, 24, 440))
+    (x0, y0), (x1, y1) = cam.world_to_screen([(0, 0), (32, 18)])
+    assert 0 <= x0 and x1 <= 1280 - 440 and y1 >= 76 and y0 <= 720 - 24
+    assert (x0 + x1) / 2 == pytest.approx((1280 - 440) / 2)
+    assert x1 - x0 == pytest.approx((1280 - 440) * (1 - 2 * 0.04))    # width-bound: fills the room
+
+
 def test_zoom_keeps_the_point_under_the_cursor_and_pan_follows_the_mouse():
     cam = Camera((800, 600), (5, 5), 30)
     cursor = (123, 456)
