@@ -103,6 +103,34 @@ def ball_pairs(grid, pos):
     return np.concatenate(firsts), np.concatenate(seconds)
 
 
+def _cells_under_convex_polygon(grid, points):
+    """Numbers of the grid cells a convex polygon (K, 2) overlaps (touching counts), row by
+    row: within each row of cells the polygon spans from its leftmost to its rightmost point
+    in that strip, which are corners in the strip or crossings of the strip's two lines."""
+    _, (y0, y1) = grid.cells(np.array([points.min(axis=0), points.max(axis=0)]))
+    rows = np.arange(y0, y1 + 1)
+    lines = grid.origin[1] + np.arange(y0, y1 + 2) * grid.cell            # the rows' edges, y
+    a, b = points, np.roll(points, -1, axis=0)
+    dy = b[:, 1] - a[:, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = (lines[:, None] - a[None, :, 1]) / dy[None, :]               # (lines, edges)
+        crossing = (t >= 0) & (t <= 1) & (dy != 0)[None, :]
+        x = a[None, :, 0] + t * (b - a)[None, :, 0]
+    lo_line = np.min(np.where(crossing, x, np.inf), axis=1)
+    hi_line = np.max(np.where(crossing, x, -np.inf), axis=1)
+    in_strip = (points[None, :, 1] >= lines[:-1, None]) & (points[None, :, 1] <= lines[1:, None])
+    lo = np.minimum(np.minimum(lo_line[:-1], lo_line[1:]),
+                    np.min(np.where(in_strip, points[None, :, 0], np.inf), axis=1))
+    hi = np.maximum(np.maximum(hi_line[:-1], hi_line[1:]),
+                    np.max(np.where(in_strip, points[None, :, 0], -np.inf), axis=1))
+    spans = np.isfinite(lo) & np.isfinite(hi)
+    rows, lo, hi = rows[spans], lo[spans], hi[spans]
+    ix_lo, _ = grid.cells(np.stack((lo, np.zeros_like(lo)), axis=1))
+    ix_hi, _ = grid.cells(np.stack((hi, np.zeros_like(hi)), axis=1))
+    owner, ix = _expand(ix_lo, ix_hi + 1)
+    return ix * grid.ny + rows[owner]
+
+
 class Statics:
     """Static capsules as arrays, binned once into a grid.
 
@@ -153,10 +181,21 @@ class Statics:
             near = _norm(centres - closest) <= reach + half * np.sqrt(2.0)
             cells.append(ix[near] * grid.ny + iy[near])
             index.append(np.full(int(near.sum()), s, np.int64))
+        # A ball can be deep inside a polygon (spawned there), further than a cell from every
+        # edge: each cell a polygon covers also lists one of its edges, so polygon_insides
+        # finds the ball and pushes it out through the nearest edge.
+        for p, points in enumerate(self.polygons):
+            edges = np.nonzero(self.polygon == p)[0]
+            if len(edges):
+                covered = _cells_under_convex_polygon(grid, points)
+                cells.append(covered)
+                index.append(np.full(len(covered), edges[0], np.int64))
         cells = np.concatenate(cells) if cells else np.zeros(0, np.int64)
         index = np.concatenate(index) if index else np.zeros(0, np.int64)
-        order = np.argsort(cells, kind="stable")
-        self._index = index[order]
+        # One entry per (cell, capsule): a cell near a polygon's first edge lists it once.
+        key = np.sort(cells * max(1, len(self.a)) + index)         # by cell, then capsule
+        key = key[np.concatenate(([True], key[1:] != key[:-1]))] if len(key) else key
+        cells, self._index = np.divmod(key, max(1, len(self.a)))
         self._start = np.zeros(grid.size + 1, np.int64)
         np.cumsum(np.bincount(cells, minlength=grid.size), out=self._start[1:])
 

@@ -182,13 +182,17 @@ def test_same_run_twice_gives_same_state_hash():
     assert first == second and first[1] >= 10
 
 
-def test_ball_spawned_inside_a_polygon_leaves_through_the_nearest_edge():
+@pytest.mark.parametrize("polygon, start, end", [
+    ([[0, 0], [4, 0], [4, 2], [0, 2]], (3.7, 1.0), (4.25, 1.0)),          # near its nearest edge x = 4
+    # deep inside a big one: 3 m from the nearest edge (y = 9), further than a grid cell
+    ([[-9, -9], [9, -9], [9, 9], [-9, 9]], (1.0, 6.0), (1.0, 9.25)),
+])
+def test_ball_spawned_inside_a_polygon_leaves_through_the_nearest_edge(polygon, start, end, solver):
     w = World.from_level({"segments": [{"a": [-10, -10], "b": [10, -10]}], "gravity": [0, 0],
-                          "polygons": [{"points": [[0, 0], [4, 0], [4, 2], [0, 2]]}], "bounds": [-10, -10, 10, 10]})
-    w.add_ball((3.7, 1.0), radius=0.25)         # nearest edge: x = 4
+                          "polygons": [{"points": polygon}], "bounds": [-10, -10, 10, 10]})
+    w.add_ball(start, radius=0.25)
     run(w, 5)
-    assert w.pos[0, 0] >= 4.25 - 1e-6
-    assert abs(w.pos[0, 1] - 1.0) < 1e-6
+    assert np.allclose(w.pos[0], end, atol=1e-6)
 
 
 def test_remove_balls_takes_their_springs_and_keeps_the_rest_attached():
@@ -232,6 +236,27 @@ def test_to_level_snapshot_rebuilds_the_same_world():
     assert np.array_equal(again.pos, w.pos) and np.array_equal(again.vel, w.vel)
     assert np.allclose(again.inv_mass, w.inv_mass) and len(again.springs) == 1
     assert again.springs.rest[0] == w.springs.rest[0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), corners=st.integers(3, 12), size=st.floats(0.05, 6.0),
+       cell=st.floats(0.2, 1.5))
+def test_every_cell_under_a_polygon_lists_it(seed, corners, size, cell):
+    """A ball centred anywhere inside a polygon has one of its edges among its candidates."""
+    from game import geometry
+    rng = np.random.default_rng(seed)
+    angle = np.sort(rng.uniform(0, 2 * np.pi, corners))
+    polygon = geometry.ensure_ccw(rng.uniform(-3, 3, 2) + size * np.stack((np.cos(angle), np.sin(angle)), 1))
+    grid = collide.Grid(cell, (-10, -10), (10, 10))
+    listed = set(collide._cells_under_convex_polygon(grid, polygon).tolist())
+    points = np.vstack((rng.uniform(polygon.min(axis=0), polygon.max(axis=0), (4000, 2)), polygon))
+    inside = np.asarray(geometry.point_in_convex_polygon(points, polygon), bool)
+    assert set(grid.index(points[inside]).tolist()) <= listed
+    # and no cell far from it: every listed cell's square comes within a cell of the polygon
+    ix, iy = np.divmod(np.array(sorted(listed)), grid.ny)
+    centres = grid.origin + (np.stack((ix, iy), axis=1) + 0.5) * grid.cell
+    lo, hi = polygon.min(axis=0) - cell, polygon.max(axis=0) + cell
+    assert np.all((centres >= lo) & (centres <= hi))
 
 
 def test_broad_phase_finds_every_touching_pair():
