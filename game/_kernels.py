@@ -286,7 +286,8 @@ def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
             approach[k] = -((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k])
 
     # 2. push. The contacts near touching are gathered once into contiguous arrays with
-    # each end's share of the push, so the passes run over them without branching.
+    # each end's share of the push (in the INTERLEAVE order), so the passes run over just
+    # them and never divide.
     pa = np.empty(near, np.int64)
     pb = np.empty(near, np.int64)
     pnx = np.empty(near)
