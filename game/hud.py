@@ -38,7 +38,7 @@ MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the 
 WIDE = 1000                 # px: narrower windows get the smaller HUD text
 TEXT_CACHE_LIMIT = 400      # rendered strings kept before the cache is emptied
 ENERGY_SPAN = 10.0          # s of simulated time the energy plot shows
-PLOT_SIZE = (420, 190)      # px
+PLOT_SIZE = (420, 300)      # px at most (the level moves aside for it)
 
 
 
@@ -46,7 +46,7 @@ def energy_plot_rect(size, bottom_gap=MARGIN):
     """Where the energy plot goes in a window of ``size`` (w, h) px: the bottom-right corner,
     ``bottom_gap`` px above the bottom (the app fits the level beside it)."""
     width, height = size
-    w, h = max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 3 // 10))
+    w, h = max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 2 // 5))
     return pygame.Rect(width - MARGIN - w, height - bottom_gap - h, w, h)
 
 class EnergyHistory:
