@@ -318,7 +318,12 @@ def circle_polygon_offset(center, radius, points):
     k = np.argmin(dist2, axis=-1)
     outside = circle_segment_offset(center, radius, poly[(k + 1) % len(poly)], poly[k])
 
-    inside = point_in_convex_polygon(center, poly) & (polygon_signed_area(poly) > 0)
+    # A centre on the boundary up to rounding (within 1e-12 of the polygon's size) counts as
+    # inside: from there the direction to the closest point is rounding noise, which could
+    # leave the circle overlapping the neighbouring edge, while an edge's normal is exact.
+    scale = 1.0 + np.max(np.abs(poly)) + np.maximum(np.abs(cx), np.abs(cy))
+    on_boundary = np.sqrt(np.min(dist2, axis=-1)) <= 1e-12 * scale
+    inside = (point_in_convex_polygon(center, poly) | on_boundary) & (polygon_signed_area(poly) > 0)
     if not np.any(inside):
         return outside
     # signed distance to each edge line (outward normal n_k), <= 0 inside; pick the largest
