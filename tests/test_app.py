@@ -6,6 +6,8 @@ import os
 import numpy as np
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game import app as app_module
 from game.app import App, FLING_GAIN, MAX_TICKS_PER_FRAME, TICK
@@ -366,3 +368,51 @@ def test_a_bad_level_path_is_one_line_on_stderr_and_exit_2(entry, tmp_path, caps
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "missing.json" in err
     assert not (tmp_path / "x.png").exists()
+
+
+# ---- whatever the player does -------------------------------------------------------------------
+_COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
+_KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
+         pygame.K_e, pygame.K_d, pygame.K_t, pygame.K_f, pygame.K_h, pygame.K_m, pygame.K_TAB,
+         pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE]
+_EVENT = st.one_of(
+    st.builds(lambda x, y, b: (pygame.MOUSEBUTTONDOWN, {"pos": (x, y), "button": b}), _COORD, _COORD,
+              st.sampled_from([1, 2, 3])),
+    st.builds(lambda x, y, b: (pygame.MOUSEBUTTONUP, {"pos": (x, y), "button": b}), _COORD, _COORD,
+              st.sampled_from([1, 2, 3])),
+    st.builds(lambda x, y: (pygame.MOUSEMOTION, {"pos": (x, y), "rel": (0, 0), "buttons": (1, 0, 0)}),
+              _COORD, _COORD),
+    st.builds(lambda y: (pygame.MOUSEWHEEL, {"x": 0, "y": y, "precise_y": float(y)}), st.integers(-40, 40)),
+    st.builds(lambda k: (pygame.KEYDOWN, {"key": k, "mod": 0, "unicode": "", "scancode": 0}),
+              st.sampled_from(_KEYS)),
+    st.builds(lambda w, h: (pygame.VIDEORESIZE, {"size": (w, h)}), st.integers(0, 3000), st.integers(0, 2000)),
+    st.just((pygame.WINDOWLEAVE, {})),
+    st.integers(1, 20),                                       # that many frames pass
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(level_index=st.integers(0, 8), script=st.lists(_EVENT, max_size=40))
+def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_path_factory):
+    """Clicks, drags and wheels anywhere (millions of pixels off-screen too), every key, resizes
+    to nothing: the game handles each, keeps drawing, and the shipped level runs on."""
+    from game.app import level_files
+    pygame.font.init()
+    path = level_files()[level_index]
+    folder = tmp_path_factory.mktemp("shots")
+    g = App(path, size=SIZE, screenshot_dir=str(folder))
+    g.tick_budget = float("inf")
+    surface = pygame.Surface(SIZE)
+    for item in script:
+        if isinstance(item, int):
+            frames(g, item)
+            g.draw(surface)
+        else:
+            kind, attrs = item
+            _post(g, kind, **attrs)
+        if not g.running:                         # Escape quits: a new game goes on
+            g = App(path, size=SIZE, screenshot_dir=str(folder))
+            g.tick_budget = float("inf")
+    frames(g, 2)
+    g.draw(surface)
+    assert g.world.count >= 0 and g.camera.scale > 0 and np.isfinite(g.camera.center).all()
