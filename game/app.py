@@ -369,6 +369,8 @@ class App:
         right = 0
         if self.show_energy:
             right = self.camera.size[0] - energy_plot_rect(self.camera.size, HINT_HEIGHT).left
+            if right > self.camera.size[0] // 2:
+                right = 0            # a narrow window: the plot lies over the level instead
         self.camera.fit(self.world.bounds, inset=(BAR_HEIGHT, HINT_HEIGHT, right))
         self.camera_fitted = True
 

@@ -281,6 +281,9 @@ def test_the_energy_plot_never_covers_a_fitted_level(game):
     assert corners[:, 0].max() <= plot.left
     key(game, pygame.K_e)                                 # hidden: the level takes the room back
     assert game.camera.world_to_screen((x1, y0))[0] > plot.left
+    game.resize((500, 400))                               # too narrow to give the plot a column
+    key(game, pygame.K_e)
+    assert game.camera.scale > 500 * 0.5 / (x1 - x0)      # the level keeps most of the width
 
 
 # ---- live reload --------------------------------------------------------------------------------
