@@ -144,7 +144,7 @@ def ball_contacts(px, py, radius, restitution, friction, margin, cell, ox, oy, n
 @njit(cache=True)
 def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, start, index,
                     ax, ay, bx, by, seg_radius, snx, sny, polygon):
-    """Balls against the capsules listed in their grid cell: (ball, static, nx, ny, depth, cx, cy).
+    """Balls against the capsules listed in their grid cell: (ball, static, nx, ny, depth).
 
     Mirrors ``collide.ball_static_geometry``: the offset vector from the closest point on
     the core segment; a centre that crossed the core since (qx, qy) (the sub-step's start)
@@ -160,8 +160,6 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     onx = np.empty(0)
     ony = np.empty(0)
     odepth = np.empty(0)
-    ocx = np.empty(0)
-    ocy = np.empty(0)
     for write in range(2):
         if write:
             oi = np.empty(total, np.int64)
@@ -169,8 +167,6 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
             onx = np.empty(total)
             ony = np.empty(total)
             odepth = np.empty(total)
-            ocx = np.empty(total)
-            ocy = np.empty(total)
         k = 0
         for a in range(n):
             ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
@@ -215,11 +211,9 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
                     onx[k] = nx
                     ony[k] = ny
                     odepth[k] = depth
-                    ocx[k] = cx
-                    ocy[k] = cy
                 k += 1
         total = k
-    return oi, os_, onx, ony, odepth, ocx, ocy
+    return oi, os_, onx, ony, odepth
 
 
 # Gathered contacts are laid out in this stride: neighbours in the solve order are then

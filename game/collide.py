@@ -228,7 +228,7 @@ class Statics:
 
 
 def ball_static_geometry(pos, prev, radius, statics, i, s):
-    """(normal, depth, closest point on the core) of balls against capsules: seed 000's offset.
+    """(normal, depth) of balls against capsules: seed 000's offset from the closest point.
 
     A ball whose centre crossed a capsule's core segment since ``prev`` (the start of the
     sub-step) is pushed back to the side it came from, and a centre exactly on the core is
@@ -251,7 +251,7 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     normal = np.where(crossed[:, None], towards, normal)
     reach = radius[i] + statics.radius[s]
     depth = np.where(crossed, reach + dist, reach - dist)
-    return normal, depth, closest
+    return normal, depth
 
 
 def polygon_insides(pos, radius, statics, i, s, normal, depth):
@@ -376,14 +376,14 @@ def _ball_contacts_compiled(kernels, grid, pos, radius, restitution, friction, m
 
 
 def _static_contacts_compiled(kernels, statics, pos, prev, radius, margin):
-    """(ball, static, normal, depth, closest) as candidates + ball_static_geometry give them."""
+    """(ball, static, normal, depth) as candidates + ball_static_geometry give them."""
     g = statics.grid
-    i, s, nx, ny, depth, cx, cy = kernels.static_contacts(
+    i, s, nx, ny, depth = kernels.static_contacts(
         np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
         np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), np.ascontiguousarray(radius),
         margin, g.cell, g.origin[0], g.origin[1], g.nx, g.ny, statics._start, statics._index,
         statics.ax, statics.ay, statics.bx, statics.by, statics.radius, statics.nx, statics.ny, statics.polygon)
-    return i, s, np.stack((nx, ny), axis=1), depth, np.stack((cx, cy), axis=1)
+    return i, s, np.stack((nx, ny), axis=1), depth
 
 
 def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margin):
@@ -398,10 +398,10 @@ def find_contacts(pos, prev, radius, restitution, friction, grid, statics, margi
     margin = np.array(np.broadcast_to(np.asarray(margin, float), (n,)))   # writable: one kernel signature
     # Ball-static contacts (few): the offset from each capsule listed in the ball's cell.
     if kernels is not None and len(statics._index):
-        si, s, snormal, sdepth, closest = _static_contacts_compiled(kernels, statics, pos, prev, radius, margin)
+        si, s, snormal, sdepth = _static_contacts_compiled(kernels, statics, pos, prev, radius, margin)
     else:
         si, s = statics.candidates(pos)
-        snormal, sdepth, closest = ball_static_geometry(pos, prev, radius, statics, si, s)
+        snormal, sdepth = ball_static_geometry(pos, prev, radius, statics, si, s)
     polygon_insides(pos, radius, statics, si, s, snormal, sdepth)
     near = sdepth > -margin[si]
     si, s, snormal, sdepth = si[near], s[near], snormal[near], sdepth[near]
