@@ -13,6 +13,7 @@ from game import app as app_module
 from game.app import App, TICK
 from game.clock import MAX_TICKS_PER_FRAME
 from game.gestures import Fling
+from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.play import FLING_GAIN
 from game.audio import Audio
@@ -288,6 +289,91 @@ def test_the_energy_plot_never_covers_a_fitted_level(game):
     game.resize((500, 400))                               # too narrow to give the plot a column
     key(game, pygame.K_e)
     assert game.camera.scale > 500 * 0.5 / (x1 - x0)      # the level keeps most of the width
+
+
+# ---- the stack of modes -----------------------------------------------------------------------
+class _Layer(Mode):
+    """A test mode that records what reaches it."""
+
+    def __init__(self, app, opaque=True, pauses_below=True, keeps_work=False):
+        super().__init__(app)
+        self.opaque, self.pauses_below, self.keeps_work = opaque, pauses_below, keeps_work
+        self.events, self.drawn, self.log = [], 0, []
+
+    def enter(self):
+        self.log.append("enter")
+
+    def exit(self):
+        self.log.append("exit")
+
+    def handle_event(self, event):
+        self.events.append(event.type)
+        return True
+
+    def draw(self, surface):
+        self.drawn += 1
+        surface.fill((1, 2, 3), (0, 0, 4, 4))
+
+    def can_quit(self):
+        return not self.keeps_work
+
+
+def test_help_is_an_overlay_that_holds_the_world_still(game):
+    key(game, pygame.K_h)
+    assert isinstance(game.top, HelpMode)
+    t = game.world.time
+    assert frames(game, 30) == 0 and game.world.time == t
+    key(game, pygame.K_SPACE)                              # keys do not reach the game below
+    assert not game.clock.paused
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    assert surface.get_at(ball)[:3] != (0, 0, 0)           # the level shows through, dimmed
+    click(game, (10, 200))                                 # a click closes help, spawns nothing
+    assert game.top is game.play and game.world.count == 1
+    assert frames(game, 30) > 0
+
+
+def test_only_the_top_mode_gets_input_and_drawing_starts_at_the_topmost_opaque_one(game, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(game.play, "draw", lambda surface: drawn.append("play"))
+    overlay = _Layer(game, opaque=False)
+    game.push(overlay)
+    game.draw(pygame.Surface(SIZE))
+    assert drawn == ["play"] and overlay.drawn == 1
+    cover = _Layer(game, opaque=True)
+    game.push(cover)
+    assert overlay.log == ["enter", "exit"] and cover.log == ["enter"]
+    click(game, (200, 200))
+    game.draw(pygame.Surface(SIZE))
+    assert drawn == ["play"] and overlay.drawn == 1 and cover.drawn == 1     # covered: not drawn
+    assert cover.events and not overlay.events and game.world.count == 1
+    assert game.pop() is cover and overlay.log[-1] == "enter"
+    assert game.pop() is overlay and game.pop() is None                     # play stays
+
+
+def test_a_mode_that_does_not_pause_lets_the_world_run_and_one_that_does_stops_it(game):
+    game.push(_Layer(game, opaque=False, pauses_below=False))
+    assert frames(game, 30) > 0
+    game.push(_Layer(game, opaque=False, pauses_below=True))
+    assert frames(game, 30) == 0
+
+
+def test_quitting_asks_every_mode_first(game):
+    keeper = _Layer(game, keeps_work=True)
+    game.push(keeper)
+    _post(game, pygame.QUIT)
+    assert game.running                                    # unsaved work: the mode said no
+    game.pop()
+    assert game.request_quit() and not game.running
+
+
+def test_tab_pushes_the_editor_the_factory_makes(game):
+    made = []
+    game.editor_factory = lambda app: made.append(_Layer(app)) or made[-1]
+    key(game, pygame.K_TAB)
+    assert game.top is made[0]
+    assert frames(game, 10) == 0                           # the world waits for the editor
 
 
 # ---- live reload --------------------------------------------------------------------------------
