@@ -73,6 +73,26 @@ def test_render_reads_the_world_and_never_writes_it():
         assert np.array_equal(getattr(world, name), value)
 
 
+def test_a_grab_draws_as_a_line_to_its_point_and_its_springs_do_not_show():
+    world = _world([(8, 14)], gravity=[0, 0], zones=[])
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    handle = world.grab(0, (8, 10))
+    surface = pygame.Surface((640, 360))
+    Renderer().draw(surface, world, cam)
+    mid = tuple(np.rint(cam.world_to_screen((8, 12))).astype(int))
+    lever = tuple(np.rint(cam.world_to_screen((8, 14)) + (60, 0)).astype(int))  # on a grab spring
+    assert tuple(surface.get_at(mid)[:3]) == render.SPRING_GRAB
+    grabbed_lever = surface.get_at(lever)
+    world.release(handle)
+    Renderer().draw(surface, world, cam)
+    assert tuple(surface.get_at(mid)[:3]) != render.SPRING_GRAB
+    assert surface.get_at(lever) == grabbed_lever          # the springs never showed there
+    world.add_spring(0, (1008.0, 14.0))                    # a plain spring along that line does
+    Renderer().draw(surface, world, cam)
+    assert surface.get_at(lever) != grabbed_lever
+
+
 def test_static_layer_is_cached_until_the_camera_or_level_changes():
     world = _pit(10)
     cam = Camera((640, 360))
