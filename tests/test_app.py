@@ -159,7 +159,7 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
     start = game.world.to_level()
     key(game, pygame.K_i)
     assert game.world.integrator == ORDER[0] == "euler"
-    assert game.play.show_energy                           # the plot opens where the difference shows
+    assert not game.play.show_energy                       # I changes the integrator, nothing else
     ticks = frames(game, 30)
     reference = World.from_level(start)
     reference.integrator = "euler"
@@ -170,6 +170,18 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
         key(game, pygame.K_i)
         assert game.world.integrator == name
     assert any("integrator" in text for text in game.toasts.texts())
+
+
+def test_i_and_e_each_do_one_thing(game):
+    for _ in range(3):
+        key(game, pygame.K_i)
+        assert not game.play.show_energy
+    key(game, pygame.K_e)
+    assert game.play.show_energy
+    key(game, pygame.K_i)
+    assert game.play.show_energy                            # I leaves the plot as it was
+    key(game, pygame.K_e)
+    assert not game.play.show_energy
 
 
 def test_space_stops_the_world_and_runs_it_again(game):

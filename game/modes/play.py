@@ -65,7 +65,6 @@ class PlayMode(Mode):
         self.debug_index = 0
         self.show_trails = False
         self.show_energy = False
-        self.energy_chosen = False     # the player pressed E: I no longer opens the plot
         self.complete = False          # goal reached (latched until reset or a new level)
         self.trails = Trails()
         self.energy_history = EnergyHistory()
@@ -167,7 +166,6 @@ class PlayMode(Mode):
             app.toast("trails " + ("on" if self.show_trails else "off"))
         elif key == pygame.K_e:
             self.set_energy_shown(not self.show_energy)
-            self.energy_chosen = True
         elif key == pygame.K_f:
             app.fit_camera()
         elif key == pygame.K_m:
@@ -188,8 +186,6 @@ class PlayMode(Mode):
     def cycle_integrator(self):
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
-        if not self.energy_chosen:
-            self.set_energy_shown(True)     # the plot is where the difference shows
         self.app.toast(f"integrator: {following}")
 
     def set_energy_shown(self, shown):
