@@ -241,7 +241,7 @@ class App:
             if self._want_screenshot:
                 self._want_screenshot = False
                 self.save_screenshot(surface)
-            self.hud.draw_toasts(surface, self.toasts.shown(self.time))
+            self.hud.draw_toast(surface, self.toasts.shown(self.time))
 
     def request_screenshot(self):
         """Save the next frame drawn to screenshot_dir."""

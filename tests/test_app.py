@@ -280,6 +280,33 @@ def test_f12_saves_a_screenshot(game, tmp_path):
     assert len(shots) == 1 and shots[0].endswith(".png")
 
 
+def test_f12_screenshots_leave_the_toast_out(game, tmp_path):
+    game.toast("a toast over the corner")
+    key(game, pygame.K_F12)
+    shown = pygame.Surface(SIZE)
+    game.draw(shown)
+    saved = pygame.image.load(str(tmp_path / "shots" / os.listdir(tmp_path / "shots")[0]))
+    corner = pygame.Rect(SIZE[0] - 300, SIZE[1] - 24, 300, 24)             # where toasts go
+    game.toasts.current = None
+    plain = pygame.Surface(SIZE)
+    game.draw(plain)
+    assert pygame.image.tobytes(saved.subsurface(corner), "RGB") == pygame.image.tobytes(plain.subsurface(corner), "RGB")
+    assert pygame.image.tobytes(shown.subsurface(corner), "RGB") != pygame.image.tobytes(plain.subsurface(corner), "RGB")
+
+
+def test_the_error_names_the_file_as_the_player_typed_it_and_the_level_stays_put(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "typed.json", LEVEL)
+    pygame.font.init()
+    g = App("typed.json", size=SIZE, level_dir=str(tmp_path))
+    view = g.camera.key()
+    (tmp_path / "typed.json").write_text('{"segments": [}')
+    frames(g, 40)
+    assert g.session.error.startswith("typed.json:1:")
+    g.draw(pygame.Surface(SIZE))
+    assert g.camera.key() == view
+
+
 def test_the_window_resizes_and_keeps_the_level_in_view(game):
     game.draw(pygame.Surface((1000, 700)))
     assert game.camera.size == (1000, 700)

@@ -7,7 +7,7 @@ import pygame
 
 from game import defaults
 from game.gestures import Fling, Hold, Pan, far
-from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, energy_plot_rect, short_number
+from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -50,7 +50,8 @@ KEYMAP = (
     ("Esc", "close help, or quit"),
 )
 
-HINT = "H help    I integrator    E energy    D debug    T trails    [ ] levels    R reset"
+HINT = (("H", "help"), ("I", "integrator"), ("E", "energy"), ("D", "debug"), ("T", "trails"),
+        ("[ ]", "levels"), ("R", "reset"), ("Space", "pause"))
 
 
 class PlayMode(Mode):
@@ -301,12 +302,12 @@ class PlayMode(Mode):
         t = np.linspace(0.0, AIM_PREVIEW_SECONDS, 25)[1:, None]
         path = app.camera.world_to_screen(fling.start_world + velocity * t + 0.5 * gravity * t * t)
         speed = float(np.hypot(*velocity))
-        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, 22), path)
+        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
 
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
         stats = app.stats
-        top = hud.draw_banner(surface, app.session.error)
+        top = 0
         energy = self.energy if self.energy is not None else world.energy()
         fps = f"{stats.fps:.0f} FPS    " if stats.fps > 0 else ""
         draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
@@ -323,5 +324,8 @@ class PlayMode(Mode):
             hud.draw_complete(surface, top)
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
-        hud.draw_hint(surface, HINT)
+        if app.session.error:
+            hud.draw_banner(surface, app.session.error)
+        else:
+            hud.draw_hint(surface, HINT)
 
