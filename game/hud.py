@@ -45,16 +45,24 @@ MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the 
 WIDE = 1000                 # px: narrower windows get the smaller HUD text
 TEXT_CACHE_LIMIT = 400      # rendered strings kept before the cache is emptied
 ENERGY_SPAN = 10.0          # s of simulated time the energy plot shows
-PLOT_SIZE = (420, 300)      # px at most (the level moves aside for it)
+PLOT_WIDTH = 0.28           # of the window's width: the energy plot's column (the level moves aside)
+PLOT_MIN_WIDTH = 300        # px
+PLOT_MAX_WIDTH = 420        # px
+PLOT_MIN_HEIGHT = 150       # px
 
 
 
 def energy_plot_rect(size, bottom_gap=MARGIN):
-    """Where the energy plot goes in a window of ``size`` (w, h) px: the bottom-right corner,
-    ``bottom_gap`` px above the bottom (the app fits the level beside it)."""
+    """Where the energy plot goes in a window of ``size`` (w, h) px: a column at the right,
+    from under the top bar to ``bottom_gap`` px above the bottom, PLOT_WIDTH of the width
+    (within PLOT_MIN_WIDTH and PLOT_MAX_WIDTH px). The app fits the level beside it, so the
+    plot fills all the room it takes."""
     width, height = size
-    w, h = max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 2 // 5))
-    return pygame.Rect(width - MARGIN - w, height - bottom_gap - h, w, h)
+    w = int(min(max(width * PLOT_WIDTH, PLOT_MIN_WIDTH), PLOT_MAX_WIDTH))
+    top = BAR_HEIGHT + MARGIN
+    h = max(PLOT_MIN_HEIGHT, height - bottom_gap - MARGIN - top)
+    return pygame.Rect(width - MARGIN - w, height - bottom_gap - MARGIN - h, w, h)
+
 
 class EnergyHistory:
     """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""

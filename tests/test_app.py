@@ -315,7 +315,7 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 
 
 def test_the_energy_plot_never_covers_a_fitted_level(game):
-    from game.hud import energy_plot_rect, HINT_HEIGHT
+    from game.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
     key(game, pygame.K_e)
     assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
@@ -323,6 +323,7 @@ def test_the_energy_plot_never_covers_a_fitted_level(game):
     corners = game.camera.world_to_screen([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
     assert not any(plot.collidepoint(float(x), float(y)) for x, y in corners)
     assert corners[:, 0].max() <= plot.left
+    assert plot.top <= BAR_HEIGHT + 12 and plot.bottom >= SIZE[1] - HINT_HEIGHT - 12   # all its column
     key(game, pygame.K_e)                                 # hidden: the level takes the room back
     assert game.camera.world_to_screen((x1, y0))[0] > plot.left
     game.resize((500, 400))                               # too narrow to give the plot a column
@@ -567,3 +568,37 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
     click(g, free[0])
     assert g.world.count == count + 1
     assert np.allclose(g.world.pos[-1], g.camera.screen_to_world(free[0]))
+
+
+# ---- the fling's aim ---------------------------------------------------------------------------
+def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
+    from game.geometry import closest_point_on_segment
+    from game.modes.play import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
+    doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
+           "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
+                        {"a": [20, 0], "b": [20, 8], "radius": 0.5}]}
+    world = World.from_level(doc)
+    free = flight_preview(world, (2, 15), (-1, 0), 0.25)                # clear of everything
+    t = np.linspace(0, AIM_PREVIEW_SECONDS, AIM_PREVIEW_SAMPLES)[:, None]
+    assert np.allclose(free, np.array((2, 15)) + np.array((-1, 0)) * t + 0.5 * np.array((0, -9.81)) * t * t)
+    for start, velocity in [((5, 5), (30, 0)), ((5, 5), (20, 10)), ((15, 3), (20, 5)), ((5, 10), (0, -15))]:
+        path = flight_preview(world, start, velocity, 0.25)
+        end = path[-1]
+        gaps = [np.linalg.norm(end - closest_point_on_segment(np.array(s["a"], float), np.array(s["b"], float), end))
+                - s.get("radius", 0) for s in doc["segments"]]
+        assert min(gaps) == pytest.approx(0.25, abs=1e-6)                # it ends touching a wall
+        assert len(path) < AIM_PREVIEW_SAMPLES + 1
+        assert np.all(path[:, 0] <= 12 - 0.25 + 1e-9) or start[0] > 12   # never beyond the first wall
+
+
+@pytest.mark.parametrize("end", [(500, 300), (300, 100), (100, 300), (300, 500), (480, 120), (130, 460), (303, 300)])
+def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
+    from game.hud import Hud
+    from game.render import draw_aim
+    pygame.font.init()
+    hud = Hud()
+    surface = pygame.Surface(SIZE)
+    rect = draw_aim(surface, (300, 300), end, "12.3 m/s", lambda s: hud.text(s), None)
+    assert not rect.clipline((300, 300), end)
+    centre = np.array(rect.center) - (np.array((300, 300)) + end) / 2
+    assert np.linalg.norm(centre) < 80                                 # and near it

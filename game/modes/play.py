@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pygame
 
-from game import defaults
+from game import defaults, geometry
 from game.gestures import Fling, Hold, Pan, far
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
@@ -16,6 +16,7 @@ from game.render import DEBUG_LAYERS, Trails, draw_aim
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
+AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 
 # Debug layers, cycled with D.
 DEBUG_MODES = (("off", ()),
@@ -52,6 +53,31 @@ KEYMAP = (
 
 HINT = (("H", "help"), ("I", "integrator"), ("E", "energy"), ("D", "debug"), ("T", "trails"),
         ("[ ]", "levels"), ("R", "reset"), ("Space", "pause"))
+
+
+def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
+    """(K, 2) metres: where a ball of ``radius`` m thrown from ``start`` at ``velocity`` m/s
+    flies under the world's gravity (x = x0 + v t + g t^2 / 2), sampled ``samples`` times
+    over ``seconds``, up to its first touch of a static shape: each chord of the arc is
+    swept against every capsule (geometry.swept_circle_segment) and the path ends where
+    the first one is touched."""
+    start = np.asarray(start, float)
+    velocity = np.asarray(velocity, float)
+    t = np.linspace(0.0, seconds, samples)[:, None]
+    path = start + velocity * t + 0.5 * world.forces.gravity * t * t
+    statics = world.statics
+    if len(statics.radius) == 0:
+        return path
+    moves = np.diff(path, axis=0)                                        # (K-1, 2)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        touch = geometry.swept_circle_segment(path[:-1, None], radius, moves[:, None],
+                                              statics.a[None], statics.b[None], statics.radius[None])
+    first = np.min(touch, axis=1)                                        # (K-1,) per chord
+    hit = np.flatnonzero(np.isfinite(first))
+    if len(hit) == 0:
+        return path
+    k = int(hit[0])
+    return np.vstack((path[:k + 1], path[k] + first[k] * moves[k]))
 
 
 class PlayMode(Mode):
@@ -298,9 +324,8 @@ class PlayMode(Mode):
         app, fling = self.app, self.left
         end_world = app.cursor_world()
         velocity = (end_world - fling.start_world) * FLING_GAIN
-        gravity = np.asarray(app.session.doc.get("gravity", defaults.GRAVITY), float)
-        t = np.linspace(0.0, AIM_PREVIEW_SECONDS, 25)[1:, None]
-        path = app.camera.world_to_screen(fling.start_world + velocity * t + 0.5 * gravity * t * t)
+        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        path = app.camera.world_to_screen(flight_preview(self.world, fling.start_world, velocity, radius))
         speed = float(np.hypot(*velocity))
         draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
 
