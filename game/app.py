@@ -279,11 +279,22 @@ def _open_level(path):
         return None, None
 
 
+def level_to_play(level):
+    """(path, doc) for the window: doc is None for a file that exists but does not load (its
+    error went to stderr; the game opens on an empty floor with the error shown, and the
+    live reload brings the level in once the author fixes it). (None, None) when there is
+    nothing to play (no such file, no levels), after one line on stderr."""
+    path, doc = _open_level(level)
+    if doc is None and level is not None and os.path.isfile(level):
+        return level, None
+    return path, doc
+
+
 def run(args):
-    """Play in a window. Exit code 0; 2 for a bad level (before any window opens); 1 if no
-    window can be opened."""
-    path, doc = _open_level(args.level)
-    if doc is None:
+    """Play in a window. Exit code 0; 2 for a missing level (before any window opens); 1 if
+    no window can be opened. A level file that does not load opens with its error shown."""
+    path, doc = level_to_play(args.level)
+    if path is None:
         return 2
     try:
         pygame.display.init()

@@ -13,7 +13,7 @@ from game.world import World
 
 # The world shown while the file given on the command line does not load yet: a floor,
 # so the author can fix the file and the live reload brings the level in.
-PLACEHOLDER = ('{"name": "", "bounds": [0, 0, 32, 18],'
+PLACEHOLDER = ('{"name": "waiting", "bounds": [0, 0, 32, 18],'
                ' "segments": [{"a": [0, 0], "b": [32, 0]}]}')
 
 
@@ -31,7 +31,8 @@ class LevelSession:
                 doc = load(self.path)
             except LevelError as error:     # play on an empty floor until the file is fixed
                 self.error = str(error)
-                doc = loads(PLACEHOLDER)
+                doc = dict(loads(PLACEHOLDER), name=os.path.basename(self.path),
+                           description="The file does not load yet: the line at the bottom says why.")
         self.doc = doc
         self.world = World.from_level(doc)
         self.watcher = LevelWatcher(self.path)

@@ -503,6 +503,23 @@ def test_a_bad_level_path_is_one_line_on_stderr_and_exit_2(entry, tmp_path, caps
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_error(tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "Half", "segments": [{"a": [0, 0], "b": [1, "a"]}]}')
+    path, doc = app_module.level_to_play(str(broken))
+    assert path == str(broken) and doc is None
+    assert capsys.readouterr().err.count("\n") == 1               # the error, once, on stderr
+    pygame.font.init()
+    g = App(path, size=SIZE, doc=doc, level_dir=str(tmp_path))
+    assert g.session.error.startswith(str(broken) + ":1:")
+    assert g.world.count == 0 and len(g.world.statics.radius) == 1  # a floor to wait on
+    g.draw(pygame.Surface(SIZE))
+    _write(broken, LEVEL)                                          # the author fixes it
+    frames(g, 40)
+    assert g.session.error == "" and g.world.name == "Test box" and g.world.count == 1
+    assert app_module.level_to_play(str(tmp_path / "missing.json")) == (None, None)
+
+
 # ---- whatever the player does -------------------------------------------------------------------
 _COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
 _KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
