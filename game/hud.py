@@ -243,10 +243,10 @@ class Hud:
             pygame.draw.rect(surface, GOAL, (bar.x, bar.y, max(4, int(bar.width * fraction)), bar.height),
                              border_radius=3)
 
-    def draw_complete(self, surface, top):
-        """A big "level complete" under the bar."""
+    def draw_complete(self, surface, top, seconds):
+        """A big "level complete" under the bar, with the world time it took (s)."""
         big = self.text("LEVEL COMPLETE", SIZE_HUGE, GOAL, bold=True)
-        sub = self.text("]  next level      R  play again", SIZE_BODY, TEXT)
+        sub = self.text(f"in {seconds:.1f} s      ]  next level      R  play again", SIZE_BODY, TEXT)
         w = max(big.get_width(), sub.get_width()) + 40
         box = pygame.Rect(0, 0, w, big.get_height() + sub.get_height() + 30)
         box.midtop = (surface.get_width() // 2, top + BAR_HEIGHT + 60)

@@ -17,6 +17,12 @@ PLACEHOLDER = ('{"name": "waiting", "bounds": [0, 0, 32, 18],'
                ' "segments": [{"a": [0, 0], "b": [32, 0]}]}')
 
 
+def goal_reached(progress):
+    """Whether (balls inside goal zones, balls wanted) from World.goal_progress() completes
+    the level (None: the level has no goal)."""
+    return progress is not None and progress[1] > 0 and progress[0] >= progress[1]
+
+
 class LevelSession:
     """One level file in play. ``path`` is the file as the player named it (messages show
     it as typed); ``doc`` its definition; ``world`` the running World; ``error`` the

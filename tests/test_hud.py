@@ -36,7 +36,7 @@ def test_hud_draws_every_piece_without_error():
                        ["1 balls", "cursor (1, 2) m"], (3, 20))
     assert bar.top == 0 and bar.width == 1280
     hud.draw_bar(pygame.Surface((300, 200)), 0, "A very long level name " * 5, "", "rk4", ["x"], None)
-    hud.draw_complete(surface, 0)
+    hud.draw_complete(surface, 0, 12.25)
     hud.draw_status(surface, 0, True, 0.25)
     hud.draw_help(surface, [("H", "help"), ("Esc", "quit")])
     assert hud.draw_energy(surface, history) is not None

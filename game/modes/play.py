@@ -12,6 +12,7 @@ from game.integrators import ORDER, next_integrator
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
+from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
@@ -92,7 +93,7 @@ class PlayMode(Mode):
         self.debug_index = 0
         self.show_trails = False
         self.show_energy = False
-        self.complete = False          # goal reached (latched until reset or a new level)
+        self.complete_at = None        # s of world time the goal was reached (latched until reset)
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
@@ -111,7 +112,7 @@ class PlayMode(Mode):
         self.left = None
         self.trails.clear()
         self.energy_history.clear()
-        self.complete = False
+        self.complete_at = None
         self.record_energy()
 
     def after_tick(self):
@@ -126,9 +127,8 @@ class PlayMode(Mode):
     def after_ticks(self):
         """After a frame's ticks: the energy sample and the goal."""
         self.record_energy()
-        progress = self.world.goal_progress()
-        if progress and not self.complete and progress[1] > 0 and progress[0] >= progress[1]:
-            self.complete = True
+        if self.complete_at is None and goal_reached(self.world.goal_progress()):
+            self.complete_at = self.world.time
             self.app.toast("level complete!")
 
     def record_energy(self):
@@ -345,8 +345,8 @@ class PlayMode(Mode):
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                      world.integrator, lines, world.goal_progress())
         hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale)
-        if self.complete:
-            hud.draw_complete(surface, top)
+        if self.complete_at is not None:
+            hud.draw_complete(surface, top, self.complete_at)
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
         if app.session.error:
