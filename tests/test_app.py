@@ -273,6 +273,25 @@ def test_toggles_help_escape_and_the_reserved_editor_key(game):
     assert not game.running
 
 
+def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level):
+    from game.level import load
+    original = level.read_text()
+    drag(game, (200, 150), (260, 120))                       # a flung ball in flight
+    frames(game, 10)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    drag(game, ball, (ball[0], ball[1] - 40), release=False)  # and one held by the mouse
+    _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+    saved = tmp_path / "a_box-snapshot.json"
+    doc = load(str(saved))
+    assert np.allclose([b["pos"] for b in doc["balls"]], game.world.pos)
+    assert np.allclose([b["vel"] for b in doc["balls"]], game.world.vel)
+    assert doc["springs"] == [] and len(game.world.springs) == 2      # the grab is not part of the level
+    assert any("a_box-snapshot.json" in t for t in game.toasts.texts())
+    _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+    assert (tmp_path / "a_box-snapshot-2.json").exists()                # never over the first
+    assert level.read_text() == original                                # the level itself is untouched
+
+
 def test_f12_saves_a_screenshot(game, tmp_path):
     key(game, pygame.K_F12)
     game.draw(pygame.Surface(SIZE))

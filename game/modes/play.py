@@ -9,6 +9,7 @@ from game import defaults, geometry
 from game.gestures import Fling, Hold, Pan, far
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
+from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
@@ -199,6 +200,8 @@ class PlayMode(Mode):
             app.audio.muted = not app.audio.muted
             app.toast("sound " + ("off" if app.audio.muted else "on")
                       + ("" if app.audio.enabled else " (no audio device)"))
+        elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
+            self.save_snapshot()
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
@@ -310,6 +313,27 @@ class PlayMode(Mode):
             if "radius" in ball:
                 return float(ball["radius"])
         return None
+
+    def save_snapshot(self):
+        """Ctrl+S: the running world as a new level file beside the levels (what --save
+        writes headless), never over an existing file; a toast names it. Returns its path."""
+        app, world = self.app, self.world
+        doc = world.to_level()
+        held = {world.springs.index(i) for grab in world.grabs.values() for i in grab.spring_ids}
+        doc["springs"] = [s for k, s in enumerate(doc["springs"]) if k not in held]   # not the mouse's
+        stem = os.path.splitext(os.path.basename(app.session.path))[0]
+        doc["name"] = f"{world.name or stem} (snapshot at {world.time:.1f} s)"
+        path, n = os.path.join(app.level_dir, f"{stem}-snapshot.json"), 1
+        while os.path.exists(path):
+            n += 1
+            path = os.path.join(app.level_dir, f"{stem}-snapshot-{n}.json")
+        try:
+            save(doc, path)
+        except LevelError as error:
+            app.toast(f"not saved: {error}")
+            return None
+        app.toast("saved " + os.path.relpath(path))
+        return path
 
     # ---- drawing -----------------------------------------------------------------------------------
     def draw(self, surface):
