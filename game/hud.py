@@ -181,7 +181,7 @@ class Hud:
         s = self.text(text, SIZE_BODY, TEXT)
         surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
 
-    def draw_bar(self, surface, top, title, description, integrator, stats, progress):
+    def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):
         """The bar across the top: level name and description on the left, the goal's
         progress, then the integrator and the run's numbers on the right. The camera fits
         the level below it (BAR_HEIGHT), so the bar never hides a part of the level. In a
@@ -225,6 +225,9 @@ class Hud:
             lines = lines[:1] + [_fit(self.font(SIZE_SMALL), " ".join(lines[1:]), room)]
         y = rect.y + (BAR_HEIGHT - title_s.get_height() - 4 - small * len(lines)) // 2
         surface.blit(title_s, (MARGIN + 2, y))
+        if counter and MARGIN + title_s.get_width() + 70 < room:     # "3/9": which level of how many
+            count_s = self.text(counter, SIZE_BODY, DIM)
+            surface.blit(count_s, (MARGIN + 14 + title_s.get_width(), y + title_s.get_height() - count_s.get_height() - 2))
         y += title_s.get_height() + 4
         for text in lines:
             surface.blit(self.text(text, SIZE_SMALL, DIM), (MARGIN + 2, y))

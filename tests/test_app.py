@@ -638,3 +638,84 @@ def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
     assert not rect.clipline((300, 300), end)
     centre = np.array(rect.center) - (np.array((300, 300)) + end) / 2
     assert np.linalg.norm(centre) < 80                                 # and near it
+
+
+# ---- the level menu and the help --------------------------------------------------------------
+@pytest.fixture
+def two_levels(game, tmp_path):
+    _write(tmp_path / "b_other.json", dict(LEVEL, name="Other", balls=[{"pos": [4, 4], "radius": 0.5}]))
+    game.play.counter = game.play.level_counter()
+    return game
+
+
+def test_l_opens_a_menu_of_the_levels_with_thumbnails_and_the_world_waits(two_levels):
+    from game.modes.menu import LevelMenuMode
+    game = two_levels
+    key(game, pygame.K_l)
+    menu = game.top
+    assert isinstance(menu, LevelMenuMode) and len(menu.files) == 2 and menu.selected == 0
+    t = game.world.time
+    assert frames(game, 5) == 0 and game.world.time == t
+    thumb, name = menu.thumbs[menu.files[1]]
+    assert name == "Other"
+    pixels = pygame.surfarray.array3d(thumb).reshape(-1, 3)
+    assert len(np.unique(pixels, axis=0)) > 20                         # a drawn level, not a blank
+    game.draw(pygame.Surface(SIZE))
+    key(game, pygame.K_RIGHT)
+    key(game, pygame.K_RETURN)
+    assert game.top is game.play and game.world.name == "Other" and game.play.counter == "2/2"
+
+
+def test_a_click_on_a_thumbnail_plays_it_and_completed_levels_are_marked(two_levels):
+    game = two_levels
+    game.play.completed.add(os.path.realpath(game.session.path))
+    key(game, pygame.K_l)
+    menu = game.top
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    game.draw(pygame.Surface(SIZE))
+    assert drawn.count("complete") == 1
+    click(game, menu.cell_rect(1).center)
+    assert game.top is game.play and game.world.name == "Other"
+
+
+def test_the_hud_says_which_level_of_how_many(two_levels):
+    game = two_levels
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    game.draw(pygame.Surface(SIZE))
+    assert "1/2" in drawn
+
+
+def test_l_in_the_help_opens_the_level_menu(game):
+    from game.modes.menu import LevelMenuMode
+    key(game, pygame.K_h)
+    key(game, pygame.K_l)
+    assert isinstance(game.top, LevelMenuMode) and game.stack[:-1] == [game.play]
+
+
+def test_the_help_lists_every_key_the_game_reads(game):
+    """Every key (alone or with Ctrl) the play mode acts on is named in its help."""
+    from game.modes.play import KEYMAP
+    names = {token for keys, _ in KEYMAP for token in keys.replace("/", " ").split()}
+    alias = {"escape": "Esc", "[.]": ".", "[-]": "-", "[+]": "=", "+": "=", "return": "Enter"}
+
+    def shown(name):
+        if name in alias:
+            return alias[name]
+        return name.upper() if len(name) == 1 or (name[0] == "f" and name[1:].isdigit()) else name.capitalize()
+
+    missing = []
+    codes = sorted({getattr(pygame, n) for n in dir(pygame) if n.startswith("K_")})
+    for mod, prefix in ((0, ""), (pygame.KMOD_LCTRL, "Ctrl+")):
+        for code in codes:
+            event = pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode="", scancode=0)
+            if game.play.key(event):
+                token = shown(pygame.key.name(code))
+                if prefix + token not in names and token not in names:     # Ctrl+X may act as X
+                    missing.append(prefix + token)
+            while game.top is not game.play:
+                game.pop()
+    assert not missing

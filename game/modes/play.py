@@ -12,6 +12,7 @@ from game.integrators import ORDER, next_integrator
 from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
+from game.modes.menu import LevelMenuMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
 from game.session import goal_reached
 
@@ -41,20 +42,22 @@ KEYMAP = (
     ("-   =", "slower / faster (time scale)"),
     ("R", "reset the level"),
     ("I", "next integrator: " + " > ".join(ORDER)),
+    ("L", "level menu"),
     ("[   ]", "previous / next level"),
     ("D", "debug layers: contacts, velocities, swept, grid, all"),
     ("T", "trails"),
     ("E", "energy plot"),
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
+    ("Ctrl+S", "save the running world as a new level file"),
     ("F12", "screenshot to screenshots/"),
-    ("Tab", "level editor (coming soon)"),
-    ("H", "this help"),
+    ("Tab / F2", "level editor (coming soon)"),
+    ("H / F1", "this help (the world waits)"),
     ("Esc", "close help, or quit"),
 )
 
-HINT = (("H", "help"), ("I", "integrator"), ("E", "energy"), ("D", "debug"), ("T", "trails"),
-        ("[ ]", "levels"), ("R", "reset"), ("Space", "pause"))
+HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
+        ("T", "trails"), ("R", "reset"), ("Space", "pause"))
 
 
 def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
@@ -95,9 +98,11 @@ class PlayMode(Mode):
         self.show_trails = False
         self.show_energy = False
         self.complete_at = None        # s of world time the goal was reached (latched until reset)
+        self.completed = set()         # real paths of the level files completed this session
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
+        self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
 
     @property
     def world(self):
@@ -114,6 +119,7 @@ class PlayMode(Mode):
         self.trails.clear()
         self.energy_history.clear()
         self.complete_at = None
+        self.counter = self.level_counter()
         self.record_energy()
 
     def after_tick(self):
@@ -130,6 +136,7 @@ class PlayMode(Mode):
         self.record_energy()
         if self.complete_at is None and goal_reached(self.world.goal_progress()):
             self.complete_at = self.world.time
+            self.completed.add(os.path.realpath(self.app.session.path))
             self.app.toast("level complete!")
 
     def record_energy(self):
@@ -200,6 +207,8 @@ class PlayMode(Mode):
             app.audio.muted = not app.audio.muted
             app.toast("sound " + ("off" if app.audio.muted else "on")
                       + ("" if app.audio.enabled else " (no audio device)"))
+        elif key == pygame.K_l:
+            app.push(LevelMenuMode(app))
         elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
             self.save_snapshot()
         elif key == pygame.K_F12:
@@ -249,6 +258,12 @@ class PlayMode(Mode):
             index = 0 if direction > 0 else len(files) - 1
         if app.session.open(files[index]):
             app.toast(app.session.name)
+
+    def level_counter(self):
+        """ "3/9": this level's place among the folder's levels ("" if it is not one of them)."""
+        real = [os.path.realpath(p) for p in self.app.level_files()]
+        here = os.path.realpath(self.app.session.path)
+        return f"{real.index(here) + 1}/{len(real)}" if here in real else ""
 
     def motion(self, pos):
         if self.pan is not None:
@@ -367,7 +382,7 @@ class PlayMode(Mode):
             cursor = app.cursor_world()
             lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
-                     world.integrator, lines, world.goal_progress())
+                     world.integrator, lines, world.goal_progress(), counter=self.counter)
         hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale)
         if self.complete_at is not None:
             hud.draw_complete(surface, top, self.complete_at)
