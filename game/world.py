@@ -546,6 +546,16 @@ class World:
         keep = ~np.isin(self.springs.ids, grab.spring_ids)
         self.springs.keep(keep)
 
+    def place_grabbed(self, handle, point):
+        """Move the grab's point and put its ball there at rest: dragging while the world is
+        paused, when no spring can pull it. False if the grab is over."""
+        if not self.move_grab(handle, point):
+            return False
+        k = self.grabbed_ball(handle)
+        self.pos[k] = np.asarray(point, float)
+        self.vel[k] = 0.0
+        return True
+
     def grabbed_ball(self, handle):
         """Index of the ball a grab holds now, -1 if the grab is over."""
         grab = self.grabs.get(handle)

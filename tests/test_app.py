@@ -15,7 +15,7 @@ from game.clock import MAX_TICKS_PER_FRAME
 from game.gestures import Fling
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN
+from game.modes.play import FLING_GAIN, SPOT_TAKEN
 from game.audio import Audio
 from game.integrators import ORDER
 from game.render import ball_colour
@@ -719,3 +719,70 @@ def test_the_help_lists_every_key_the_game_reads(game):
             while game.top is not game.play:
                 game.pop()
     assert not missing
+
+
+# ---- undo, drag while paused, spray -------------------------------------------------------------
+def ctrl(g, k):
+    _post(g, pygame.KEYDOWN, key=k, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+
+
+def test_ctrl_z_takes_back_spawns_flings_and_deletes_newest_first(game):
+    key(game, pygame.K_SPACE)                                    # paused: nothing moves meanwhile
+    start = game.world.to_level()["balls"]
+    click(game, (200, 150))
+    drag(game, (300, 150), (360, 120))
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    click(game, ball, button=3)                                  # delete the level's own ball
+    assert game.world.count == 2
+    ctrl(game, pygame.K_z)                                       # the delete
+    assert game.world.count == 3
+    back = game.world.to_level()["balls"][-1]
+    assert back["pos"] == start[0]["pos"] and back["radius"] == start[0]["radius"]
+    ctrl(game, pygame.K_z)                                       # the fling
+    ctrl(game, pygame.K_z)                                       # the click
+    assert game.world.count == 1 and game.world.to_level()["balls"][0]["pos"] == start[0]["pos"]
+    ctrl(game, pygame.K_z)
+    assert game.world.count == 1 and "undo: nothing to undo" in game.toasts.texts()
+
+
+def test_undo_history_ends_with_the_run_of_the_level(game):
+    click(game, (200, 150))
+    key(game, pygame.K_r)
+    ctrl(game, pygame.K_z)
+    assert game.world.count == 1 and "undo: nothing to undo" in game.toasts.texts()
+
+
+def test_a_ball_dragged_while_paused_goes_where_the_pointer_goes_and_stays(game):
+    key(game, pygame.K_SPACE)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    target = (ball[0] - 250, ball[1] - 120)
+    drag(game, ball, target, release=False)
+    frames(game, 3)
+    assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))
+    assert np.all(game.world.vel[0] == 0) and game.world.time == 0
+    _post(game, pygame.MOUSEBUTTONUP, pos=target, button=1)
+    assert len(game.world.springs) == 0 and game.world.count == 1
+    frames(game, 5)
+    assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))   # still paused
+
+
+def test_holding_the_button_sprays_balls_only_where_the_spot_is_free(game):
+    key(game, pygame.K_SPACE)                                    # paused: the first ball stays put
+    spot = (200, 150)
+    _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
+    frames(game, 60)
+    assert game.world.count == 2                                 # one, then its own spot is taken
+    assert game.play.spot_taken
+    shown = pygame.Surface(SIZE)
+    game.draw(shown)
+    ring = pygame.surfarray.array3d(shown)
+    assert np.any(np.all(ring == SPOT_TAKEN, axis=2))          # and the pointer says so
+    for x in range(240, 560, 40):                                # a sweep along free space
+        _post(game, pygame.MOUSEMOTION, pos=(x, 150), rel=(0, 0), buttons=(1, 0, 0))
+        frames(game, 8)
+    _post(game, pygame.MOUSEBUTTONUP, pos=(560, 150), button=1)
+    made = game.world.pos[1:]
+    assert len(made) >= 6
+    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
+    assert gaps.min() >= 2 * game.world.radius[1] - 1e-9        # none sprayed onto another

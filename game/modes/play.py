@@ -19,6 +19,8 @@ from game.session import goal_reached
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
+SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
+SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 
 # Debug layers, cycled with D.
@@ -33,7 +35,8 @@ DEBUG_MODES = (("off", ()),
 KEYMAP = (
     ("left click", "spawn a ball"),
     ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
-    ("left drag a ball", "grab it and carry it (a spring to the cursor)"),
+    ("left hold", "spray balls (a red ring: the spot is taken)"),
+    ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
@@ -49,6 +52,7 @@ KEYMAP = (
     ("E", "energy plot"),
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
+    ("Ctrl+Z", "undo the last spawn, fling or delete"),
     ("Ctrl+S", "save the running world as a new level file"),
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor (coming soon)"),
@@ -103,6 +107,9 @@ class PlayMode(Mode):
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
         self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
+        self.undo_stack = []           # [("spawned", ball id) | ("deleted", ball)], newest last
+        self.spray_clock = 0.0         # wall s since the spray's last ball
+        self.spot_taken = False        # the spray's spot under the pointer holds a ball now
 
     @property
     def world(self):
@@ -120,6 +127,7 @@ class PlayMode(Mode):
         self.energy_history.clear()
         self.complete_at = None
         self.counter = self.level_counter()
+        self.undo_stack = []
         self.record_energy()
 
     def after_tick(self):
@@ -145,11 +153,35 @@ class PlayMode(Mode):
 
     def update(self, frame_dt):
         self.follow_grab()
+        if isinstance(self.left, Fling) and self.left.hold(frame_dt):
+            self.spray(frame_dt)
 
     def follow_grab(self):
-        """Keep the held ball's grab at the cursor; a grab whose ball went ends here."""
+        """Keep the held ball's grab at the cursor; a grab whose ball went ends here. While
+        the world is paused no spring can pull, so the ball is carried to the cursor."""
         if isinstance(self.left, Hold):
-            self.world.move_grab(self.left.handle, self.app.cursor_world())
+            if self.app.clock.paused:
+                self.world.place_grabbed(self.left.handle, self.app.cursor_world())
+            else:
+                self.world.move_grab(self.left.handle, self.app.cursor_world())
+
+    def spray(self, frame_dt):
+        """A held press sprays a ball at the pointer every SPRAY_EVERY wall seconds, where
+        the spot is free (spot_taken says so, and the pointer shows it)."""
+        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_EVERY)
+        point = self.app.cursor_world()
+        self.spot_taken = self.taken(point)
+        if self.spray_clock >= SPRAY_EVERY and not self.spot_taken:
+            self.spray_clock = 0.0
+            self.spawn(point)
+
+    def taken(self, point):
+        """Whether a new ball at ``point`` would overlap a ball already there."""
+        if self.world.count == 0:
+            return False
+        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        d = np.linalg.norm(self.world.pos - np.asarray(point, float), axis=1)
+        return bool(np.any(d < self.world.radius + radius))
 
     # ---- input -------------------------------------------------------------------------------
     def handle_event(self, event):
@@ -209,6 +241,8 @@ class PlayMode(Mode):
                       + ("" if app.audio.enabled else " (no audio device)"))
         elif key == pygame.K_l:
             app.push(LevelMenuMode(app))
+        elif key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            self.undo()
         elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
             self.save_snapshot()
         elif key == pygame.K_F12:
@@ -288,8 +322,11 @@ class PlayMode(Mode):
     def button_up(self, button, pos):
         if button == 1 and self.left is not None:
             left, self.left = self.left, None
+            self.spot_taken = False
             if isinstance(left, Hold):
                 self.world.release(left.handle)
+            elif left.spraying:
+                pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
                 self.spawn(left.start_world)
             else:
@@ -308,15 +345,42 @@ class PlayMode(Mode):
             self.app.toast("outside the level")
             return -1
         index = self.world.add_ball(point, velocity, radius=self.spawn_radius())
+        self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
         return index
 
     def delete_at(self, point):
-        hit = self.world.ball_at(point)
+        world = self.world
+        hit = world.ball_at(point)
         if hit >= 0:
-            self.world.remove_balls([hit])
+            self.undo_stack.append(("deleted", {
+                "pos": world.pos[hit].copy(), "vel": world.vel[hit].copy(), "radius": float(world.radius[hit]),
+                "mass": 1.0 / float(world.inv_mass[hit]), "restitution": float(world.restitution[hit]),
+                "friction": float(world.friction[hit])}))
+            world.remove_balls([hit])
             self.record_energy()
         return hit
+
+    def undo(self):
+        """Ctrl+Z: take back the last spawn, fling or delete of this run of the level (a
+        deleted ball comes back where it was, moving as it was; its springs do not)."""
+        world = self.world
+        while self.undo_stack:
+            what, detail = self.undo_stack.pop()
+            if what == "spawned":
+                where = np.flatnonzero(world.ids == detail)
+                if len(where) == 0:
+                    continue                      # gone already (a kill zone): undo the one before
+                world.remove_balls(where)
+                self.app.toast("undo: ball taken back")
+            else:
+                world.add_ball(detail["pos"], detail["vel"], radius=detail["radius"], mass=detail["mass"],
+                               restitution=detail["restitution"], friction=detail["friction"])
+                self.app.toast("undo: ball put back")
+            self.record_energy()
+            return True
+        self.app.toast("undo: nothing to undo")
+        return False
 
     def spawn_radius(self):
         """New balls match the level's own: its first spawner's, else its first ball's."""
@@ -357,6 +421,9 @@ class PlayMode(Mode):
                           trails=self.trails if self.show_trails else None)
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
+        if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
+            radius = (self.spawn_radius() or defaults.BALL_RADIUS) * app.camera.scale
+            pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
         self.draw_hud(surface)
 
     def draw_aim(self, surface):
