@@ -786,3 +786,47 @@ def test_holding_the_button_sprays_balls_only_where_the_spot_is_free(game):
     assert len(made) >= 6
     gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
     assert gaps.min() >= 2 * game.world.radius[1] - 1e-9        # none sprayed onto another
+
+
+# ---- settings -----------------------------------------------------------------------------------
+def test_the_settings_sliders_change_the_running_world_at_once_and_r_puts_the_level_back(game):
+    from game.modes.settings import MAX_GRAVITY, SettingsMode
+    key(game, pygame.K_s)
+    panel = game.top
+    assert isinstance(panel, SettingsMode)
+    x0, x1, y = panel.track(0)
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=(x0 + 10, y), button=1)
+    _post(game, pygame.MOUSEMOTION, pos=(x1 + 50, y), rel=(0, 0), buttons=(1, 0, 0))   # past the end
+    _post(game, pygame.MOUSEBUTTONUP, pos=(x1 + 50, y), button=1)
+    assert np.allclose(game.world.forces.gravity, (0, -MAX_GRAVITY))
+    x0, x1, y = panel.track(1)                                   # direction: the right end, +180 deg
+    click(game, (x1, y))
+    assert np.allclose(game.world.forces.gravity, (0, MAX_GRAVITY), atol=1e-9)   # falls up now
+    x0, x1, y = panel.track(2)
+    click(game, (x0, y))
+    assert game.clock.time_scale == 0.1
+    x0, x1, y = panel.track(3)
+    click(game, (x1, y))
+    assert game.world.restitution[0] == 1.0
+    click(game, (500, 250))                                      # off the panel: play spawns
+    assert game.world.count == 2 and game.world.restitution[1] == 1.0
+    game.clock.set_scale_index(3)
+    ticks = frames(game, 30)
+    assert ticks > 0 and game.world.vel[1][1] > 0                # the world runs, under the new gravity
+    key(game, pygame.K_r)                                        # R reaches play: the level's values
+    assert np.allclose(game.world.forces.gravity, (0, -9.81)) and game.world.restitution[0] == 0.4
+    assert game.clock.time_scale == 1.0 and game.top is panel
+    game.draw(pygame.Surface(SIZE))
+    key(game, pygame.K_s)
+    assert game.top is game.play
+
+
+def test_arrow_keys_move_the_selected_slider(game):
+    key(game, pygame.K_s)
+    key(game, pygame.K_DOWN)
+    key(game, pygame.K_DOWN)                                     # the time scale
+    key(game, pygame.K_RIGHT)
+    assert game.clock.time_scale == 2.0
+    key(game, pygame.K_LEFT)
+    key(game, pygame.K_LEFT)
+    assert game.clock.time_scale == 0.5

@@ -6,6 +6,7 @@ import numpy as np
 import pygame
 
 from game import defaults, geometry
+from game.clock import TIME_SCALES
 from game.gestures import Fling, Hold, Pan, far
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
@@ -13,6 +14,7 @@ from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
+from game.modes.settings import SettingsMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
 from game.session import goal_reached
 
@@ -43,7 +45,8 @@ KEYMAP = (
     ("Space", "pause / run"),
     (".", "step one tick (pauses)"),
     ("-   =", "slower / faster (time scale)"),
-    ("R", "reset the level"),
+    ("R", "reset the level (and the settings)"),
+    ("S", "settings: gravity, time scale, material"),
     ("I", "next integrator: " + " > ".join(ORDER)),
     ("L", "level menu"),
     ("[   ]", "previous / next level"),
@@ -61,7 +64,7 @@ KEYMAP = (
 )
 
 HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
-        ("T", "trails"), ("R", "reset"), ("Space", "pause"))
+        ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
 
 
 def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
@@ -216,7 +219,8 @@ class PlayMode(Mode):
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             app.toast(f"time x{clock.set_scale_index(clock.scale_index + 1):g}")
         elif key == pygame.K_r:
-            app.session.reset()
+            app.session.reset()             # the level's gravity and material come back with it
+            clock.set_scale_index(TIME_SCALES.index(1.0))
             app.toast(f"reset ({self.world.integrator})")
         elif key == pygame.K_i:
             self.cycle_integrator()
@@ -245,6 +249,8 @@ class PlayMode(Mode):
             self.undo()
         elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
             self.save_snapshot()
+        elif key == pygame.K_s:
+            app.push(SettingsMode(app))
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
