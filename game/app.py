@@ -90,6 +90,7 @@ class App:
         self.clock = FixedClock(self.tick)
         self.session = LevelSession(level_path, doc, on_new_world=self._new_world)
         self.editor_factory = None
+        self.loader = None             # the thread loading the compiled kernels (run() starts it)
         self.running = True
         self.time = 0.0                # real seconds since start (toasts, reload polling)
         self.next_poll = RELOAD_POLL
@@ -134,6 +135,12 @@ class App:
     @property
     def size(self):
         return self.camera.size
+
+    @property
+    def warming_up(self):
+        """Whether the compiled kernels are still being made ready (the numpy path serves
+        meanwhile, slower: the HUD says so)."""
+        return accel.KERNELS is None and self.loader is not None and self.loader.is_alive()
 
     def cursor_world(self):
         """The mouse pointer in world metres (2,)."""
@@ -309,7 +316,6 @@ def run(args):
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
         clock = pygame.time.Clock()
         caption = None
-        loader = None
         while app.running:
             frame_dt = clock.tick(FPS_LIMIT) / 1000.0
             for event in pygame.event.get():
@@ -317,8 +323,8 @@ def run(args):
             app.update(frame_dt)
             app.draw(pygame.display.get_surface())
             pygame.display.flip()
-            if loader is None:   # after the first frame: the compiled kernels join in a few s
-                loader = accel.load_in_background()
+            if app.loader is None:   # after the first frame: the compiled kernels join in a few s
+                app.loader = accel.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")

@@ -257,9 +257,11 @@ class Hud:
         surface.blit(big, big.get_rect(midtop=(box.centerx, box.y + 10)))
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + 16 + big.get_height())))
 
-    def draw_status(self, surface, top, paused, time_scale):
-        """Top-centre: paused and slow-motion indicators."""
+    def draw_status(self, surface, top, paused, time_scale, warming_up=False):
+        """Top-centre: paused, slow-motion and warming-up indicators."""
         parts = []
+        if warming_up:
+            parts.append(("warming up the compiled physics: a few slow seconds", DIM))
         if paused:
             parts.append(("PAUSED", WARN))
             parts.append(("Space run   .  step", DIM))

@@ -830,3 +830,22 @@ def test_arrow_keys_move_the_selected_slider(game):
     key(game, pygame.K_LEFT)
     key(game, pygame.K_LEFT)
     assert game.clock.time_scale == 0.5
+
+
+def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
+    import threading
+    from game import accel
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    release = threading.Event()
+    game.loader = threading.Thread(target=release.wait, daemon=True)
+    game.loader.start()
+    monkeypatch.setattr(accel, "KERNELS", None)
+    game.draw(pygame.Surface(SIZE))
+    assert any(s.startswith("warming up") for s in drawn)
+    release.set()
+    game.loader.join()
+    drawn.clear()
+    game.draw(pygame.Surface(SIZE))
+    assert not any(s.startswith("warming up") for s in drawn)

@@ -456,7 +456,7 @@ class PlayMode(Mode):
             lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                      world.integrator, lines, world.goal_progress(), counter=self.counter)
-        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale)
+        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
         if self.complete_at is not None:
             hud.draw_complete(surface, top, self.complete_at)
         if self.show_energy:
