@@ -543,7 +543,8 @@ def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_err
 _COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
 _KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
          pygame.K_e, pygame.K_d, pygame.K_t, pygame.K_f, pygame.K_h, pygame.K_m, pygame.K_TAB,
-         pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE]
+         pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE,
+         pygame.K_l, pygame.K_s, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN]
 _EVENT = st.one_of(
     st.builds(lambda x, y, b: (pygame.MOUSEBUTTONDOWN, {"pos": (x, y), "button": b}), _COORD, _COORD,
               st.sampled_from([1, 2, 3])),
@@ -554,6 +555,7 @@ _EVENT = st.one_of(
     st.builds(lambda y: (pygame.MOUSEWHEEL, {"x": 0, "y": y, "precise_y": float(y)}), st.integers(-40, 40)),
     st.builds(lambda k: (pygame.KEYDOWN, {"key": k, "mod": 0, "unicode": "", "scancode": 0}),
               st.sampled_from(_KEYS)),
+    st.just((pygame.KEYDOWN, {"key": pygame.K_z, "mod": pygame.KMOD_LCTRL, "unicode": "", "scancode": 0})),
     st.builds(lambda w, h: (pygame.VIDEORESIZE, {"size": (w, h)}), st.integers(0, 3000), st.integers(0, 2000)),
     st.just((pygame.WINDOWLEAVE, {})),
     st.integers(1, 20),                                       # that many frames pass
