@@ -79,8 +79,14 @@ class LevelSession:
 
     def open(self, path):
         """Switch to another level file; False (and ``error`` set) if it does not load, in
-        which case it is still watched and the last good level keeps running."""
-        self.path = os.fsdecode(path)
+        which case it is still watched and the last good level keeps running. A path inside
+        the working folder is kept relative to it, as a player would type it."""
+        path = os.fsdecode(path)
+        try:
+            here = os.path.relpath(path) if os.path.isabs(path) else path
+        except ValueError:              # another drive (Windows)
+            here = path
+        self.path = path if here.startswith("..") else here
         self.watcher = LevelWatcher(self.path)
         try:
             doc = load(self.path)

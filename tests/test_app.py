@@ -851,3 +851,11 @@ def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
     drawn.clear()
     game.draw(pygame.Surface(SIZE))
     assert not any(s.startswith("warming up") for s in drawn)
+
+
+def test_a_level_opened_from_the_list_is_named_relative_to_the_working_folder(game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b_broken.json").write_text('{"segments": [}')
+    key(game, pygame.K_RIGHTBRACKET)
+    assert game.session.error.startswith("b_broken.json:1:")
+    assert game.world.name == "Test box"                         # the last good level plays on
