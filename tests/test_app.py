@@ -532,10 +532,12 @@ def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_err
     g = App(path, size=SIZE, doc=doc, level_dir=str(tmp_path))
     assert g.session.error.startswith(str(broken) + ":1:")
     assert g.world.count == 0 and len(g.world.statics.radius) == 1  # a floor to wait on
+    assert g.session.waiting                                       # (the banner says: fix the file)
     g.draw(pygame.Surface(SIZE))
     _write(broken, LEVEL)                                          # the author fixes it
     frames(g, 40)
     assert g.session.error == "" and g.world.name == "Test box" and g.world.count == 1
+    assert not g.session.waiting
     assert app_module.level_to_play(str(tmp_path / "missing.json")) == (None, None)
 
 
