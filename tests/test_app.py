@@ -384,10 +384,13 @@ def test_help_is_an_overlay_that_holds_the_world_still(game):
     assert frames(game, 30) == 0 and game.world.time == t
     key(game, pygame.K_SPACE)                              # keys do not reach the game below
     assert not game.clock.paused
-    surface = pygame.Surface(SIZE)
+    surface, plain = pygame.Surface(SIZE), pygame.Surface(SIZE)
     game.draw(surface)
-    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
-    assert surface.get_at(ball)[:3] != (0, 0, 0)           # the level shows through, dimmed
+    game.play.draw(plain)
+    edge = (SIZE[0] * 0.1, SIZE[1] * 0.6)                            # beside the help's box
+    assert sum(plain.get_at(edge)[:3]) > 40                           # play drew something there
+    dimmed = np.array(plain.get_at(edge)[:3]) * (1 - 150 / 255)       # under the help's veil
+    assert np.abs(np.subtract(surface.get_at(edge)[:3], dimmed)).max() <= 2   # the level shows through
     click(game, (10, 200))                                 # a click closes help, spawns nothing
     assert game.top is game.play and game.world.count == 1
     assert frames(game, 30) > 0
