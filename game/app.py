@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL_DIR = os.path.join(ROOT, "levels")
 SCREENSHOT_DIR = os.path.join(ROOT, "screenshots")
 
-TICK = 1.0 / 60.0            # s: the one step the world is ever given
+from game.defaults import TICK  # noqa: E402  (s: the one step the world is ever given)
 MAX_TICKS_PER_FRAME = 4      # a slow frame runs at most this many ticks, then drops the rest
 MAX_FRAME_DT = 0.1           # s: a longer frame (window dragged, debugger) counts as this long
 TICK_BUDGET = 0.030          # s: stop ticking in a frame after this much wall time (>= 1 tick)
