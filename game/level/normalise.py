@@ -56,8 +56,9 @@ SNAPSHOT_BALL_BYTES = 215
 MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of balls in the schema
 
 # Caps the schema cannot state (work summed over a whole level), set from what this loader
-# and the world build within the load budget (2 s, see tools/hostile_levels.py):
-MAX_STATIC_PIECES = 200_000       # segments + polyline pieces + polygon edges in one level
+# does within the load budget (2 s, 500 MB: see tools/hostile_levels.py):
+MAX_STATIC_PIECES = 20_000        # segments + polyline pieces + polygon edges in one level
+                                  # (the loader: 0.1 s; the world bins about 2,000 a second)
 MAX_NONCONVEX_CORNERS = 20_000    # corners of non-convex polygons in one level (decomposition
                                   # costs O(n r) each, about 5 us a corner at worst)
 
@@ -68,15 +69,17 @@ def fill(kind, item, material):
     return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[kind].items() if k not in item}
 
 
-def complete(obj, default_name="Untitled"):
+def complete(obj, default_name="Untitled", values_checked=False):
     """Check a parsed document and return it normalised (see the module docstring).
 
     Raises Problem. Order: over-long lists (cheap, before the schema), what the parser let
-    through (NaN, duplicate keys, bad text), the format version, the schema, then what a
-    schema cannot say. Near-linear in the size of the document.
+    through (NaN, duplicate keys, bad text; skipped when the reader vouches there is none:
+    ``values_checked``), the format version, the schema, then what a schema cannot say.
+    Near-linear in the size of the document.
     """
     level_schema.check_sizes(obj, level_schema.validator().schema, ())
-    check_values(obj)
+    if not values_checked:
+        check_values(obj)
     if isinstance(obj, dict) and _is_number(obj.get("format")) and obj["format"] > defaults.FORMAT:
         raise Problem(("format",), f"expected format {defaults.FORMAT} or older (this program reads "
                                    f"levels up to format {defaults.FORMAT}), got {render(obj['format'])}")
@@ -272,7 +275,7 @@ class _Normaliser:
                 raise Problem(("polylines", i, "points", k),
                               f"expected a point different from the one before (radius is 0: a thin "
                               f"piece of zero length), got {render(points[k])} again")
-        return {**_comments(s), "points": [_vec(p) for p in points],
+        return {**_comments(s), "points": list(points),      # the parsed [x, y] lists, owned here
                 "closed": s.get("closed", DEFAULTS["polylines"]["closed"]), "radius": radius, **self.surface(s)}
 
     def polygon(self, i, s):
@@ -383,7 +386,7 @@ class _Normaliser:
             pieces = geometry.convex_decomposition(np.asarray(ccw, float))
         except ValueError:
             raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
-        return [[ccw[k] for k in piece] for piece in pieces]
+        return [[list(ccw[k]) for k in piece] for piece in pieces]
 
 
 def _comments(obj):

@@ -7,7 +7,9 @@ checked with fstat (the file opened, not a name that may change) before a byte i
 import hashlib
 import json
 import json.scanner
+import math
 import os
+import re
 import stat
 
 from game.level import jsonpos
@@ -106,9 +108,36 @@ def guard(fn, *args):
         raise LevelError(args[1], f"internal error while loading: {type(e).__name__}: {e}") from None
 
 
-def _decoder(yielding):
-    decoder = json.JSONDecoder(object_pairs_hook=DuplicateKeys.from_pairs, parse_constant=BadNumber,
-                               parse_int=parse_int)
+# A \u escape of half a surrogate pair: the one way JSON text makes a string UTF-8 cannot hold.
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _decoder(yielding, odd):
+    """A JSON decoder that notes in ``odd`` every value a level cannot hold (NaN, Infinity,
+    a number beyond float, an integer of more than 20 digits, an object with a repeated
+    key): without any, the values need no second walk."""
+    def from_pairs(pairs):
+        d = DuplicateKeys.from_pairs(pairs)
+        if type(d) is not dict:
+            odd.append(d)
+        return d
+
+    def bad(text):
+        odd.append(text)
+        return BadNumber(text)
+
+    def number(text):
+        value = float(text)
+        return value if math.isfinite(value) else bad(text)
+
+    def integer(text):
+        value = parse_int(text)
+        if type(value) is not int:
+            odd.append(text)
+        return value
+
+    decoder = json.JSONDecoder(object_pairs_hook=from_pairs, parse_constant=bad, parse_float=number,
+                               parse_int=integer)
     if yielding:
         decoder.scan_once = json.scanner.py_make_scanner(decoder)
     return decoder
@@ -116,13 +145,15 @@ def _decoder(yielding):
 
 def load_text(text, name, default_name, yielding=False):
     """Parse, check and normalise JSON text; LevelError with the line and column."""
+    odd = []
     try:
-        obj = _decoder(yielding).decode(text)
+        obj = _decoder(yielding, odd).decode(text)
     except json.JSONDecodeError as e:
         path = jsonpos.path_at(text, e.pos)
         raise LevelError(name, jsonpos.syntax_detail(e, text), format_path(path), e.lineno, e.colno) from None
     try:
-        return complete(obj, default_name)
+        clean = not odd and ("\\u" not in text or _SURROGATE.search(text) is None)
+        return complete(obj, default_name, values_checked=clean)
     except Problem as p:
         line = col = None
         detail = p.detail
