@@ -107,7 +107,11 @@ def render(value, limit=RENDER_MAX):
     '[1, "a"]'
     >>> len(render(list(range(10 ** 6))))
     60
+    >>> render("n" * 10 ** 7)
+    '"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"... (10000000 characters)'
     """
+    if isinstance(value, str):
+        return quote(value)
     parts, budget = [], [limit + 1]
 
     def emit(s):
@@ -124,7 +128,7 @@ def render(value, limit=RENDER_MAX):
             for n, (k, x) in enumerate(v.items()):
                 if budget[0] <= 0:
                     return
-                emit((", " if n else "") + quote(k, max(budget[0], 1)) + ": ")
+                emit((", " if n else "") + quote(k, max(min(budget[0], QUOTE_MAX), 1)) + ": ")
                 walk(x)
             emit("}")
         elif isinstance(v, (list, tuple)):
@@ -136,7 +140,7 @@ def render(value, limit=RENDER_MAX):
                 walk(x)
             emit("]")
         elif isinstance(v, str):
-            emit(quote(v, max(budget[0], 1)))
+            emit(quote(v, max(min(budget[0], QUOTE_MAX), 1)))
         else:
             try:
                 emit(json.dumps(v, ensure_ascii=False))

@@ -11,8 +11,9 @@ from game.level.errors import cut
 
 # One JSON token after optional white space: a string, a punctuation mark, or a bare word
 # (number, true, false, null: anything else has already failed to parse).
-TOKEN = re.compile(r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([\[\]{}:,])|([^ \t\r\n\[\]{}:,"]+))', re.S)
-_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'       # unrolled: plain runs at once, O(length), no deep stack
+TOKEN = re.compile(r'[ \t\r\n]*(?:(' + _STRING + r')|([\[\]{}:,])|([^ \t\r\n\[\]{}:,"]+))', re.S)
+_SKIP = re.compile(_STRING + r'|[\[\]{}]', re.S)
 
 
 class _Frame:
@@ -25,27 +26,53 @@ class _Frame:
         return self.key if self.is_object else self.index
 
 
+MAX_TOKENS = 1_000_000        # tokens: a walk this long gives up (None: no position, or a shorter path)
+_SKIP_DEPTH = 32              # containers deeper than this are walked, not handed to the C parser
+_PLAIN = json.JSONDecoder()   # C speed, to step over a whole container that parses
+_SCALAR_ITEM = r'(?:[ \t\r\n]*[^ \t\r\n\[\]{}:,"]+[ \t\r\n]*,)'   # a number, true, false or null, then ','
+
+
 def walk(text, target=None, at_key=False, stop=None):
     """A position-tracking scan of JSON text.
 
     With ``target`` (a path tuple): the offset of that value (or of its key, ``at_key``;
     the last occurrence, so a duplicate key is found where it repeats), None if absent.
     With ``stop`` (an offset): the path being parsed there, for syntax errors.
+
+    Near-linear and bounded: containers off the path are stepped over by the C parser,
+    runs of numbers in a list by one regular expression; after MAX_TOKENS tokens the walk
+    gives up (None for a target; for ``stop``, the path down to the list it got lost in).
     """
     stack = []
     pos, end = 0, len(text) if stop is None else stop
     found = None
+    tokens = 0
+    after_open_or_comma = False
 
     def path():
         return tuple(f.step() for f in stack if not (f.is_object and f.key is None))
 
     while pos < end:
+        top = stack[-1] if stack else None
+        if top is not None and not top.is_object and after_open_or_comma:
+            pos = _skip_scalars(text, pos, end, top, stack, target, path)
+        tokens += 1
+        if tokens > MAX_TOKENS:
+            if target is not None:
+                return None
+            known = []
+            for f in stack:
+                if not f.is_object:
+                    break
+                if f.key is not None:
+                    known.append(f.key)
+            return tuple(known)
         m = TOKEN.match(text, pos)
         if m is None or m.start(m.lastindex) >= end:
             break
         start, pos = m.start(m.lastindex), m.end()
-        top = stack[-1] if stack else None
         string, punct = m.group(1), m.group(2)
+        after_open_or_comma = punct in ("[", ",")
         if string is not None and top is not None and top.is_object and top.expect_key:
             try:
                 top.key = json.loads(string)
@@ -76,6 +103,13 @@ def walk(text, target=None, at_key=False, stop=None):
                 return start
             if punct in ("[", "{") and here != target[:len(here)]:
                 pos = skip_container(text, pos)
+                after_open_or_comma = False
+                continue
+        elif punct in ("[", "{") and len(stack) < _SKIP_DEPTH:
+            after = _parse_over(text, start)
+            if after is not None and after <= end:       # closes before the error: not on its path
+                pos = after
+                after_open_or_comma = False
                 continue
         if punct in ("[", "{"):
             stack.append(_Frame(punct == "{"))
@@ -84,7 +118,39 @@ def walk(text, target=None, at_key=False, stop=None):
     return path()
 
 
+def _skip_scalars(text, pos, end, top, stack, target, path):
+    """Step over a run of "number," items in the list ``top`` at once (not past ``end``,
+    nor past the item ``target`` names); returns the new position."""
+    limit = None
+    if target is not None:
+        here = path()[:-1]                      # the list's own path (its last step is the index)
+        if here != target[:len(here)] or len(target) <= len(here):
+            return pos
+        wanted = target[len(here)]
+        if not isinstance(wanted, int) or wanted <= top.index:
+            return pos
+        limit = wanted - top.index
+    pattern = re.compile(_SCALAR_ITEM + ("+" if limit is None else "{1,%d}" % limit))
+    m = pattern.match(text, pos, end)
+    if m is None:
+        return pos
+    top.index += m.group().count(",")
+    return m.end()
+
+
+def _parse_over(text, start):
+    """The end of the JSON value starting at ``start`` if the C parser reads it, else None."""
+    try:
+        return _PLAIN.raw_decode(text, start)[1]
+    except (ValueError, RecursionError):
+        return None
+
+
 def skip_container(text, pos):
+    """The end of the container whose opening bracket ends at ``pos``."""
+    after = _parse_over(text, pos - 1)
+    if after is not None:
+        return after
     depth = 1
     for m in _SKIP.finditer(text, pos):
         c = m.group()

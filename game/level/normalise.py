@@ -77,14 +77,14 @@ def complete(obj, default_name="Untitled", values_checked=False):
     ``values_checked``), the format version, the schema, then what a schema cannot say.
     Near-linear in the size of the document.
     """
-    level_schema.check_sizes(obj, level_schema.validator().schema, ())
+    level_schema.check_sizes(obj, level_schema.validator().schema)
     if not values_checked:
         check_values(obj)
     if isinstance(obj, dict) and _is_number(obj.get("format")) and obj["format"] > defaults.FORMAT:
         raise Problem(("format",), f"expected format {defaults.FORMAT} or older (this program reads "
                                    f"levels up to format {defaults.FORMAT}), got {render(obj['format'])}")
-    level_schema.check(obj)
     _check_totals(obj)
+    level_schema.check(obj)
     return _Normaliser(obj, default_name).run()
 
 
@@ -143,30 +143,50 @@ class DuplicateKeys(dict):
 def check_values(obj):
     """Refuse what JSON parsers accept but a level cannot hold; iterative (no recursion).
 
-    A quick pass over the plain values first; only when it finds something does the slow
-    pass, which tracks the JSON path, run to say where.
+    A quick pass over the plain values first; only when it finds something does the
+    second pass, which knows the JSON path, run to say where. Both are linear, and the
+    second builds a path only for the value it refuses.
     """
     if _all_plain(obj):
         return
-    todo = [((), obj)]
-    while todo:
-        path, value = todo.pop()
-        if isinstance(value, BadNumber):
-            raise Problem(path, f"expected a finite number, got {cut(value.text)}")
-        if isinstance(value, float) and not math.isfinite(value):
+    _check_value((), obj)
+    stack = [((), iter(_children(obj)))]          # (path of a container, its (key, value) pairs)
+    while stack:
+        path, children = stack[-1]
+        for key, value in children:
+            _check_value(path + (key,), value)
+            if isinstance(value, (dict, list)) and value:
+                stack.append((path + (key,), iter(_children(value))))
+                break
+        else:
+            stack.pop()
+
+
+def _children(value):
+    if isinstance(value, dict):
+        return value.items()
+    if isinstance(value, list):
+        return enumerate(value)
+    return ()
+
+
+def _check_value(path, value):
+    kind = type(value)
+    if kind is int or kind is list or value is None or kind is bool:
+        return
+    if kind is float:
+        if not math.isfinite(value):
             raise Problem(path, f"expected a finite number, got {value!r}", show_token=True)
-        if isinstance(value, str):
-            _check_text(path, value)
-        elif isinstance(value, dict):
-            if getattr(value, "duplicate", None) is not None:
-                key = value.duplicate
-                raise Problem(path + (key,), f"expected each key once in an object, got {render(key)} twice",
-                              at_key=True)
-            for key, v in reversed(list(value.items())):
-                _check_text(path + (key,), key)
-                todo.append((path + (key,), v))
-        elif isinstance(value, list):
-            todo.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+    elif kind is str:
+        _check_text(path, value)
+    elif isinstance(value, BadNumber):
+        raise Problem(path, f"expected a finite number, got {cut(value.text)}")
+    elif isinstance(value, dict):
+        if getattr(value, "duplicate", None) is not None:
+            key = value.duplicate
+            raise Problem(path + (key,), f"expected each key once in an object, got {render(key)} twice", at_key=True)
+        for key in value:
+            _check_text(path + (key,), key)
 
 
 def _all_plain(obj):
@@ -202,11 +222,19 @@ def _check_text(path, text):
 
 
 def _check_totals(d):
-    """Refuse a level whose sum of work is beyond the caps (see MAX_STATIC_PIECES)."""
-    pieces = len(d.get("segments", []))
-    for line in d.get("polylines", []):
-        pieces += len(line["points"]) - 1 + (1 if line.get("closed") and len(line["points"]) > 2 else 0)
-    pieces += sum(len(p["points"]) for p in d.get("polygons", []))
+    """Refuse a level whose sum of work is beyond the caps (see MAX_STATIC_PIECES); runs
+    before the schema, so it counts only what has the right shape (the schema says the rest)."""
+    if not isinstance(d, dict):
+        return
+
+    def points(kind):
+        items = d.get(kind)
+        return [len(s["points"]) for s in items if isinstance(s, dict) and isinstance(s.get("points"), list)] \
+            if isinstance(items, list) else []
+
+    segments = d.get("segments")
+    pieces = len(segments) if isinstance(segments, list) else 0
+    pieces += sum(max(n - 1, 0) for n in points("polylines")) + sum(points("polygons"))
     if pieces > MAX_STATIC_PIECES:
         raise Problem((), f"expected at most {MAX_STATIC_PIECES} static pieces in all (segments, polyline "
                           f"pieces, polygon edges), got {pieces}")
@@ -283,26 +311,33 @@ class _Normaliser:
         surface = self.surface(s)
         return [{**(_comments(s) if k == 0 else {}), "points": points, **surface} for k, points in enumerate(pieces)]
 
-    def ball(self, b):
-        out = {**_comments(b), "pos": _vec(b["pos"]), "vel": _vec(b.get("vel", (0, 0))),
-               "spin": b.get("spin", DEFAULTS["balls"]["spin"]), "radius": b.get("radius", DEFAULTS["balls"]["radius"])}
+    def ball(self, b, _spin=DEFAULTS["balls"]["spin"], _radius=DEFAULTS["balls"]["radius"]):
+        m, get = self.material, b.get
+        out = _comments(b) if len(b) > 1 else {}
+        out["pos"] = list(b["pos"])                       # the parsed list: owned here
+        vel = get("vel")
+        out["vel"] = [0, 0] if vel is None else list(vel)
+        out["spin"] = get("spin", _spin)
+        out["radius"] = get("radius", _radius)
         if "mass" in b:
             out["mass"] = b["mass"]
         else:
-            out["density"] = b.get("density", self.material["density"])
-        out.update(self.surface(b))
+            out["density"] = get("density", m["density"])
+        out["restitution"] = get("restitution", m["restitution"])
+        out["friction"] = get("friction", m["friction"])
+        out["rolling"] = get("rolling", m["rolling"])
         return out
 
     def spring(self, i, s, balls):
         n = len(balls)
         a, b = int(s["a"]), s["b"]
         if a >= n:
-            raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)}, got {a}")
+            raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)}, got {render(a)}")
         if _is_number(b):
             b = int(b)
             if b >= n:
                 raise Problem(("springs", i, "b"), f"expected a ball index {_index_range(n)} or an anchor "
-                                                   f"[x, y], got {b}")
+                                                   f"[x, y], got {render(b)}")
             if b == a:
                 raise Problem(("springs", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
                                                    f"got {b}")
@@ -390,7 +425,7 @@ class _Normaliser:
 
 
 def _comments(obj):
-    return {k: v for k, v in obj.items() if is_comment(k)}
+    return {k: v for k, v in obj.items() if k[:1] == "_" or k[:2] == "//"}
 
 
 def is_comment(key):

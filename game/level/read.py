@@ -14,7 +14,7 @@ import stat
 
 from game.level import jsonpos
 from game.level.errors import LevelError, Problem, cut, format_path, os_reason, size_text, stem
-from game.level.normalise import MAX_FILE_BYTES, BadNumber, DuplicateKeys, complete, parse_int
+from game.level.normalise import MAX_FILE_BYTES, BadNumber, DuplicateKeys, complete
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
@@ -110,6 +110,7 @@ def guard(fn, *args):
 
 # A \u escape of half a surrogate pair: the one way JSON text makes a string UTF-8 cannot hold.
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_INTEGER = re.compile(r"-?[0-9]{4301,}")
 
 
 def _decoder(yielding, odd):
@@ -130,14 +131,7 @@ def _decoder(yielding, odd):
         value = float(text)
         return value if math.isfinite(value) else bad(text)
 
-    def integer(text):
-        value = parse_int(text)
-        if type(value) is not int:
-            odd.append(text)
-        return value
-
-    decoder = json.JSONDecoder(object_pairs_hook=from_pairs, parse_constant=bad, parse_float=number,
-                               parse_int=integer)
+    decoder = json.JSONDecoder(object_pairs_hook=from_pairs, parse_constant=bad, parse_float=number)
     if yielding:
         decoder.scan_once = json.scanner.py_make_scanner(decoder)
     return decoder
@@ -151,6 +145,13 @@ def load_text(text, name, default_name, yielding=False):
     except json.JSONDecodeError as e:
         path = jsonpos.path_at(text, e.pos)
         raise LevelError(name, jsonpos.syntax_detail(e, text), format_path(path), e.lineno, e.colno) from None
+    except ValueError:                          # an integer of more than 4300 digits
+        m = _LONG_INTEGER.search(text)
+        if m is None:
+            raise
+        line, col = jsonpos.line_col(text, m.start())
+        raise LevelError(name, f"expected a finite number, got {cut(m.group())}",
+                         format_path(jsonpos.path_at(text, m.start())), line, col) from None
     try:
         clean = not odd and ("\\u" not in text or _SURROGATE.search(text) is None)
         return complete(obj, default_name, values_checked=clean)

@@ -11,6 +11,7 @@ import difflib
 import itertools
 import json
 import math
+import operator
 import os
 import re
 
@@ -99,14 +100,14 @@ def compile_schema(schema):
     if "enum" in schema:
         allowed = schema["enum"]
         checks.append(lambda v: any(_json_equal(v, e) for e in allowed))
-    bounds = [(schema.get(k), op) for k, op in (("minimum", float.__ge__), ("maximum", float.__le__),
-                                                ("exclusiveMinimum", float.__gt__),
-                                                ("exclusiveMaximum", float.__lt__)) if k in schema]
+    bounds = [(schema.get(k), op) for k, op in (("minimum", operator.ge), ("maximum", operator.le),
+                                                ("exclusiveMinimum", operator.gt),
+                                                ("exclusiveMaximum", operator.lt)) if k in schema]
     if bounds:
-        def in_range(v, bounds=bounds):
+        def in_range(v, bounds=bounds):         # int and float compare exactly, any size
             if not _is_number(v):
                 return True
-            return all(op(float(v), float(limit)) for limit, op in bounds)
+            return all(op(v, limit) for limit, op in bounds)
         checks.append(in_range)
     lo_items, hi_items = schema.get("minItems"), schema.get("maxItems")
     if lo_items is not None or hi_items is not None:
@@ -131,6 +132,9 @@ def compile_schema(schema):
         checks.append(lambda v: not sub(v))
     if len(checks) == 1:
         return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
     return lambda v: all(c(v) for c in checks)
 
 
@@ -219,31 +223,39 @@ def _vector_list_check(schema):
 
 
 def _object_check(schema):
-    props = {k: compile_schema(s) for k, s in schema.get("properties", {}).items()}
     patterns = [(re.compile(p), compile_schema(s)) for p, s in schema.get("patternProperties", {}).items()]
+    # a known key's checks, the patterns that match it included (the schema is fixed: decide once)
+    props = {}
+    for key, sub in schema.get("properties", {}).items():
+        subs = [compile_schema(sub)] + [c for pattern, c in patterns if pattern.search(key)]
+        props[key] = subs[0] if len(subs) == 1 else (lambda v, subs=subs: all(c(v) for c in subs))
     extra = schema.get("additionalProperties", True)
     extra = compile_schema(extra) if isinstance(extra, dict) else (lambda v, ok=extra: ok)
     required = list(schema.get("required", []))
+    if not props and not patterns and "additionalProperties" not in schema:
+        return lambda v: not isinstance(v, dict) or all(k in v for k in required)
+
+    def other(key, value):
+        matched = False
+        for pattern, sub in patterns:
+            if pattern.search(key):
+                matched = True
+                if not sub(value):
+                    return False
+        return matched or extra(value)
 
     def ok(v):
         if not isinstance(v, dict):
             return True
+        get = props.get
         for key, value in v.items():
-            check = props.get(key)
-            if check is not None:
-                if not check(value):
-                    return False
-                matched = True
-            else:
-                matched = False
-            for pattern, sub in patterns:
-                if pattern.search(key):
-                    matched = True
-                    if not sub(value):
-                        return False
-            if not matched and not extra(value):
+            check = get(key)
+            if not (check(value) if check is not None else other(key, value)):
                 return False
-        return all(k in v for k in required)
+        for k in required:
+            if k not in v:
+                return False
+        return True
     return ok
 
 
@@ -315,20 +327,55 @@ def check(doc):
     raise Problem(path, problem.detail, problem.at_key, problem.show_token)
 
 
-def check_sizes(value, schema, path):
-    """Refuse over-long lists before anything walks them (each refusal names the count)."""
-    if isinstance(value, list):
-        limit = schema.get("maxItems")
-        if limit is not None and len(value) > limit:
-            raise Problem(path, f"expected a list of at most {limit} items, got {len(value)} items")
-        items = schema.get("items")
-        if isinstance(items, dict) and "properties" in items:       # objects: their lists in turn
-            for i, v in enumerate(value):
-                check_sizes(v, items, path + (i,))
-    elif isinstance(value, dict):
-        for key, sub in schema.get("properties", {}).items():
-            if key in value and isinstance(sub, dict):
-                check_sizes(value[key], sub, path + (key,))
+SMALL_LIST_SLACK = 1000   # items: a short fixed list (a point) this much too long is refused by count
+
+
+def check_sizes(value, schema, path=()):
+    """Refuse over-long lists before anything walks them, naming the count.
+
+    Lists of things (maxItems of 100 or more) are held to their limit exactly; a short
+    fixed list such as a point only when it is absurdly long (SMALL_LIST_SLACK beyond),
+    so a point of three numbers still gets the schema's own words ("expected [x, y]").
+    This bounds what jsonschema is ever shown when it words a refusal.
+    """
+    checker = _SIZE_CHECKERS.get(id(schema))
+    if checker is None:
+        checker = _SIZE_CHECKERS[id(schema)] = (_size_checker(schema), schema)
+    checker[0](value, path)
+
+
+_SIZE_CHECKERS = {}
+
+
+def _has_limit(schema):
+    if not isinstance(schema, dict):
+        return False
+    return "maxItems" in schema or _has_limit(schema.get("items")) or any(
+        _has_limit(sub) for sub in schema.get("properties", {}).values())
+
+
+def _size_checker(schema):
+    limit = schema.get("maxItems")
+    if limit is not None and limit < 100:
+        limit += SMALL_LIST_SLACK
+    items = schema.get("items")
+    item_check = _size_checker(items) if _has_limit(items) else None
+    props = {k: _size_checker(sub) for k, sub in schema.get("properties", {}).items() if _has_limit(sub)}
+
+    def check(value, path):
+        if type(value) is list:
+            if limit is not None and len(value) > limit:
+                raise Problem(path, f"expected a list of at most {schema['maxItems']} items, got {len(value)} items")
+            if item_check is not None:
+                for i, v in enumerate(value):
+                    if type(v) is list or isinstance(v, dict):
+                        item_check(v, path + (i,))
+        elif props and isinstance(value, dict):
+            for key, sub in props.items():
+                v = value.get(key)
+                if type(v) is list or isinstance(v, dict):
+                    sub(v, path + (key,))
+    return check
 
 
 _TYPE_WORDS = {"number": "a number", "integer": "a whole number", "string": "text", "array": "a list",
