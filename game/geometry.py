@@ -754,8 +754,8 @@ def _ear_clip(p):
     """Triangles (index triples, counter-clockwise) of a simple counter-clockwise polygon."""
     n = len(p)
     nxt, prv = list(range(1, n)) + [0], [n - 1] + list(range(n - 1))
-    alive = np.ones(n, bool)
-    reflex = np.array([_turn(p, prv[k], k, nxt[k]) < 0 for k in range(n)], bool)
+    xs, ys = p[:, 0].copy(), p[:, 1].copy()
+    reflex = np.array([_turn(p, prv[k], k, nxt[k]) < 0 for k in range(n)], bool)   # clipped: False
     triangles = []
     left, k, misses = n, 0, 0
     while left > 3:
@@ -765,17 +765,21 @@ def _ear_clip(p):
         c = _turn(p, i0, k, i2)
         ear = c > 0
         if ear and reflex.any():
-            others = np.flatnonzero(reflex & alive)
+            # no reflex corner (the only kind that can be) inside the triangle or on its edges
+            others = np.flatnonzero(reflex)
             others = others[(others != i0) & (others != i2)]
             if len(others):
-                q = p[others]
-                inside = ((side(p[i0], p[k], q) >= 0) & (side(p[k], p[i2], q) >= 0) & (side(p[i2], p[i0], q) >= 0))
+                x, y = xs[others], ys[others]
+                ax, ay, bx, by, cx, cy = xs[i0], ys[i0], xs[k], ys[k], xs[i2], ys[i2]
+                inside = (((bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0)
+                          & ((cx - bx) * (y - by) - (cy - by) * (x - bx) >= 0)
+                          & ((ax - cx) * (y - cy) - (ay - cy) * (x - cx) >= 0))
                 ear = not inside.any()
         if c == 0 or ear:
             if c != 0:
                 triangles.append([i0, k, i2])
             nxt[i0], prv[i2] = i2, i0
-            alive[k] = reflex[k] = False
+            reflex[k] = False
             left -= 1
             for m in (i0, i2):
                 reflex[m] = _turn(p, prv[m], m, nxt[m]) < 0

@@ -59,8 +59,8 @@ MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of bal
 # does within the load budget (2 s, 500 MB: see tools/hostile_levels.py):
 MAX_STATIC_PIECES = 20_000        # segments + polyline pieces + polygon edges in one level
                                   # (the loader: 0.1 s; the world bins about 2,000 a second)
-MAX_NONCONVEX_CORNERS = 20_000    # corners of non-convex polygons in one level (decomposition
-                                  # costs O(n r) each, about 5 us a corner at worst)
+MAX_NONCONVEX_CORNERS = 5_000     # corners of non-convex polygons in one level: cutting costs
+                                  # O(n r) each, about 0.1 ms a corner for a 256-corner spiral
 
 
 def fill(kind, item, material):
