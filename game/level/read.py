@@ -11,6 +11,7 @@ import math
 import os
 import re
 import stat
+import threading
 
 from game.level import jsonpos
 from game.level.errors import LevelError, Problem, cut, format_path, os_reason, size_text, stem
@@ -168,9 +169,49 @@ def load_text(text, name, default_name, yielding=False):
 
 
 def load(path):
-    """Read, validate and normalise the level file at ``path``. Raises LevelError only."""
+    """Read, validate and normalise the level file at ``path``. Raises LevelError only.
+
+    Remembers what it read (``last_read``), so a LevelWatcher made next for the same
+    unchanged file takes it as its baseline instead of reading and hashing it again.
+    """
     name = file_name(path)
-    return load_bytes(read_file(name), name, stem(name))
+    before = stat_key(name)
+    data = read_file(name)
+    if before is not None and stat_key(name) == before:      # unchanged while it was read
+        _remember(name, before, digest(data))
+    return load_bytes(data, name, stem(name))
+
+
+LAST_READS = 8          # files whose last read load() remembers
+_last_reads = {}        # absolute path -> (stat key, digest)
+_last_reads_lock = threading.Lock()
+
+
+def stat_key(name):
+    """(mtime ns, size, inode) of the file, None if it cannot be stat'ed."""
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _remember(name, key, seen):
+    with _last_reads_lock:
+        _last_reads.pop(os.path.abspath(name), None)
+        _last_reads[os.path.abspath(name)] = (key, seen)
+        while len(_last_reads) > LAST_READS:
+            del _last_reads[next(iter(_last_reads))]
+
+
+def last_read(name):
+    """(stat key, digest) of the bytes load() last read from ``name``, if the file's stat
+    is still the same; else None."""
+    with _last_reads_lock:
+        remembered = _last_reads.get(os.path.abspath(name))
+    if remembered is not None and remembered[0] == stat_key(name):
+        return remembered
+    return None
 
 
 def loads(text, name="<string>"):

@@ -4,7 +4,7 @@ import threading
 import time
 
 from game.level.errors import LevelError, stem
-from game.level.read import digest, load_bytes, read_file
+from game.level.read import digest, last_read, load_bytes, read_file, stat_key
 
 WATCH_RECENT = 2.0             # s: a file changed this recently is read and hashed on every poll
 POLL_WAIT = 0.008              # s: poll() waits this long at most for the check it starts
@@ -23,8 +23,8 @@ class LevelWatcher:
     running even while a 16 MiB file is parsed.
 
     ``seen``: the (stat, digest) of the content the caller already loaded (see
-    ``open_level``); without it the content on disk when the watcher is made counts as
-    seen (read and hashed, not parsed, in the constructor).
+    ``open_level``); without it, what ``load`` last read of this unchanged file, or else
+    the content on disk when the watcher is made (read and hashed in the constructor).
     """
 
     def __init__(self, path, seen=None):
@@ -34,6 +34,8 @@ class LevelWatcher:
         self._result = None
         if seen is not None:
             self._stat, self._digest = seen
+        elif (remembered := last_read(self.path)) is not None:
+            self._stat, self._digest = remembered  # load() just read it: no second read
         else:                                   # read and hash now (no parse): the caller's content
             self._stat = _stat_now(self.path)
             self._digest = "gone" if self._stat is None else _seen(self.path)
@@ -108,11 +110,7 @@ def _seen(path):
 
 
 def _stat_now(path):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    return stat_key(path)
 
 
 def open_level(path):
