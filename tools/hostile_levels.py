@@ -4,7 +4,7 @@
 
 Every file is generated here (nothing large is committed). Each is loaded by
 ``game.level.load`` in a child process that reports its wall time and its peak resident
-memory (ru_maxrss, MB, including the interpreter and numpy, about 40 MB); the verdict is
+memory (VmHWM, MB, including the interpreter and numpy, about 40 MB); the verdict is
 "loaded" or the first 100 characters of the one-line refusal. The budget (issue 14): under
 2 s and 500 MB for any file, accepted or refused.
 """
@@ -24,7 +24,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 WALL = {"a": [0, 0], "b": [32, 0]}
 
 CHILD = r"""
-import resource, sys, time
+import sys, time
 sys.path.insert(0, sys.argv[1])
 from game.level import LevelError, load
 t0 = time.perf_counter()
@@ -35,7 +35,8 @@ except LevelError as e:
     verdict = str(e)
     assert "\n" not in verdict and len(verdict) <= 400, "message not bounded"
 seconds = time.perf_counter() - t0
-print(f"{seconds:.3f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} {verdict[:100]}")
+peak_kb = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
+print(f"{seconds:.3f} {peak_kb / 1024:.0f} {verdict[:100]}")
 """
 
 

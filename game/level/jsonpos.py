@@ -4,6 +4,7 @@ The parser reports where the text breaks; a schema refusal only knows a JSON pat
 scans find one from the other without building a second parse tree: one pass over the
 tokens (a regular expression each), skipping containers off the path. O(length of text).
 """
+import functools
 import json
 import re
 
@@ -130,12 +131,28 @@ def _skip_scalars(text, pos, end, top, stack, target, path):
         if not isinstance(wanted, int) or wanted <= top.index:
             return pos
         limit = wanted - top.index
-    pattern = re.compile(_SCALAR_ITEM + ("+" if limit is None else "{1,%d}" % limit))
-    m = pattern.match(text, pos, end)
-    if m is None:
-        return pos
-    top.index += m.group().count(",")
-    return m.end()
+    # in chunks: the regex engine keeps a mark per repetition, so an unbounded run costs memory
+    while limit is None or limit > 0:
+        chunk = _SCALAR_CHUNK if limit is None else min(limit, _SCALAR_CHUNK)
+        m = _scalar_run(chunk).match(text, pos, end)
+        if m is None:
+            break
+        count = m.group().count(",")
+        top.index += count
+        pos = m.end()
+        if limit is not None:
+            limit -= count
+        if count < chunk:
+            break
+    return pos
+
+
+_SCALAR_CHUNK = 4096
+
+
+@functools.lru_cache(maxsize=64)
+def _scalar_run(count):
+    return re.compile(_SCALAR_ITEM + "{1,%d}" % count)
 
 
 def _parse_over(text, start):

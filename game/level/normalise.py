@@ -77,13 +77,13 @@ def complete(obj, default_name="Untitled", values_checked=False):
     ``values_checked``), the format version, the schema, then what a schema cannot say.
     Near-linear in the size of the document.
     """
-    level_schema.check_sizes(obj, level_schema.validator().schema)
+    _check_totals(obj)
+    level_schema.check_top_sizes(obj)
     if not values_checked:
         check_values(obj)
     if isinstance(obj, dict) and _is_number(obj.get("format")) and obj["format"] > defaults.FORMAT:
         raise Problem(("format",), f"expected format {defaults.FORMAT} or older (this program reads "
                                    f"levels up to format {defaults.FORMAT}), got {render(obj['format'])}")
-    _check_totals(obj)
     level_schema.check(obj)
     return _Normaliser(obj, default_name).run()
 

@@ -313,6 +313,10 @@ def check(doc):
                 if not compile_schema({k: v for k, v in sub.items() if k != "items"})(value):
                     trimmed[key] = value        # the list itself is refused (its length): keep it
                     where.pop(key, None)
+    try:                                        # a list far too long: named by its count
+        check_sizes(trimmed, schema)
+    except Problem as p:
+        raise Problem(_real_path(p.path, where), p.detail) from None
     from jsonschema.exceptions import best_match
     error = best_match(validator().iter_errors(trimmed))
     if error is None:                           # the cut-down copy hides it: ask about the whole
@@ -321,10 +325,26 @@ def check(doc):
     if error is None:
         raise Problem((), "expected a level that passes the schema, got one the fast check refuses")
     problem = schema_problem(error, schema, trimmed)
-    path = problem.path
+    raise Problem(_real_path(problem.path, where), problem.detail, problem.at_key, problem.show_token)
+
+
+def _real_path(path, where):
+    """A path in the cut-down copy -> the path in the document (the item's real index)."""
     if len(path) >= 2 and path[0] in where and path[1] == 0:
-        path = (path[0], where[path[0]]) + path[2:]
-    raise Problem(path, problem.detail, problem.at_key, problem.show_token)
+        return (path[0], where[path[0]]) + path[2:]
+    return path
+
+
+def check_top_sizes(doc):
+    """Refuse a top-level list longer than its maxItems (the count in the message), before
+    anything walks it; deeper lists are measured only in a refused item (see ``check``)."""
+    if not isinstance(doc, dict):
+        return
+    for key, sub in validator().schema.get("properties", {}).items():
+        value = doc.get(key)
+        limit = sub.get("maxItems")
+        if type(value) is list and limit is not None and len(value) > limit:
+            raise Problem((key,), f"expected a list of at most {limit} items, got {len(value)} items")
 
 
 SMALL_LIST_SLACK = 1000   # items: a short fixed list (a point) this much too long is refused by count
