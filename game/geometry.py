@@ -745,36 +745,26 @@ def convex_decomposition(points):
     return _merge_convex(p, _ear_clip(p))
 
 
-def _turn(p, i, j, k):
-    """(p[j] - p[i]) x (p[k] - p[i]) in Python floats: > 0 for a left (convex) turn."""
-    return float((p[j, 0] - p[i, 0]) * (p[k, 1] - p[i, 1]) - (p[j, 1] - p[i, 1]) * (p[k, 0] - p[i, 0]))
-
-
 def _ear_clip(p):
     """Triangles (index triples, counter-clockwise) of a simple counter-clockwise polygon."""
     n = len(p)
     nxt, prv = list(range(1, n)) + [0], [n - 1] + list(range(n - 1))
-    xs, ys = p[:, 0].copy(), p[:, 1].copy()
-    reflex = np.array([_turn(p, prv[k], k, nxt[k]) < 0 for k in range(n)], bool)   # clipped: False
+    reflex = side(p[prv], p, p[nxt]) < 0        # (n,) bool; a clipped corner is set False
     triangles = []
     left, k, misses = n, 0, 0
     while left > 3:
         if misses > left:
             raise ValueError("the polygon cannot be cut into triangles (is it simple?)")
         i0, i2 = prv[k], nxt[k]
-        c = _turn(p, i0, k, i2)
+        c = side(p[i0], p[k], p[i2])
         ear = c > 0
         if ear and reflex.any():
             # no reflex corner (the only kind that can be) inside the triangle or on its edges
             others = np.flatnonzero(reflex)
             others = others[(others != i0) & (others != i2)]
             if len(others):
-                x, y = xs[others], ys[others]
-                ax, ay, bx, by, cx, cy = xs[i0], ys[i0], xs[k], ys[k], xs[i2], ys[i2]
-                inside = (((bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0)
-                          & ((cx - bx) * (y - by) - (cy - by) * (x - bx) >= 0)
-                          & ((ax - cx) * (y - cy) - (ay - cy) * (x - cx) >= 0))
-                ear = not inside.any()
+                q, a, b, d = p[others], p[i0], p[k], p[i2]
+                ear = not ((side(a, b, q) >= 0) & (side(b, d, q) >= 0) & (side(d, a, q) >= 0)).any()
         if c == 0 or ear:
             if c != 0:
                 triangles.append([i0, k, i2])
@@ -782,12 +772,12 @@ def _ear_clip(p):
             reflex[k] = False
             left -= 1
             for m in (i0, i2):
-                reflex[m] = _turn(p, prv[m], m, nxt[m]) < 0
+                reflex[m] = side(p[prv[m]], p[m], p[nxt[m]]) < 0
             k, misses = i0, 0             # the corner before may have become an ear
         else:
             k, misses = i2, misses + 1
     rest = [k, nxt[k], nxt[nxt[k]]]
-    if _turn(p, *rest) > 0:
+    if side(p[rest[0]], p[rest[1]], p[rest[2]]) > 0:
         triangles.append([rest[0], rest[1], rest[2]])
     return triangles
 
@@ -827,6 +817,6 @@ def _convex_at_joins(p, ring, ends):
     only the two corners at the diagonal's ends can turn the wrong way."""
     m = len(ring)
     for k in range(m):
-        if ring[k] in ends and _turn(p, ring[k - 1], ring[k], ring[(k + 1) % m]) < 0:
+        if ring[k] in ends and side(p[ring[k - 1]], p[ring[k]], p[ring[(k + 1) % m]]) < 0:
             return False
     return True

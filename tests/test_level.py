@@ -947,8 +947,8 @@ def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
     np = pytest.importorskip("numpy")
     from game import geometry
     calls = []
-    real = geometry._turn
-    monkeypatch.setattr(geometry, "_turn", lambda *a: calls.append(1) or real(*a))
+    real = geometry.side
+    monkeypatch.setattr(geometry, "side", lambda *a: calls.append(1) or real(*a))
     counts = {}
     for n in (64, 128, 256):
         points = np.array(_spiral(n), float)
@@ -958,7 +958,7 @@ def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
         counts[n] = len(calls)
         assert sum(geometry.polygon_signed_area(points[p]) for p in pieces) == pytest.approx(
             geometry.polygon_signed_area(points))
-    assert counts[256] <= 12 * 256 and counts[256] <= 2.5 * counts[128] <= 6.25 * counts[64]
+    assert counts[256] <= 16 * 256 and counts[256] <= 2.5 * counts[128] <= 6.25 * counts[64]
 
 
 def test_too_many_non_convex_corners_are_refused_in_one_line():
@@ -1052,3 +1052,58 @@ def test_the_fast_schema_check_agrees_with_jsonschema(original, data):
             pass
     validator = level_schema.validator()
     assert level_schema.compile_schema(validator.schema)(doc) == validator.is_valid(doc)
+
+
+# ============================================================================ polygons in geometry
+
+def _brute_first_crossing(points):
+    """The oracle: every pair of edges tested, first by (i, j)."""
+    from fractions import Fraction
+    p = [(Fraction(x), Fraction(y)) for x, y in points]
+    n = len(p)
+
+    def orient(o, a, b):
+        v = (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+        return (v > 0) - (v < 0)
+
+    def on(o, a, r):
+        return min(o[0], a[0]) <= r[0] <= max(o[0], a[0]) and min(o[1], a[1]) <= r[1] <= max(o[1], a[1])
+
+    for k in range(n):
+        d0 = (p[k][0] - p[k - 1][0], p[k][1] - p[k - 1][1])
+        d1 = (p[(k + 1) % n][0] - p[k][0], p[(k + 1) % n][1] - p[k][1])
+        if d0[0] * d1[1] - d0[1] * d1[0] == 0 and d0[0] * d1[0] + d0[1] * d1[1] < 0:
+            return ((k - 1) % n, k)
+    for i in range(n):
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue
+            a1, b1, a2, b2 = p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]
+            o1, o2, o3, o4 = orient(a1, b1, a2), orient(a1, b1, b2), orient(a2, b2, a1), orient(a2, b2, b1)
+            if (o1 * o2 < 0 and o3 * o4 < 0) or (o1 == 0 and on(a1, b1, a2)) or (o2 == 0 and on(a1, b1, b2)) \
+                    or (o3 == 0 and on(a2, b2, a1)) or (o4 == 0 and on(a2, b2, b1)):
+                return (i, j)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=3, max_size=9, unique=True))
+def test_the_sweep_finds_the_same_first_crossing_as_every_pair(points):
+    from game import geometry
+    assert geometry.polygon_first_crossing(points) == _brute_first_crossing(points)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=3, max_size=10, unique=True))
+def test_a_simple_polygon_is_cut_into_convex_pieces_that_tile_it(points):
+    np = pytest.importorskip("numpy")
+    from game import geometry
+    p = np.array(points, float)
+    if geometry.polygon_first_crossing(p) is not None or geometry.polygon_signed_area(p) == 0:
+        return
+    if geometry.polygon_signed_area(p) < 0:
+        p = p[::-1].copy()
+    pieces = geometry.convex_decomposition(p)
+    assert all(geometry.polygon_is_convex(p[piece]) and geometry.polygon_signed_area(p[piece]) > 0 for piece in pieces)
+    assert sum(geometry.polygon_signed_area(p[piece]) for piece in pieces) == pytest.approx(
+        geometry.polygon_signed_area(p), abs=1e-9)
