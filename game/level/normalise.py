@@ -150,11 +150,17 @@ def check_values(obj):
     if _all_plain(obj):
         return
     _check_value((), obj)
+    isfinite = math.isfinite
     stack = [((), iter(_children(obj)))]          # (path of a container, its (key, value) pairs)
     while stack:
         path, children = stack[-1]
         for key, value in children:
-            _check_value(path + (key,), value)
+            kind = type(value)
+            if kind is int or kind is bool or value is None or (kind is float and isfinite(value)) \
+                    or (kind is str and value.isascii()) or (kind is list and not value):
+                continue                    # plain: no path built
+            if kind is not list:
+                _check_value(path + (key,), value)
             if isinstance(value, (dict, list)) and value:
                 stack.append((path + (key,), iter(_children(value))))
                 break
