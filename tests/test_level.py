@@ -1,5 +1,4 @@
 """game.level: the schema, loading with one-line errors, normalising, saving, watching."""
-import glob
 import json
 import os
 import re
@@ -10,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import defaults
-from game.level import DEFAULTS, FROM_MATERIAL, LevelError, LevelWatcher, load, loads, save, strip
+from game.level import DEFAULTS, FROM_MATERIAL, LevelError, LevelWatcher, level_files, load, loads, save, strip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL_DIR = os.path.join(ROOT, "levels")
 SCHEMA_FILE = os.path.join(LEVEL_DIR, "level.schema.json")
-LEVELS = sorted(p for p in glob.glob(os.path.join(LEVEL_DIR, "*.json")) if not p.endswith(".schema.json"))
+LEVELS = level_files(LEVEL_DIR)
 NAME = "levels/x.json"
 WALL = '{"a": [0, 0], "b": [32, 0]}'
 
