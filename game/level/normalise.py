@@ -255,7 +255,7 @@ class _Normaliser:
         self.doc, self.default_name = doc, default_name
         m = doc.get("material", {})
         self.material = {k: m.get(k, v) for k, v in DEFAULTS["material"].items()}
-        self.nonconvex_corners = 0
+        self.nonconvex_corners = [0]          # one counter for the level (see convex_pieces)
 
     def run(self):
         d = self.doc
@@ -313,7 +313,7 @@ class _Normaliser:
                 "closed": s.get("closed", DEFAULTS["polylines"]["closed"]), "radius": radius, **self.surface(s)}
 
     def polygon(self, i, s):
-        pieces = self.convex_pieces(("polygons", i, "points"), s["points"], split=True)
+        pieces = convex_pieces(("polygons", i, "points"), s["points"], True, self.nonconvex_corners)
         surface = self.surface(s)
         return [{**(_comments(s) if k == 0 else {}), "points": points, **surface} for k, points in enumerate(pieces)]
 
@@ -376,7 +376,7 @@ class _Normaliser:
                                                     f"got {render(value)}")
             value = [[min(x0, x1), min(y0, y1)], [max(x0, x1), max(y0, y1)]]
         elif shape == "polygon":
-            value = self.convex_pieces(("zones", i, "polygon"), value, split=False)[0]
+            value = convex_pieces(("zones", i, "polygon"), value, False)[0]
         else:
             value = {**_comments(value), "center": _vec(value["center"]),
                      **({"radius": value["radius"]} if shape == "circle" else {"radii": _vec(value["radii"])})}
@@ -385,49 +385,53 @@ class _Normaliser:
         out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
         return out
 
-    def convex_pieces(self, path, points, split):
-        """Check a polygon and return it as convex counter-clockwise pieces (lists of points).
 
-        Refused: a corner repeated, zero area, edges that cross or touch; non-convex when
-        not ``split``. A convex polygon costs O(n); a non-convex one O(n log n) for the
-        crossing test and O(n r) to cut (``geometry.convex_decomposition``), and the
-        non-convex corners of a level are capped at MAX_NONCONVEX_CORNERS.
-        """
-        n = len(points)
-        for k in range(n):
-            if points[k] == points[k - 1]:
-                raise Problem(path + (k,), f"expected each corner once, got {render(points[k])} twice in a row")
-        p = np.asarray(points, float)
-        if not geometry.side(p[0], p[1], p).any():          # exactly on one line
-            raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
-        area = geometry.polygon_signed_area(p)
-        scale = float(np.abs(p).max()) or 1.0
-        ccw = [_vec(q) for q in points] if area > 0 else [_vec(points[0])] + [_vec(q) for q in points[:0:-1]]
-        convex = geometry.polygon_is_convex(ccw)        # convex (one winding) implies simple
-        crossing = None if convex else geometry.polygon_first_crossing(p)
-        if crossing is not None:
-            i, j = crossing
-            if j == (i + 1) % n:
-                raise Problem(path + (j,), f"expected a polygon whose edges do not cross, got its boundary "
-                                           f"folding back on itself at {render(points[j])}")
-            raise Problem(path, f"expected a polygon whose edges do not cross, got edge {i} "
-                                f"({render(points[i])} to {render(points[(i + 1) % n])}) meeting edge {j} "
-                                f"({render(points[j])} to {render(points[(j + 1) % n])})")
-        if abs(area) <= 1e-12 * scale * scale:
-            raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
-        if convex:
-            return [ccw]
-        if not split:
-            raise Problem(path, "expected a convex polygon, got a non-convex one (split it into convex zones)")
-        self.nonconvex_corners += n
-        if self.nonconvex_corners > MAX_NONCONVEX_CORNERS:
-            raise Problem(path, f"expected at most {MAX_NONCONVEX_CORNERS} corners of non-convex polygons in a "
-                                f"level, got more (draw large shapes from convex polygons)")
-        try:
-            pieces = geometry.convex_decomposition(np.asarray(ccw, float))
-        except ValueError:
-            raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
-        return [[list(ccw[k]) for k in piece] for piece in pieces]
+def convex_pieces(path, points, split, corners=None):
+    """Check a polygon and return it as convex counter-clockwise pieces (lists of points).
+
+    Refused: a corner repeated, zero area, edges that cross or touch; non-convex when
+    not ``split``. A convex polygon costs O(n); a non-convex one O(n log n) for the
+    crossing test and O(n r) to cut (``geometry.convex_decomposition``). ``corners``: a
+    one-item list counting the level's non-convex corners, capped at MAX_NONCONVEX_CORNERS.
+    """
+    n = len(points)
+    for k in range(n):
+        if points[k] == points[k - 1]:
+            raise Problem(path + (k,), f"expected each corner once, got {render(points[k])} twice in a row")
+    p = np.asarray(points, float)
+    if not geometry.side(p[0], p[1], p).any():          # exactly on one line
+        raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
+    area = geometry.polygon_signed_area(p)
+    scale = float(np.abs(p).max()) or 1.0
+    ccw = [_vec(q) for q in points] if area > 0 else [_vec(points[0])] + [_vec(q) for q in points[:0:-1]]
+    convex = geometry.polygon_is_convex(ccw)        # convex (one winding) implies simple
+    crossing = None if convex else geometry.polygon_first_crossing(p)
+    if crossing is not None:
+        i, j = crossing
+        if j == (i + 1) % n:
+            raise Problem(path + (j,), f"expected a polygon whose edges do not cross, got its boundary "
+                                       f"folding back on itself at {render(points[j])}")
+        raise Problem(path, f"expected a polygon whose edges do not cross, got edge {i} "
+                            f"({render(points[i])} to {render(points[(i + 1) % n])}) meeting edge {j} "
+                            f"({render(points[j])} to {render(points[(j + 1) % n])})")
+    if abs(area) <= 1e-12 * scale * scale:
+        raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
+    if convex:
+        return [ccw]
+    if not split:
+        raise Problem(path, "expected a convex polygon, got a non-convex one (split it into convex zones)")
+    corners = [0] if corners is None else corners
+    corners[0] += n
+    if corners[0] > MAX_NONCONVEX_CORNERS:
+        raise Problem(path, f"expected at most {MAX_NONCONVEX_CORNERS} corners of non-convex polygons in a "
+                            f"level, got more (draw large shapes from convex polygons)")
+    try:
+        pieces = geometry.convex_decomposition(np.asarray(ccw, float))
+    except ValueError:
+        raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
+    return [[list(ccw[k]) for k in piece] for piece in pieces]
+
+
 
 
 def _comments(obj):
