@@ -1106,3 +1106,41 @@ def test_a_simple_polygon_is_cut_into_convex_pieces_that_tile_it(points):
     assert all(geometry.polygon_is_convex(p[piece]) and geometry.polygon_signed_area(p[piece]) > 0 for piece in pieces)
     assert sum(geometry.polygon_signed_area(p[piece]) for piece in pieces) == pytest.approx(
         geometry.polygon_signed_area(p), abs=1e-9)
+
+
+# ============================================================================ one read per load
+
+def test_a_watcher_made_after_a_load_does_not_read_the_file_again(tmp_path, monkeypatch):
+    from game.level import open_level, watch
+    path = tmp_path / "once.json"
+    _write(path, level(name="Once"), 1_000_000_000_000_000_000)
+    doc = load(path)
+    reads = []
+    real = watch.read_file
+    monkeypatch.setattr(watch, "read_file", lambda name: reads.append(name) or real(name))
+    watcher = LevelWatcher(path)
+    assert reads == [] and _poll(watcher) is None
+    _write(path, level(name="Twice"), 1_000_000_000_000_000_000 + 10 ** 9)
+    assert _poll(watcher)["name"] == "Twice" and doc["name"] == "Once"
+
+    opened, watcher = open_level(path)
+    assert opened["name"] == "Twice" and _poll(watcher) is None
+    error, watcher = open_level(tmp_path / "missing.json")
+    assert isinstance(error, LevelError) and _poll(watcher) is None
+    _write(tmp_path / "missing.json", level(name="Here"))
+    assert _poll(watcher)["name"] == "Here"
+
+
+def test_a_watched_file_replaced_by_a_fifo_gives_a_banner_not_a_hang(tmp_path):
+    import threading
+    path = tmp_path / "live.json"
+    path.write_text(level(name="One"))
+    watcher = LevelWatcher(path)
+    path.unlink()
+    os.mkfifo(path)
+    answers = []
+    poller = threading.Thread(target=lambda: answers.append(_poll(watcher)), daemon=True)
+    poller.start()
+    poller.join(30)
+    assert not poller.is_alive(), "the watcher hangs on a FIFO"
+    assert isinstance(answers[0], LevelError) and "got a named pipe (FIFO)" in str(answers[0])
