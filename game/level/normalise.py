@@ -11,7 +11,6 @@ DEFAULTS is the one table. A value of FROM_MATERIAL means "the level's material"
 
 Keys that start with ``_`` or ``//`` are comments: allowed in every object and kept.
 """
-import json
 import math
 
 import numpy as np
