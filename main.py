@@ -23,24 +23,32 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     p = _Parser(prog="main.py", description="Ballpit: a 2D physics sandbox.")
-    p.add_argument("--level", metavar="FILE", help="level file to open (default: the first in levels/)")
+    p.add_argument("--level", type=_file_name, metavar="FILE", help="level file to open (default: the first in levels/)")
     p.add_argument("--headless", action="store_true", help="run without a window")
     p.add_argument("--steps", type=_non_negative_int, default=None, metavar="N",
                    help="ticks of 1/60 s to run (headless, screenshot)")
     p.add_argument("--integrator", metavar="NAME", help="integrator to run with (headless)")
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
-    p.add_argument("--save", metavar="OUT.json", help="headless: write the final world as a level")
-    p.add_argument("--screenshot", metavar="OUT.png", help="render offscreen to a PNG and exit")
+    p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
+    p.add_argument("--screenshot", type=_file_name, metavar="OUT.png", help="render offscreen to a PNG and exit")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window or screenshot size in pixels (default 1280x720)")
     return p
 
 
+def _file_name(text):
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    return text
+
+
 def _non_negative_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    # int() also reads "1_0" and digits of other scripts ("３"): a count is ASCII digits only
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:20]!r} (digits 0-9 only)")
+    if len(text) > 12:
+        raise argparse.ArgumentTypeError(f"expected 0 to 10000000, got a number of {len(text)} digits")
+    value = int(text)
     if value < 0 or value > 10_000_000:
         raise argparse.ArgumentTypeError(f"expected 0 to 10000000, got {value}")
     return value

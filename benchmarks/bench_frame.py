@@ -132,8 +132,8 @@ sys.stdout.write("NO_FRAME\n")
 
 
 def first_level():
-    from game.app import level_files
-    files = level_files()
+    from game.level import level_files
+    files = level_files(os.path.join(ROOT, "levels"))
     if not files:
         raise RuntimeError("no levels in levels/")
     return files[0]

@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-TICK = 1.0 / 60.0            # s: the fixed tick both engines are stepped with
+from game.defaults import TICK  # noqa: E402  (s: the fixed tick both engines are stepped with)
 GRAVITY = 9.81               # m/s^2, down
 BALL_RADIUS = 0.5            # m
 BALL_MASS = 1.0              # kg

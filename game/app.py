@@ -13,7 +13,6 @@ What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game
 mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed by Tab/F2
 (None: Tab says the editor is coming).
 """
-import glob
 import os
 import sys
 import time
@@ -28,12 +27,12 @@ from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.clock import FixedClock  # noqa: E402
 from game.hud import Hud  # noqa: E402
-from game.level import LevelError, load  # noqa: E402
+from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.render import PALETTE, Renderer, make_ball_sprite  # noqa: E402
 from game.session import LevelSession  # noqa: E402
 from game.toasts import Toasts  # noqa: E402
-from game.world import TICK  # noqa: E402  (the one step the world is ever given)
+from game.defaults import TICK  # noqa: E402  (the one step the world is ever given)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL_DIR = os.path.join(ROOT, "levels")
@@ -43,12 +42,6 @@ FPS_LIMIT = 60               # frames per second the window aims for
 DEFAULT_STEPS = 120          # ticks a --screenshot runs before it draws
 RELOAD_POLL = 0.5            # s between checks of the level file
 SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS and timings
-
-
-def level_files(level_dir=LEVEL_DIR):
-    """The playable levels of a folder, sorted by file name (schema files left out)."""
-    return sorted(p for p in glob.glob(os.path.join(level_dir, "*.json"))
-                  if not p.endswith(".schema.json"))
 
 
 class FrameStats:
@@ -274,7 +267,7 @@ class App:
 def _open_level(path):
     """(path, doc) or (None, None) after one line on stderr."""
     if path is None:
-        files = level_files()
+        files = level_files(LEVEL_DIR)
         if not files:
             print(f"main.py: no levels found in {LEVEL_DIR}", file=sys.stderr)
             return None, None

@@ -9,7 +9,7 @@ No pygame here.
 """
 import time
 
-from game.world import TICK
+from game.defaults import TICK
 
 MAX_TICKS_PER_FRAME = 4      # a slow frame runs at most this many ticks, then drops the rest
 MAX_FRAME_DT = 0.1           # s: a longer frame (window dragged, debugger) counts as this long

@@ -1,7 +1,10 @@
 """The one place defaults live. The level loader, the schema test and the world read them here.
 
-Units: metres, seconds, kilograms; y points up.
+Units: metres, seconds, kilograms; y points up. The level loader's table of what each kind
+of definition gets when it says nothing is ``game.level.DEFAULTS``, built from these.
 """
+
+TICK = 1.0 / 60.0               # s: the fixed step the world is ever given (game, headless, benchmarks)
 
 FORMAT = 1                      # newest level format this program reads
 GRAVITY = (0.0, -9.81)          # m/s^2
@@ -10,9 +13,12 @@ BOUNDS = (0.0, 0.0, 32.0, 18.0)  # x_min, y_min, x_max, y_max in metres
 SUBSTEPS = 4                    # sub-steps per fixed tick
 DRAG = 0.0                      # linear drag, 1/s  (a = -drag * v)
 
-MATERIAL = {"restitution": 0.4, "friction": 0.3, "density": 1.0}  # density in kg/m^2
+# restitution and friction dimensionless; rolling: rolling resistance, dimensionless (the
+# resisting torque is rolling * normal force * radius, as in Box2D v3); density in kg/m^2
+MATERIAL = {"restitution": 0.4, "friction": 0.3, "rolling": 0.0, "density": 1.0}
 
 BALL_RADIUS = 0.25              # m
+BALL_SPIN = 0.0                 # rad/s, counter-clockwise positive
 SEGMENT_RADIUS = 0.0            # m; 0 = thin wall, > 0 = stadium (capsule)
 SPRING_STIFFNESS = 50.0         # N/m
 SPRING_DAMPING = 0.0            # N s/m

@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
-from game.level import LevelError, load, save
+from game.defaults import TICK
+from game.level import LevelError, level_files, load, save
 from game.session import goal_reached
 
-DT = 1.0 / 60.0                 # s: the fixed tick
 DEFAULT_STEPS = 600             # ticks: ten simulated seconds
 LEVEL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels")
 PROG = "main.py"
@@ -55,7 +55,9 @@ def run_headless(args):
 
 
 def _run(args):
-    level_path = getattr(args, "level", None) or _first_level()
+    level_path = getattr(args, "level", None)
+    if level_path is None:
+        level_path = _first_level()
     steps = getattr(args, "steps", None)
     steps = DEFAULT_STEPS if steps is None else int(steps)
     if steps < 0:
@@ -94,7 +96,7 @@ def _run(args):
     return 0
 
 
-def simulate(world, steps, dt=DT):
+def simulate(world, steps, dt=TICK):
     """Step ``world`` up to ``steps`` times; return the report (a dict of plain numbers)."""
     with np.errstate(all="ignore"):     # a world that blows up is reported, not warned about
         energy_start = world.energy()["total"]
@@ -146,13 +148,10 @@ def _number(x):
 
 
 def _first_level():
-    try:
-        names = sorted(n for n in os.listdir(LEVEL_DIR) if n.endswith(".json") and not n.endswith(".schema.json"))
-    except OSError as e:
-        raise _BadInput(f"--level: no level given and cannot list {LEVEL_DIR}: {e.strerror or e}") from None
+    names = level_files(LEVEL_DIR)
     if not names:
         raise _BadInput(f"--level: no level given and no levels in {LEVEL_DIR}")
-    return os.path.join(LEVEL_DIR, names[0])
+    return names[0]
 
 
 def _check_writable(path):

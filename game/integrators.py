@@ -9,13 +9,15 @@ first n-1 derivatives, ``y = [x, x', ..., x^(n-1)]``; f returns ``[x', x'', ...,
 second-order systems (the world's balls): they read ``y[0]`` as position and ``y[1]`` as
 velocity, and take the acceleration from ``f(t, y)[1]``.
 
+>>> import math
 >>> import numpy as np
->>> decay = lambda t, y: -y                  # y' = -y, y(1) = exp(-1)
+>>> decay = lambda t, y: -y                  # y' = -y, y(0) = 1: y(1) = exp(-1)
 >>> y = np.array([1.0])
 >>> for _ in range(10):
 ...     y = rk4(decay, 0.0, y, 0.1)
->>> round(float(y[0]), 6)
-0.367879
+>>> error = float(y[0]) - math.exp(-1)       # RK4's global error is O(h^4): about 3e-7 here
+>>> bool(0 < error < 1e-6)
+True
 """
 import numpy as np
 

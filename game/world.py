@@ -22,7 +22,7 @@ from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import INTEGRATORS
 
-TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
+from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach

@@ -572,9 +572,10 @@ _EVENT = st.one_of(
 def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_path_factory):
     """Clicks, drags and wheels anywhere (millions of pixels off-screen too), every key, resizes
     to nothing: the game handles each, keeps drawing, and the shipped level runs on."""
-    from game.app import level_files
+    from game.app import LEVEL_DIR
+    from game.level import level_files
     pygame.font.init()
-    path = level_files()[level_index]
+    path = level_files(LEVEL_DIR)[level_index]
     folder = tmp_path_factory.mktemp("shots")
     g = App(path, size=SIZE, screenshot_dir=str(folder))
     g.clock.budget = float("inf")

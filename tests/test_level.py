@@ -1,5 +1,4 @@
 """game.level: the schema, loading with one-line errors, normalising, saving, watching."""
-import glob
 import json
 import os
 import re
@@ -10,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import defaults
-from game.level import LevelError, LevelWatcher, load, loads, save
+from game.level import DEFAULTS, FROM_MATERIAL, LevelError, LevelWatcher, level_files, load, loads, save, strip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL_DIR = os.path.join(ROOT, "levels")
 SCHEMA_FILE = os.path.join(LEVEL_DIR, "level.schema.json")
-LEVELS = sorted(p for p in glob.glob(os.path.join(LEVEL_DIR, "*.json")) if not p.endswith(".schema.json"))
+LEVELS = level_files(LEVEL_DIR)
 NAME = "levels/x.json"
 WALL = '{"a": [0, 0], "b": [32, 0]}'
 
@@ -85,6 +84,9 @@ def _default(*path):
     (("material",), defaults.MATERIAL),
     (("material", "restitution"), defaults.MATERIAL["restitution"]),
     (("material", "friction"), defaults.MATERIAL["friction"]),
+    (("material", "rolling"), defaults.MATERIAL["rolling"]),
+    (("balls", "[]", "spin"), defaults.BALL_SPIN),
+    (("balls", "[]", "rolling"), defaults.MATERIAL["rolling"]),
     (("material", "density"), defaults.MATERIAL["density"]),
     (("segments", "[]", "radius"), defaults.SEGMENT_RADIUS),
     (("segments", "[]", "restitution"), defaults.MATERIAL["restitution"]),
@@ -246,8 +248,8 @@ BAD = [
     ("empty name", level(name=""), ["name: expected text of at least 1 character"], None),
     ("lone surrogate", '{"name": "\\ud800", "segments": [' + WALL + ']}', ["name: expected text", "surrogate"], None),
     ("gravity too strong", level(gravity=[0, -1e7]), ["gravity: expected [gx, gy] with each a number"], None),
-    ("too many balls", level(balls=[{"pos": [1, 1]}] * 5001),
-     ["balls: expected a list of at most 5000 items, got 5001 items"], None),
+    ("too many balls", level(balls=[{"pos": [1, 1]}] * 78034),
+     ["balls: expected a list of at most 78033 items, got 78034 items"], None),
     ("deep nesting", '{"_c": ' + "[" * 100000 + "]" * 100000 + ', "segments": [' + WALL + ']}',
      ["nested"], None),
 ]
@@ -341,12 +343,13 @@ def test_every_key_is_filled_in_with_the_defaults():
     assert doc["substeps"] == defaults.SUBSTEPS and doc["drag"] == defaults.DRAG
     assert doc["bounds"] == list(defaults.BOUNDS) and doc["material"] == defaults.MATERIAL
     m = defaults.MATERIAL
-    assert doc["segments"] == [{"a": [0, 0], "b": [32, 0], "radius": defaults.SEGMENT_RADIUS,
-                                "restitution": m["restitution"], "friction": m["friction"]}]
+    surface = {"restitution": m["restitution"], "friction": m["friction"], "rolling": m["rolling"]}
+    assert doc["segments"] == [{"a": [0, 0], "b": [32, 0], "radius": defaults.SEGMENT_RADIUS, **surface}]
     assert doc["polylines"][0] == {"points": [[0, 0], [1, 1]], "closed": False, "radius": defaults.SEGMENT_RADIUS,
-                                   "restitution": m["restitution"], "friction": m["friction"]}
-    assert doc["balls"][0] == {"pos": [1, 2], "vel": [0, 0], "radius": defaults.BALL_RADIUS,
-                               "density": m["density"], "restitution": m["restitution"], "friction": m["friction"]}
+                                   **surface}
+    assert doc["polygons"][0] == {"points": [[0, 0], [1, 0], [0, 1]], **surface}
+    assert doc["balls"][0] == {"pos": [1, 2], "vel": [0, 0], "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
+                               "density": m["density"], **surface}
     assert doc["balls"][1]["mass"] == 2 and "density" not in doc["balls"][1]
     assert doc["springs"] == [{"a": 0, "b": 1, "stiffness": defaults.SPRING_STIFFNESS,
                                "damping": defaults.SPRING_DAMPING, "rest": 2.0}]
@@ -361,7 +364,7 @@ def test_shapes_take_the_levels_material_unless_they_set_their_own():
     doc = loads(level(material={"restitution": 0.9}, segments=[{"a": [0, 0], "b": [1, 0]},
                                                                {"a": [0, 1], "b": [1, 1], "friction": 0.7}]))
     assert doc["material"] == {"restitution": 0.9, "friction": defaults.MATERIAL["friction"],
-                               "density": defaults.MATERIAL["density"]}
+                               "rolling": defaults.MATERIAL["rolling"], "density": defaults.MATERIAL["density"]}
     assert [s["restitution"] for s in doc["segments"]] == [0.9, 0.9]
     assert [s["friction"] for s in doc["segments"]] == [defaults.MATERIAL["friction"], 0.7]
 
@@ -665,35 +668,44 @@ def _write(path, text, mtime_ns=None):
         os.utime(path, ns=(mtime_ns, mtime_ns))
 
 
+def _poll(watcher):
+    """What the watcher has to say about the file now: poll, let its worker finish, poll again."""
+    result = watcher.poll()
+    if result is None:
+        watcher.wait(30)
+        result = watcher.poll()
+    return result
+
+
 def test_the_watcher_reports_changes_errors_and_fixes(tmp_path):
     path = tmp_path / "live.json"
     t = 1_000_000_000_000_000_000          # ns: a fixed old time, so only real changes count
     _write(path, level(name="One"), t)
     watcher = LevelWatcher(path)
-    assert watcher.poll() is None
-    assert watcher.poll() is None
+    assert _poll(watcher) is None
+    assert _poll(watcher) is None
 
     _write(path, level(name="Two"), t + 10 ** 9)       # same size, new content
-    doc = watcher.poll()
+    doc = _poll(watcher)
     assert isinstance(doc, dict) and doc["name"] == "Two"
-    assert watcher.poll() is None
+    assert _poll(watcher) is None
 
     _write(path, level(name="Two")[:-1], t + 2 * 10 ** 9)   # broken
-    error = watcher.poll()
+    error = _poll(watcher)
     assert isinstance(error, LevelError) and str(error).startswith(f"{path}:1:")
-    assert watcher.poll() is None
+    assert _poll(watcher) is None
 
     _write(path, level(name="Three"), t + 3 * 10 ** 9)
-    assert watcher.poll()["name"] == "Three"
+    assert _poll(watcher)["name"] == "Three"
 
     _write(path, level(name="Three"), t + 4 * 10 ** 9)     # touched, same content
-    assert watcher.poll() is None
+    assert _poll(watcher) is None
 
     path.unlink()
-    assert isinstance(watcher.poll(), LevelError)
-    assert watcher.poll() is None
+    assert isinstance(_poll(watcher), LevelError)
+    assert _poll(watcher) is None
     _write(path, level(name="Back"), t + 5 * 10 ** 9)
-    assert watcher.poll()["name"] == "Back"
+    assert _poll(watcher)["name"] == "Back"
 
 
 def test_the_watcher_sees_a_change_that_keeps_size_and_time(tmp_path):
@@ -704,11 +716,431 @@ def test_the_watcher_sees_a_change_that_keeps_size_and_time(tmp_path):
     stat = os.stat(path)
     path.write_text(level(name="Six"))
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    assert watcher.poll()["name"] == "Six"
+    assert _poll(watcher)["name"] == "Six"
 
 
 def test_the_watcher_never_raises(tmp_path):
     watcher = LevelWatcher(tmp_path / "missing.json")
-    assert watcher.poll() is None
+    assert _poll(watcher) is None
     (tmp_path / "missing.json").write_bytes(b"\xff\xfe")
-    assert isinstance(watcher.poll(), LevelError)
+    assert isinstance(_poll(watcher), LevelError)
+
+
+# ============================================================================ the defaults table
+
+def test_the_schema_states_every_default_of_the_table():
+    for kind, table in DEFAULTS.items():
+        for key, value in table.items():
+            if kind == "level":
+                node = SCHEMA["properties"][key]
+            elif kind == "material":
+                node = SCHEMA["properties"]["material"]["properties"][key]
+            else:
+                node = SCHEMA["properties"][kind]["items"]["properties"][key]
+            while "default" not in node and "$ref" in node:
+                node = _resolve(node["$ref"])
+            expected = defaults.MATERIAL[key] if value is FROM_MATERIAL else value
+            assert node["default"] == expected, f"{kind}.{key}"
+
+
+def test_every_key_of_the_table_is_in_every_normalised_item():
+    doc = loads(VALID[-1])
+    for kind, table in DEFAULTS.items():
+        if kind in ("level", "material"):
+            items = [doc if kind == "level" else doc["material"]]
+        else:
+            items = doc[kind]
+        for item in items:
+            missing = set(table) - set(item) - ({"density"} if "mass" in item else set())
+            assert not missing, f"{kind} lacks {missing}"
+
+
+@pytest.mark.parametrize("path", LEVELS, ids=os.path.basename)
+def test_strip_leaves_out_exactly_what_load_fills_in(path):
+    doc = load(path)
+    stripped = strip(doc)
+    assert loads(json.dumps(stripped)) == doc
+    for kind in ("segments", "balls", "spawners", "zones"):
+        for item in stripped[kind]:
+            for key, value in DEFAULTS[kind].items():
+                fill = doc["material"][key] if value is FROM_MATERIAL else value
+                assert item.get(key, object()) != fill or key == "vel", (kind, key)
+
+
+def test_spin_and_rolling_are_read_and_kept():
+    doc = loads(level(material={"rolling": 0.02}, balls=[{"pos": [1, 1], "spin": -3.5}, {"pos": [2, 1], "rolling": 0.1}],
+                      segments=[{"a": [0, 0], "b": [32, 0], "rolling": 0.05}]))
+    assert [b["spin"] for b in doc["balls"]] == [-3.5, 0.0]
+    assert [b["rolling"] for b in doc["balls"]] == [0.02, 0.1] and doc["segments"][0]["rolling"] == 0.05
+    assert "rolling: expected a number from 0 to 1" in refusal(level(balls=[{"pos": [1, 1], "rolling": -1}]))
+
+
+# ============================================================================ hostile files (issue 14)
+
+from game.level import errors, normalise, schema as level_schema  # noqa: E402
+
+
+def test_a_long_unknown_key_gives_a_short_line():
+    key = "k" * 4_000_000
+    message = refusal('{"segments": [' + WALL + '], "' + key + '": 1}')
+    assert len(message) <= errors.MESSAGE_MAX
+    assert '"kkkkkkkkkk' in message and "(4000000 characters)" in message
+    assert message.count("kkkkkkkkkk") <= 8, "the key is quoted as an excerpt, not twice in full"
+
+
+@pytest.mark.parametrize("text, excerpt", [
+    (level(name="n" * 1_000_000), "(1000000 characters)"),
+    (level(balls=[{"pos": [1, 1], "x" * 100_000: 1}]), "(100000 characters)"),
+    (level(integrator="r" * 50_000), '"rrrrrrrr'),
+    (level(segments=[{"a": [0, 0], "b": [1, "z" * 100_000]}]), "..."),
+], ids=["name", "key in a ball", "enum value", "inside a point"])
+def test_every_quoted_value_is_an_excerpt(text, excerpt):
+    message = refusal(text)
+    assert len(message) <= errors.MESSAGE_MAX and excerpt in message, message
+
+
+def test_the_size_limit_shows_the_real_difference(tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "wb") as f:
+        f.truncate(normalise.MAX_FILE_BYTES + 1)
+    with pytest.raises(LevelError, match=r"at most 16 MiB, got 16 MiB \+ 1 byte$"):
+        load(path)
+
+
+def _load_in_thread(path):
+    """load(path) on a thread, so a hang fails the test instead of the run."""
+    import threading
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("result", _refused(path)), daemon=True)
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive(), f"loading {path} hangs"
+    return out["result"]
+
+
+def _refused(path):
+    try:
+        load(path)
+    except LevelError as e:
+        return str(e)
+    return "loaded"
+
+
+def test_a_fifo_a_device_and_a_socket_are_refused_without_hanging(tmp_path):
+    import socket
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    assert _load_in_thread(fifo) == f"{fifo}: cannot read: expected a regular file, got a named pipe (FIFO)"
+    assert _load_in_thread("/dev/zero") == "/dev/zero: cannot read: expected a regular file, got a device"
+    sock_path = tmp_path / "sock.json"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(sock_path))
+        assert _load_in_thread(sock_path) == f"{sock_path}: cannot read: expected a regular file, got a socket"
+    finally:
+        server.close()
+
+
+def test_the_command_line_refuses_a_fifo_in_one_line(tmp_path):
+    import subprocess
+    import sys
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "main.py"), "--headless", "--level", str(fifo),
+                          "--steps", "1"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"main.py: {fifo}: cannot read: expected a regular file, got a named pipe (FIFO)\n"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--level", ""], "--level: expected a file name, got an empty one"),
+    (["--steps", "\uff13"], "--steps: expected a whole number, got '\uff13' (digits 0-9 only)"),
+    (["--steps", "1_0"], "--steps: expected a whole number, got '1_0' (digits 0-9 only)"),
+    (["--steps", "9" * 5000], "--steps: expected 0 to 10000000, got a number of 5000 digits"),
+    (["--save", ""], "--save: expected a file name, got an empty one"),
+], ids=["empty level", "fullwidth digit", "underscore", "huge", "empty save"])
+def test_the_command_line_refuses_what_int_would_read(argv, needle, capsys):
+    import main
+    with pytest.raises(SystemExit) as info:
+        main.build_parser().parse_args(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.count("\n") == 1 and needle in err, err
+
+
+def test_saving_through_a_symlink_writes_its_target(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    save(loads(level(name="Linked")), link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert load(target)["name"] == "Linked"
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "real.json"]
+
+
+def test_saving_never_replaces_what_is_not_a_regular_file(tmp_path):
+    import stat
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(LevelError, match="cannot write: expected a regular file, got a named pipe"):
+        save(loads(level()), fifo)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert os.listdir(tmp_path) == ["fifo.json"]
+
+
+def test_the_next_save_removes_the_temporaries_of_interrupted_saves(tmp_path):
+    import subprocess
+    import sys
+    import time
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale_dead = tmp_path / f".level.json.{dead.pid}.k3j4h5g6.tmp"     # its process is gone
+    stale_old = tmp_path / f".level.json.{os.getpid()}.abcdefgh.tmp"    # alive, but an hour old
+    fresh = tmp_path / f".level.json.{os.getppid()}.zzzzzzzz.tmp"       # a save in progress elsewhere
+    other = tmp_path / ".notes.tmp"                                     # not ours
+    for path in (stale_dead, stale_old, fresh, other):
+        path.write_text("half a level")
+    hour_ago = time.time() - 3600
+    os.utime(stale_old, (hour_ago, hour_ago))
+    save(loads(level()), tmp_path / "level.json")
+    assert sorted(os.listdir(tmp_path)) == sorted(["level.json", fresh.name, other.name])
+
+
+def test_a_world_of_50000_balls_saves_and_loads_back_exactly(tmp_path):
+    np = pytest.importorskip("numpy")
+    from game.world import World
+    world = World.from_level(loads(level(bounds=[0, 0, 100, 100])))
+    rng = np.random.default_rng(7)
+    pos, vel = rng.uniform(1, 99, (50_000, 2)), rng.normal(0, 3, (50_000, 2))
+    radius, mass = rng.uniform(0.01, 0.1, 50_000), rng.uniform(0.001, 2.0, 50_000)
+    world.add_balls([{"pos": p, "vel": v, "radius": r, "mass": m}
+                     for p, v, r, m in zip(pos.tolist(), vel.tolist(), radius.tolist(), mass.tolist())])
+    out = tmp_path / "snapshot.json"
+    save(world.to_level(), out)
+    assert out.stat().st_size <= normalise.MAX_FILE_BYTES
+    back = World.from_level(load(out))
+    assert back.count == 50_000
+    for name in ("pos", "vel", "radius", "inv_mass", "restitution", "friction"):
+        assert np.array_equal(getattr(back, name), getattr(world, name)), name
+
+
+def test_the_ball_cap_is_what_a_saved_world_fits_in_the_file_limit():
+    from game.level.save import pretty
+    assert SCHEMA["properties"]["balls"]["maxItems"] == normalise.MAX_BALLS
+    assert normalise.MAX_BALLS == normalise.MAX_FILE_BYTES // normalise.SNAPSHOT_BALL_BYTES
+    worst = {"pos": [-123456.78901234567, -0.00012345678901234567], "vel": [-0.12345678901234568, 0.9876543210987654],
+             "spin": -1.2345678901234567, "radius": 0.25, "mass": 0.19634954084936207}
+    assert len("    " + pretty(worst, 4, 4) + ",\n") <= normalise.SNAPSHOT_BALL_BYTES + 8
+
+
+def _spiral(n):
+    import math
+    outer = [((1 + k) * math.cos(k * 0.35), (1 + k) * math.sin(k * 0.35)) for k in range(n // 2)]
+    inner = [((0.6 + k) * math.cos(k * 0.35), (0.6 + k) * math.sin(k * 0.35)) for k in range(n // 2)]
+    return [[round(x, 6), round(y, 6)] for x, y in outer + inner[::-1]]
+
+
+def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
+    """A spiral (a worst case for ear clipping: reflex corners all along) is cut with O(n) ear
+    tests; the old clipper made O(n^2) tests of O(n) each (7 minutes for 2,000 spirals)."""
+    np = pytest.importorskip("numpy")
+    from game import geometry
+    calls = []
+    real = geometry.side
+    monkeypatch.setattr(geometry, "side", lambda *a: calls.append(1) or real(*a))
+    counts = {}
+    for n in (64, 128, 256):
+        points = np.array(_spiral(n), float)
+        points = points if geometry.polygon_signed_area(points) > 0 else points[::-1].copy()
+        calls.clear()
+        pieces = geometry.convex_decomposition(points)
+        counts[n] = len(calls)
+        assert sum(geometry.polygon_signed_area(points[p]) for p in pieces) == pytest.approx(
+            geometry.polygon_signed_area(points))
+    assert counts[256] <= 16 * 256 and counts[256] <= 2.5 * counts[128] <= 6.25 * counts[64]
+
+
+def test_too_many_non_convex_corners_are_refused_in_one_line():
+    message = refusal(level(polygons=[{"points": _spiral(256)}] * 40))
+    assert f"expected at most {normalise.MAX_NONCONVEX_CORNERS} corners of non-convex polygons" in message
+
+
+def test_too_many_static_pieces_are_refused_before_the_schema_walks_them(monkeypatch):
+    def never(doc):
+        raise AssertionError("the schema walked a level beyond the caps")
+    monkeypatch.setattr(level_schema, "check", never)
+    line = [[k * 0.01, (k % 2) * 0.5] for k in range(800)]
+    message = refusal(level(polylines=[{"points": line}] * 1000))
+    assert f"expected at most {normalise.MAX_STATIC_PIECES} static pieces in all" in message
+    assert "got 799001" in message               # 1000 x 799 pieces and the floor
+
+
+def test_the_largest_level_loads_in_bounded_memory(tmp_path):
+    """78,033 snapshot balls (the most a level holds, 16 MiB) load under 500 MB peak, in a
+    fresh process (peak resident memory from /proc, as the player's game would see it)."""
+    import random
+    import subprocess
+    import sys
+    rng = random.Random(1)
+    balls = [{"pos": [rng.uniform(0, 32), rng.uniform(0, 18)], "vel": [rng.uniform(-1, 1), rng.uniform(-1, 1)],
+              "spin": rng.uniform(-5, 5), "radius": 0.05, "mass": rng.uniform(0.001, 0.01)}
+             for _ in range(normalise.MAX_BALLS)]
+    path = tmp_path / "largest.json"
+    save({"segments": [{"a": [0, 0], "b": [32, 0]}], "balls": balls}, path)
+    del balls
+    child = ("import sys; sys.path.insert(0, sys.argv[1]); from game.level import load; "
+             "doc = load(sys.argv[2]); print(len(doc['balls'])); "
+             "print(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])")
+    out = subprocess.run([sys.executable, "-c", child, ROOT, str(path)], capture_output=True, text=True, timeout=600)
+    count, peak_kb = out.stdout.split()
+    assert int(count) == normalise.MAX_BALLS
+    assert int(peak_kb) < 500 * 1024
+
+
+def test_poll_never_waits_for_a_slow_parse(tmp_path, monkeypatch):
+    import threading
+    from game.level import watch
+    path = tmp_path / "live.json"
+    _write(path, level(name="One"), 1_000_000_000_000_000_000)
+    watcher = LevelWatcher(path)
+    release = threading.Event()
+    real = watch.load_bytes
+
+    def slow(*args, **kwargs):
+        assert release.wait(60), "never released"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(watch, "load_bytes", slow)
+    _write(path, level(name="Two"), 1_000_000_000_000_000_000 + 10 ** 9)
+    answers = []
+    poller = threading.Thread(target=lambda: answers.extend(watcher.poll() for _ in range(3)), daemon=True)
+    poller.start()
+    poller.join(30)
+    assert not poller.is_alive(), "poll() waited for the parse"
+    assert answers == [None, None, None]
+    release.set()
+    watcher.wait(30)
+    assert watcher.poll()["name"] == "Two"
+
+
+@pytest.mark.parametrize("path", LEVELS, ids=os.path.basename)
+def test_the_watchers_scanner_reads_levels_as_load_does(path):
+    from game.level.read import load_bytes
+    with open(path, "rb") as f:
+        data = f.read()
+    assert load_bytes(data, path, "x", yielding=True) == load_bytes(data, path, "x")
+
+
+@FUZZ
+@given(st.sampled_from(VALID), st.data())
+def test_the_fast_schema_check_agrees_with_jsonschema(original, data):
+    doc = json.loads(original)
+    paths = list(_paths(doc))
+    for _ in range(data.draw(st.integers(0, 3))):
+        path = data.draw(st.sampled_from(paths))
+        value = data.draw(JSON_VALUES | st.sampled_from([True, 1.0, 2, -0.0, 1e6, 1e6 + 1, 10 ** 30, "", []]))
+        if not path:
+            doc = value
+            break
+        parent = doc
+        try:
+            for step in path[:-1]:
+                parent = parent[step]
+            parent[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            pass
+    validator = level_schema.validator()
+    assert level_schema.compile_schema(validator.schema)(doc) == validator.is_valid(doc)
+
+
+# ============================================================================ polygons in geometry
+
+def _brute_first_crossing(points):
+    """The oracle: every pair of edges tested, first by (i, j)."""
+    from fractions import Fraction
+    p = [(Fraction(x), Fraction(y)) for x, y in points]
+    n = len(p)
+
+    def orient(o, a, b):
+        v = (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+        return (v > 0) - (v < 0)
+
+    def on(o, a, r):
+        return min(o[0], a[0]) <= r[0] <= max(o[0], a[0]) and min(o[1], a[1]) <= r[1] <= max(o[1], a[1])
+
+    for k in range(n):
+        d0 = (p[k][0] - p[k - 1][0], p[k][1] - p[k - 1][1])
+        d1 = (p[(k + 1) % n][0] - p[k][0], p[(k + 1) % n][1] - p[k][1])
+        if d0[0] * d1[1] - d0[1] * d1[0] == 0 and d0[0] * d1[0] + d0[1] * d1[1] < 0:
+            return ((k - 1) % n, k)
+    for i in range(n):
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue
+            a1, b1, a2, b2 = p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]
+            o1, o2, o3, o4 = orient(a1, b1, a2), orient(a1, b1, b2), orient(a2, b2, a1), orient(a2, b2, b1)
+            if (o1 * o2 < 0 and o3 * o4 < 0) or (o1 == 0 and on(a1, b1, a2)) or (o2 == 0 and on(a1, b1, b2)) \
+                    or (o3 == 0 and on(a2, b2, a1)) or (o4 == 0 and on(a2, b2, b1)):
+                return (i, j)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=3, max_size=9, unique=True))
+def test_the_sweep_finds_the_same_first_crossing_as_every_pair(points):
+    from game import geometry
+    assert geometry.polygon_first_crossing(points) == _brute_first_crossing(points)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=3, max_size=10, unique=True))
+def test_a_simple_polygon_is_cut_into_convex_pieces_that_tile_it(points):
+    np = pytest.importorskip("numpy")
+    from game import geometry
+    p = np.array(points, float)
+    if geometry.polygon_first_crossing(p) is not None or geometry.polygon_signed_area(p) == 0:
+        return
+    if geometry.polygon_signed_area(p) < 0:
+        p = p[::-1].copy()
+    pieces = geometry.convex_decomposition(p)
+    assert all(geometry.polygon_is_convex(p[piece]) and geometry.polygon_signed_area(p[piece]) > 0 for piece in pieces)
+    assert sum(geometry.polygon_signed_area(p[piece]) for piece in pieces) == pytest.approx(
+        geometry.polygon_signed_area(p), abs=1e-9)
+
+
+# ============================================================================ one read per load
+
+def test_a_watcher_made_after_a_load_does_not_read_the_file_again(tmp_path, monkeypatch):
+    from game.level import open_level, watch
+    path = tmp_path / "once.json"
+    _write(path, level(name="Once"), 1_000_000_000_000_000_000)
+    doc = load(path)
+    reads = []
+    real = watch.read_file
+    monkeypatch.setattr(watch, "read_file", lambda name: reads.append(name) or real(name))
+    watcher = LevelWatcher(path)
+    assert reads == [] and _poll(watcher) is None
+    _write(path, level(name="Twice"), 1_000_000_000_000_000_000 + 10 ** 9)
+    assert _poll(watcher)["name"] == "Twice" and doc["name"] == "Once"
+
+    opened, watcher = open_level(path)
+    assert opened["name"] == "Twice" and _poll(watcher) is None
+    error, watcher = open_level(tmp_path / "missing.json")
+    assert isinstance(error, LevelError) and _poll(watcher) is None
+    _write(tmp_path / "missing.json", level(name="Here"))
+    assert _poll(watcher)["name"] == "Here"
+
+
+def test_a_watched_file_replaced_by_a_fifo_gives_a_banner_not_a_hang(tmp_path):
+    import threading
+    path = tmp_path / "live.json"
+    path.write_text(level(name="One"))
+    watcher = LevelWatcher(path)
+    path.unlink()
+    os.mkfifo(path)
+    answers = []
+    poller = threading.Thread(target=lambda: answers.append(_poll(watcher)), daemon=True)
+    poller.start()
+    poller.join(30)
+    assert not poller.is_alive(), "the watcher hangs on a FIFO"
+    assert isinstance(answers[0], LevelError) and "got a named pipe (FIFO)" in str(answers[0])

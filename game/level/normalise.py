@@ -1,0 +1,483 @@
+"""The normalised level: one table of defaults per kind, to fill on load and strip on save.
+
+``complete(doc)`` checks a parsed document (the schema and what a schema cannot say) and
+returns it normalised: every key the world reads is present, rectangles are stored
+[[x_min, y_min], [x_max, y_max]], polygons convex and counter-clockwise (a simple
+non-convex one becomes its convex pieces), a spring has its rest length. ``strip(doc)``
+is its inverse for saving: it leaves out of shapes, balls and the rest every key whose
+value ``complete`` would fill in anyway, so ``complete(strip(d)) == d``.
+
+DEFAULTS is the one table. A value of FROM_MATERIAL means "the level's material".
+
+Keys that start with ``_`` or ``//`` are comments: allowed in every object and kept.
+"""
+import math
+
+import numpy as np
+
+from game import defaults, geometry
+from game.level import schema as level_schema
+from game.level.errors import Problem, cut, render
+
+SCHEMA_REF = "./level.schema.json"
+STATIC_LISTS = ("segments", "polylines", "polygons")
+ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
+
+
+class _FromMaterial:
+    def __repr__(self):
+        return "FROM_MATERIAL"
+
+
+FROM_MATERIAL = _FromMaterial()   # in DEFAULTS: the level's material gives the value
+_SURFACE = {"restitution": FROM_MATERIAL, "friction": FROM_MATERIAL, "rolling": FROM_MATERIAL}
+
+DEFAULTS = {
+    "level": {"$schema": SCHEMA_REF, "format": defaults.FORMAT, "description": "",
+              "gravity": list(defaults.GRAVITY), "integrator": defaults.INTEGRATOR,
+              "substeps": defaults.SUBSTEPS, "drag": defaults.DRAG, "bounds": list(defaults.BOUNDS)},
+    "material": dict(defaults.MATERIAL),
+    "segments": {"radius": defaults.SEGMENT_RADIUS, **_SURFACE},
+    "polylines": {"closed": False, "radius": defaults.SEGMENT_RADIUS, **_SURFACE},
+    "polygons": dict(_SURFACE),
+    "balls": {"vel": [0, 0], "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
+              "density": FROM_MATERIAL, **_SURFACE},
+    "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
+    "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
+                 "radius": defaults.BALL_RADIUS, "density": FROM_MATERIAL, "jitter": defaults.SPAWNER_JITTER},
+    "zones": {"count": defaults.ZONE_COUNT, "strength": defaults.ATTRACTOR_STRENGTH},
+}
+
+MAX_FILE_BYTES = 16 * 1024 * 1024   # bytes: larger files are refused before they are read
+# A level holds as many balls as a saved world's fit in the file limit: a snapshot ball
+# (pos, vel, spin, radius, mass at full precision, pretty-printed) takes this many bytes.
+SNAPSHOT_BALL_BYTES = 215
+MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of balls in the schema
+
+# Caps the schema cannot state (work summed over a whole level), set from what this loader
+# does within the load budget (2 s, 500 MB: see tools/hostile_levels.py):
+MAX_STATIC_PIECES = 20_000        # segments + polyline pieces + polygon edges in one level
+                                  # (the loader: 0.1 s; the world bins about 2,000 a second)
+MAX_NONCONVEX_CORNERS = 5_000     # corners of non-convex polygons in one level: cutting costs
+                                  # O(n r) each, about 0.1 ms a corner for a 256-corner spiral
+
+
+def fill(kind, item, material):
+    """The default of every key of ``kind`` that ``item`` does not set, resolved against
+    ``material`` (a complete material dict)."""
+    return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[kind].items() if k not in item}
+
+
+def complete(obj, default_name="Untitled", values_checked=False):
+    """Check a parsed document and return it normalised (see the module docstring).
+
+    Raises Problem. Order: over-long lists (cheap, before the schema), what the parser let
+    through (NaN, duplicate keys, bad text; skipped when the reader vouches there is none:
+    ``values_checked``), the format version, the schema, then what a schema cannot say.
+    Near-linear in the size of the document.
+    """
+    _check_totals(obj)
+    level_schema.check_top_sizes(obj)
+    if not values_checked:
+        check_values(obj)
+    if isinstance(obj, dict) and _is_number(obj.get("format")) and obj["format"] > defaults.FORMAT:
+        raise Problem(("format",), f"expected format {defaults.FORMAT} or older (this program reads "
+                                   f"levels up to format {defaults.FORMAT}), got {render(obj['format'])}")
+    level_schema.check(obj)
+    return _Normaliser(obj, default_name).run()
+
+
+def strip(doc):
+    """A normalised level without the keys ``complete`` fills in with the same value
+    (in shapes, balls, springs, spawners and zones; the top level stays whole)."""
+    material = doc["material"]
+    out = dict(doc)
+    for kind in DEFAULTS:
+        if kind in ("level", "material"):
+            continue
+        fills = {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[kind].items()}
+        out[kind] = [{k: v for k, v in item.items() if not (k in fills and _same(v, fills[k]))}
+                     for item in doc[kind]]
+    return out
+
+
+def _same(a, b):
+    return type(a) is type(b) and a == b if not (_is_number(a) and _is_number(b)) else a == b
+
+
+# ============================================================================ what parsers let through
+
+class BadNumber:
+    """What the parser makes of NaN, Infinity and absurdly long integers (1e999 becomes inf)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def parse_int(text):
+    """An integer token: Python refuses more than 4300 digits; anything over 20 is absurd here."""
+    return int(text) if len(text) <= 20 else BadNumber(text)
+
+
+class DuplicateKeys(dict):
+    """A JSON object that had a key twice (``duplicate`` names it); plain dicts otherwise."""
+
+    duplicate = None
+
+    @classmethod
+    def from_pairs(cls, pairs):
+        d = dict(pairs)
+        if len(d) == len(pairs):
+            return d
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                break
+            seen.add(key)
+        d = cls(d)
+        d.duplicate = key
+        return d
+
+
+def check_values(obj):
+    """Refuse what JSON parsers accept but a level cannot hold; iterative (no recursion).
+
+    A quick pass over the plain values first; only when it finds something does the
+    second pass, which knows the JSON path, run to say where. Both are linear, and the
+    second builds a path only for the value it refuses.
+    """
+    if _all_plain(obj):
+        return
+    _check_value((), obj)
+    isfinite = math.isfinite
+    stack = [((), iter(_children(obj)))]          # (path of a container, its (key, value) pairs)
+    while stack:
+        path, children = stack[-1]
+        for key, value in children:
+            kind = type(value)
+            if kind is int or kind is bool or value is None or (kind is float and isfinite(value)) \
+                    or (kind is str and value.isascii()) or (kind is list and not value):
+                continue                    # plain: no path built
+            if kind is not list:
+                _check_value(path + (key,), value)
+            if isinstance(value, (dict, list)) and value:
+                stack.append((path + (key,), iter(_children(value))))
+                break
+        else:
+            stack.pop()
+
+
+def _children(value):
+    if isinstance(value, dict):
+        return value.items()
+    if isinstance(value, list):
+        return enumerate(value)
+    return ()
+
+
+def _check_value(path, value):
+    kind = type(value)
+    if kind is int or kind is list or value is None or kind is bool:
+        return
+    if kind is float:
+        if not math.isfinite(value):
+            raise Problem(path, f"expected a finite number, got {value!r}", show_token=True)
+    elif kind is str:
+        _check_text(path, value)
+    elif isinstance(value, BadNumber):
+        raise Problem(path, f"expected a finite number, got {cut(value.text)}")
+    elif isinstance(value, dict):
+        if getattr(value, "duplicate", None) is not None:
+            key = value.duplicate
+            raise Problem(path + (key,), f"expected each key once in an object, got {render(key)} twice", at_key=True)
+        for key in value:
+            _check_text(path + (key,), key)
+
+
+def _all_plain(obj):
+    """True when every value is a finite number, text that encodes, or a plain container."""
+    todo = [obj]
+    pop, push, isfinite = todo.pop, todo.extend, math.isfinite
+    while todo:
+        value = pop()
+        kind = type(value)
+        if kind is dict:
+            push(value.values())
+            if not all(k.isascii() for k in value):
+                return False
+        elif kind is list:
+            push(value)
+        elif kind is float:
+            if not isfinite(value):
+                return False
+        elif kind is str:
+            if not value.isascii():
+                return False
+        elif kind not in (int, bool) and value is not None:
+            return False
+    return True
+
+
+def _check_text(path, text):
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Problem(path, "expected text, got a \\u escape of half a surrogate pair") from None
+
+
+def _check_totals(d):
+    """Refuse a level whose sum of work is beyond the caps (see MAX_STATIC_PIECES); runs
+    before the schema, so it counts only what has the right shape (the schema says the rest)."""
+    if not isinstance(d, dict):
+        return
+
+    def points(kind):
+        items = d.get(kind)
+        return [len(s["points"]) for s in items if isinstance(s, dict) and isinstance(s.get("points"), list)] \
+            if isinstance(items, list) else []
+
+    segments = d.get("segments")
+    pieces = len(segments) if isinstance(segments, list) else 0
+    pieces += sum(max(n - 1, 0) for n in points("polylines")) + sum(points("polygons"))
+    if pieces > MAX_STATIC_PIECES:
+        raise Problem((), f"expected at most {MAX_STATIC_PIECES} static pieces in all (segments, polyline "
+                          f"pieces, polygon edges), got {pieces}")
+
+
+# ============================================================================ normalising
+
+class _Normaliser:
+    """What the schema cannot say, checked while building the normalised document."""
+
+    def __init__(self, doc, default_name):
+        self.doc, self.default_name = doc, default_name
+        m = doc.get("material", {})
+        self.material = {k: m.get(k, v) for k, v in DEFAULTS["material"].items()}
+        self.nonconvex_corners = [0]          # one counter for the level (see convex_pieces)
+
+    def run(self):
+        d = self.doc
+        top = DEFAULTS["level"]
+        out = {"$schema": d.get("$schema", top["$schema"]), "format": int(d.get("format", top["format"])),
+               "name": d.get("name", self.default_name), "description": d.get("description", top["description"])}
+        out.update(_comments(d))
+        out["gravity"] = _vec(d.get("gravity", top["gravity"]))
+        out["integrator"] = d.get("integrator", top["integrator"])
+        out["substeps"] = int(d.get("substeps", top["substeps"]))
+        out["drag"] = d.get("drag", top["drag"])
+        out["bounds"] = list(d.get("bounds", top["bounds"]))
+        x0, y0, x1, y1 = out["bounds"]
+        if not (x0 < x1 and y0 < y1):
+            raise Problem(("bounds",), f"expected [x_min, y_min, x_max, y_max] with x_min < x_max and "
+                                       f"y_min < y_max, got {render(out['bounds'])}")
+        out["material"] = {**_comments(d.get("material", {})), **self.material}
+        if not any(d.get(k) for k in STATIC_LISTS):
+            raise Problem((), "expected at least one static shape in segments, polylines or polygons, "
+                              "got none (balls would fall forever)")
+        out["segments"] = [self.segment(i, s) for i, s in enumerate(d.get("segments", []))]
+        out["polylines"] = [self.polyline(i, s) for i, s in enumerate(d.get("polylines", []))]
+        out["polygons"] = [piece for i, s in enumerate(d.get("polygons", [])) for piece in self.polygon(i, s)]
+        out["balls"] = [self.ball(b) for b in d.get("balls", [])]
+        out["springs"] = [self.spring(i, s, out["balls"]) for i, s in enumerate(d.get("springs", []))]
+        out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
+        out["zones"] = [self.zone(i, z) for i, z in enumerate(d.get("zones", []))]
+        return out
+
+    def surface(self, shape):
+        m = self.material
+        return {"restitution": shape.get("restitution", m["restitution"]),
+                "friction": shape.get("friction", m["friction"]), "rolling": shape.get("rolling", m["rolling"])}
+
+    def segment(self, i, s):
+        radius = s.get("radius", DEFAULTS["segments"]["radius"])
+        if s["a"] == s["b"] and radius == 0:
+            raise Problem(("segments", i), f"expected a segment whose ends differ (or a radius above 0 for a "
+                                           f"round peg), got a thin segment of zero length at {render(s['a'])}")
+        return {**_comments(s), "a": _vec(s["a"]), "b": _vec(s["b"]), "radius": radius, **self.surface(s)}
+
+    def polyline(self, i, s):
+        """O(n) in the points (one numpy comparison of neighbours)."""
+        points = s["points"]
+        radius = s.get("radius", DEFAULTS["polylines"]["radius"])
+        if radius == 0:
+            p = np.asarray(points, float)
+            repeated = np.flatnonzero(np.all(p[1:] == p[:-1], axis=1))
+            if len(repeated):
+                k = int(repeated[0]) + 1
+                raise Problem(("polylines", i, "points", k),
+                              f"expected a point different from the one before (radius is 0: a thin "
+                              f"piece of zero length), got {render(points[k])} again")
+        return {**_comments(s), "points": list(points),      # the parsed [x, y] lists, owned here
+                "closed": s.get("closed", DEFAULTS["polylines"]["closed"]), "radius": radius, **self.surface(s)}
+
+    def polygon(self, i, s):
+        pieces = convex_pieces(("polygons", i, "points"), s["points"], True, self.nonconvex_corners)
+        surface = self.surface(s)
+        return [{**(_comments(s) if k == 0 else {}), "points": points, **surface} for k, points in enumerate(pieces)]
+
+    def ball(self, b, _spin=DEFAULTS["balls"]["spin"], _radius=DEFAULTS["balls"]["radius"]):
+        m, get = self.material, b.get
+        out = _comments(b) if len(b) > 1 else {}
+        out["pos"] = list(b["pos"])                       # the parsed list: owned here
+        vel = get("vel")
+        out["vel"] = [0, 0] if vel is None else list(vel)
+        out["spin"] = get("spin", _spin)
+        out["radius"] = get("radius", _radius)
+        if "mass" in b:
+            out["mass"] = b["mass"]
+        else:
+            out["density"] = get("density", m["density"])
+        out["restitution"] = get("restitution", m["restitution"])
+        out["friction"] = get("friction", m["friction"])
+        out["rolling"] = get("rolling", m["rolling"])
+        return out
+
+    def spring(self, i, s, balls):
+        n = len(balls)
+        a, b = int(s["a"]), s["b"]
+        if a >= n:
+            raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)}, got {render(a)}")
+        if _is_number(b):
+            b = int(b)
+            if b >= n:
+                raise Problem(("springs", i, "b"), f"expected a ball index {_index_range(n)} or an anchor "
+                                                   f"[x, y], got {render(b)}")
+            if b == a:
+                raise Problem(("springs", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
+                                                   f"got {b}")
+            other = balls[b]["pos"]
+        else:
+            b = other = _vec(b)
+        rest = s.get("rest")
+        if rest is None:
+            pa = balls[a]["pos"]
+            rest = math.hypot(other[0] - pa[0], other[1] - pa[1])
+        return {**_comments(s), "a": a, "b": b, **fill("springs", {}, self.material),
+                **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
+
+    def spawner(self, s):
+        out = {**_comments(s), "pos": _vec(s["pos"]), "vel": _vec(s.get("vel", (0, 0)))}
+        for key, value in DEFAULTS["spawners"].items():
+            if key != "vel":
+                out[key] = s[key] if key in s else (self.material[key] if value is FROM_MATERIAL else value)
+        out["max"] = int(out["max"])
+        return out
+
+    def zone(self, i, z):
+        out = {**_comments(z), "kind": z["kind"]}
+        shape = next(k for k in ZONE_SHAPES if k in z)
+        value = z[shape]
+        if shape == "rect":
+            (x0, y0), (x1, y1) = value
+            if x0 == x1 or y0 == y1:
+                raise Problem(("zones", i, "rect"), f"expected two opposite corners of a rectangle with an area, "
+                                                    f"got {render(value)}")
+            value = [[min(x0, x1), min(y0, y1)], [max(x0, x1), max(y0, y1)]]
+        elif shape == "polygon":
+            value = convex_pieces(("zones", i, "polygon"), value, False)[0]
+        else:
+            value = {**_comments(value), "center": _vec(value["center"]),
+                     **({"radius": value["radius"]} if shape == "circle" else {"radii": _vec(value["radii"])})}
+        out[shape] = value
+        out["count"] = int(z.get("count", DEFAULTS["zones"]["count"]))
+        out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
+        return out
+
+
+def convex_pieces(path, points, split, corners=None):
+    """Check a polygon and return it as convex counter-clockwise pieces (lists of points).
+
+    Refused: a corner repeated, zero area, edges that cross or touch; non-convex when
+    not ``split``. A convex polygon costs O(n); a non-convex one O(n log n) for the
+    crossing test and O(n r) to cut (``geometry.convex_decomposition``). ``corners``: a
+    one-item list counting the level's non-convex corners, capped at MAX_NONCONVEX_CORNERS.
+    """
+    n = len(points)
+    for k in range(n):
+        if points[k] == points[k - 1]:
+            raise Problem(path + (k,), f"expected each corner once, got {render(points[k])} twice in a row")
+    p = np.asarray(points, float)
+    if not geometry.side(p[0], p[1], p).any():          # exactly on one line
+        raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
+    area = geometry.polygon_signed_area(p)
+    scale = float(np.abs(p).max()) or 1.0
+    ccw = [_vec(q) for q in points] if area > 0 else [_vec(points[0])] + [_vec(q) for q in points[:0:-1]]
+    convex = geometry.polygon_is_convex(ccw)        # convex (one winding) implies simple
+    crossing = None if convex else geometry.polygon_first_crossing(p)
+    if crossing is not None:
+        i, j = crossing
+        if j == (i + 1) % n:
+            raise Problem(path + (j,), f"expected a polygon whose edges do not cross, got its boundary "
+                                       f"folding back on itself at {render(points[j])}")
+        raise Problem(path, f"expected a polygon whose edges do not cross, got edge {i} "
+                            f"({render(points[i])} to {render(points[(i + 1) % n])}) meeting edge {j} "
+                            f"({render(points[j])} to {render(points[(j + 1) % n])})")
+    if abs(area) <= 1e-12 * scale * scale:
+        raise Problem(path, f"expected a polygon with an area, got corners on one line: {render(points)}")
+    if convex:
+        return [ccw]
+    if not split:
+        raise Problem(path, "expected a convex polygon, got a non-convex one (split it into convex zones)")
+    corners = [0] if corners is None else corners
+    corners[0] += n
+    if corners[0] > MAX_NONCONVEX_CORNERS:
+        raise Problem(path, f"expected at most {MAX_NONCONVEX_CORNERS} corners of non-convex polygons in a "
+                            f"level, got more (draw large shapes from convex polygons)")
+    try:
+        pieces = geometry.convex_decomposition(np.asarray(ccw, float))
+    except ValueError:
+        raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
+    return [[list(ccw[k]) for k in piece] for piece in pieces]
+
+
+
+
+def _comments(obj):
+    return {k: v for k, v in obj.items() if k[:1] == "_" or k[:2] == "//"}
+
+
+def is_comment(key):
+    """Keys that start with "_" or "//" are comments."""
+    return key.startswith(("_", "//"))
+
+
+def _vec(v):
+    return [v[0], v[1]]
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _index_range(n):
+    return "from 0 to " + str(n - 1) if n else "(but the level has no balls)"
+
+
+def plain(value, path=()):
+    """A copy of ``value`` as plain JSON types (tuples, numpy arrays and scalars converted).
+
+    Iterative over lists of plain numbers (a world of 50,000 balls converts in well under
+    a second). Raises Problem for a value JSON cannot hold.
+    """
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise Problem(path, f"expected text keys, got the key {render(repr(k))}")
+            out[k] = plain(v, path + (k,))
+        return out
+    if isinstance(value, (list, tuple)):
+        return [plain(v, path + (i,)) for i, v in enumerate(value)]
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if hasattr(value, "tolist"):             # numpy arrays and scalars
+        return plain(value.tolist(), path)
+    raise Problem(path, f"expected a JSON value, got a {type(value).__name__}")
+
+
+__all__ = ["DEFAULTS", "FROM_MATERIAL", "complete", "strip", "fill", "plain", "is_comment"]
