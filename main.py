@@ -3,6 +3,8 @@
     python main.py [--level FILE]                      play in a window
     python main.py --headless --level FILE --steps N [--integrator NAME] [--json] [--save OUT.json]
     python main.py --screenshot OUT.png --level FILE [--steps N]
+    python main.py --check FILE                        level checks, one a line; exit 1 if any
+    python main.py --edit FILE                         the level editor on FILE (new if missing)
 
 A bad argument or a bad level prints one line on stderr and exits with code 2.
 """
@@ -31,6 +33,9 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", metavar="OUT.json", help="headless: write the final world as a level")
     p.add_argument("--screenshot", metavar="OUT.png", help="render offscreen to a PNG and exit")
+    p.add_argument("--check", metavar="FILE", help="print the level checks one a line; exit 1 if any, "
+                                                   "0 if none, 2 on a bad file")
+    p.add_argument("--edit", metavar="FILE", help="open the level editor on FILE (a new level if missing)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window or screenshot size in pixels (default 1280x720)")
     return p
@@ -59,6 +64,9 @@ def _size(text):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
+        if args.check is not None:
+            from game.checks import run_check
+            return run_check(args.check)
         if args.headless:
             from game.headless import run_headless
             return run_headless(args)
