@@ -19,6 +19,7 @@ class Camera:
         self.size = (int(size[0]), int(size[1]))
         self.center = np.array(center, dtype=np.float64)
         self.scale = float(scale)
+        self.fitted = False      # True from fit() until the player pans or zooms
 
     def key(self):
         """A hashable value that changes whenever the mapping changes (for render caches)."""
@@ -66,6 +67,7 @@ class Camera:
         # it by right / 2 pixels, i.e. the world's centre is that much further right.
         self.center = np.array(((x0 + x1) * 0.5 + right * 0.5 / self.scale,
                                 (y0 + y1) * 0.5 + (top - bottom) * 0.5 / self.scale))
+        self.fitted = True
 
     def zoom_at(self, screen_point, factor):
         """Multiply the scale by factor keeping the world point under screen_point in place."""
@@ -73,10 +75,12 @@ class Camera:
         self.scale = _clamp(self.scale * factor, MIN_SCALE, MAX_SCALE)
         moved = self.screen_to_world(screen_point)
         self.center = self.center + (anchor - moved)
+        self.fitted = False
 
     def pan(self, dx, dy):
         """Move the view with the mouse: the world follows a drag of (dx, dy) pixels."""
         self.center = self.center + np.array((-dx / self.scale, dy / self.scale))
+        self.fitted = False
 
 
 def _clamp(value, lo, hi):

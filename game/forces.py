@@ -15,6 +15,9 @@ from game import defaults
 class Springs:
     """Damped Hooke springs, as arrays. ``b == -1`` means the spring is anchored at ``anchor``.
 
+    ``ids`` (S,) are stable ids, as balls have: an index shifts when an earlier spring or a
+    ball goes, an id never does (``index(spring_id)`` finds it again).
+
     Force on ball a, with d = x_a - x_b, L = |d|, u = d / L:
         F_a = -(stiffness (L - rest) + damping (v_a - v_b) . u) u,   F_b = -F_a
     """
@@ -26,6 +29,8 @@ class Springs:
         self.stiffness = np.zeros(0)
         self.damping = np.zeros(0)
         self.rest = np.zeros(0)
+        self.ids = np.zeros(0, np.int64)
+        self._next_id = 0
 
     def __len__(self):
         return len(self.a)
@@ -38,11 +43,18 @@ class Springs:
         self.stiffness = np.append(self.stiffness, float(stiffness))
         self.damping = np.append(self.damping, float(damping))
         self.rest = np.append(self.rest, float(rest))
+        self.ids = np.append(self.ids, self._next_id)
+        self._next_id += 1
         return len(self.a) - 1
+
+    def index(self, spring_id):
+        """The index of the spring with this stable id now, -1 if it is gone."""
+        where = np.flatnonzero(self.ids == spring_id)
+        return int(where[0]) if len(where) else -1
 
     def keep(self, mask):
         """Keep only the springs where ``mask`` is true."""
-        for name in ("a", "b", "anchor", "stiffness", "damping", "rest"):
+        for name in ("a", "b", "anchor", "stiffness", "damping", "rest", "ids"):
             setattr(self, name, getattr(self, name)[mask])
 
     def remap_balls(self, new_index):

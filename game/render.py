@@ -144,24 +144,25 @@ class Renderer:
         self._static_key = None
 
     # ---- the frame -----------------------------------------------------------------------
-    def draw(self, surface, world, camera, debug=(), trails=None, hidden_springs=(), grab=None):
-        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None;
-        hidden_springs: spring indices not to draw; grab: (ball index, point) drawn as a
-        line from the ball to the point (the mouse grab). A world that blew up (inf, nan)
-        draws what is finite, without numpy's overflow warnings."""
+    def draw(self, surface, world, camera, debug=(), trails=None):
+        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None.
+        The world's grabs (``world.grabs``) show as a line from the ball to the grab point
+        instead of their springs. A world that blew up (inf, nan) draws what is finite,
+        without numpy's overflow warnings."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            self._draw(surface, world, camera, debug, trails, hidden_springs, grab)
+            self._draw(surface, world, camera, debug, trails)
 
-    def _draw(self, surface, world, camera, debug, trails, hidden_springs, grab):
+    def _draw(self, surface, world, camera, debug, trails):
         self.draw_static(surface, world, camera)
         if trails is not None:
             self.draw_trails(surface, world, camera, trails)
         if "grid" in debug:
             self.draw_broad_grid(surface, world, camera)
-        self.draw_springs(surface, world, camera, hidden_springs)
+        grabs = list(world.grabs.values())
+        self.draw_springs(surface, world, camera, hidden_ids=[i for g in grabs for i in g.spring_ids])
         self.draw_balls(surface, world, camera)
-        if grab is not None:
-            self.draw_grab(surface, world, camera, *grab)
+        for grab in grabs:
+            self.draw_grab(surface, world, camera, grab)
         if "swept" in debug:
             self.draw_swept(surface, world, camera)
         if "velocities" in debug:
@@ -325,10 +326,12 @@ class Renderer:
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
         _blit_many(surface, [(sprites[k], p) for k, p in zip(keys.tolist(), top_left.tolist())])
 
-    def draw_springs(self, surface, world, camera, hidden=()):
-        """Springs as lines, tinted by strain: blue when short of rest, orange when stretched."""
+    def draw_springs(self, surface, world, camera, hidden_ids=()):
+        """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;
+        the springs whose stable ids are in hidden_ids (a grab's) are left out."""
         springs = world.springs
         count = len(springs.a)
+        hidden = set(np.flatnonzero(np.isin(springs.ids, list(hidden_ids))).tolist())
         if count == 0 or count == len(hidden):
             return
         pos = np.asarray(world.pos)
@@ -340,7 +343,6 @@ class Renderer:
             strain = (np.linalg.norm(end - start, axis=1) - rest) / np.maximum(rest, 1e-3)
         s0 = camera.world_to_screen(start).tolist()
         s1 = camera.world_to_screen(end).tolist()
-        hidden = set(hidden)
         for k, (p, q, e) in enumerate(zip(s0, s1, strain.tolist())):
             if k in hidden:
                 continue
@@ -351,11 +353,12 @@ class Renderer:
             if b[k] < 0:
                 pygame.draw.circle(surface, colour, q, 3)
 
-    def draw_grab(self, surface, world, camera, index, point):
-        """The mouse grab: a line from the ball's centre to the cursor."""
-        if not 0 <= index < world.count:
+    def draw_grab(self, surface, world, camera, grab):
+        """A grab (game.grab.Grab): a line from the held ball's centre to the grab point."""
+        where = np.flatnonzero(world.ids == grab.ball_id)
+        if len(where) == 0:
             return
-        p, q = camera.world_to_screen(np.array([world.pos[index], point]))
+        p, q = camera.world_to_screen(np.array([world.pos[where[0]], grab.point]))
         plot_segments(surface, p[None], q[None], SPRING_GRAB, width=2)
         pygame.draw.circle(surface, SPRING_GRAB, q.tolist(), 5, 2)
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from game import accel, collide, defaults, geometry
 from game.forces import Forces
+from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import INTEGRATORS
 
 TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
@@ -493,6 +494,58 @@ class World:
         level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in self.spawners
                              if sp.max - sp.made > 0]
         return level
+
+    # ------------------------------------------------------------------- grabs
+    @property
+    def grabs(self):
+        """{handle: game.grab.Grab} of the grabs holding a ball now. A grab whose ball went
+        (deleted, or a kill zone took it) has lost its springs with it and is dropped here."""
+        table = self.__dict__.setdefault("_grabs", {})
+        for handle in [h for h, g in table.items() if self.springs.index(g.spring_ids[0]) < 0]:
+            del table[handle]
+        return table
+
+    def grab(self, ball, point):
+        """Hold ball index ``ball`` at ``point`` (2,) metres with springs integrated like
+        any other force (see game.grab); returns a handle for move_grab and release."""
+        mass = 1.0 / float(self.inv_mass[ball])
+        stiffness, damping = grab_spring_constants(mass)
+        spring_ids = []
+        for anchor in grab_anchors(point):
+            k = self.add_spring(int(ball), anchor, stiffness, damping, rest=GRAB_LEVER)
+            spring_ids.append(int(self.springs.ids[k]))
+        grabs = self.grabs
+        handle = self.__dict__.get("_next_grab", 0)
+        self._next_grab = handle + 1
+        grabs[handle] = Grab(int(self.ids[ball]), tuple(spring_ids), np.array(point, float))
+        return handle
+
+    def move_grab(self, handle, point):
+        """Pull the grabbed ball towards a new ``point`` (2,) metres; False if the grab is
+        over (released, or its ball is gone)."""
+        grab = self.grabs.get(handle)
+        if grab is None:
+            return False
+        for spring_id, anchor in zip(grab.spring_ids, grab_anchors(point)):
+            self.set_anchor(self.springs.index(spring_id), anchor)
+        grab.point = np.array(point, float)
+        return True
+
+    def release(self, handle):
+        """Let go: the grab's springs leave the world. Releasing twice does nothing."""
+        grab = self.grabs.pop(handle, None)
+        if grab is None:
+            return
+        keep = ~np.isin(self.springs.ids, grab.spring_ids)
+        self.springs.keep(keep)
+
+    def grabbed_ball(self, handle):
+        """Index of the ball a grab holds now, -1 if the grab is over."""
+        grab = self.grabs.get(handle)
+        if grab is None:
+            return -1
+        where = np.flatnonzero(self.ids == grab.ball_id)
+        return int(where[0]) if len(where) else -1
 
 
 class _Spawner:

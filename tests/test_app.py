@@ -10,7 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import app as app_module
-from game.app import App, FLING_GAIN, MAX_TICKS_PER_FRAME, TICK
+from game.app import App, TICK
+from game.clock import MAX_TICKS_PER_FRAME
+from game.gestures import Fling
+from game.modes.help import HelpMode
+from game.modes.play import FLING_GAIN
 from game.audio import Audio
 from game.integrators import ORDER
 from game.render import ball_colour
@@ -43,7 +47,7 @@ def level(tmp_path):
 def game(level, tmp_path):
     pygame.font.init()
     g = App(str(level), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
-    g.tick_budget = float("inf")        # tick counts must not depend on how busy the machine is
+    g.clock.budget = float("inf")       # tick counts must not depend on how busy the machine is
     return g
 
 
@@ -97,7 +101,7 @@ def test_the_aim_line_shows_while_dragging(game):
     drag(game, (200, 300), (330, 240), release=False)
     plain = pygame.Surface(SIZE)
     game.draw(plain)
-    assert game._left["mode"] == "fling"
+    assert isinstance(game.play.left, Fling) and game.play.left.dragging
     _post(game, pygame.MOUSEBUTTONUP, pos=(330, 240), button=1)
     after = pygame.Surface(SIZE)
     game.draw(after)
@@ -110,7 +114,7 @@ def test_dragging_a_ball_grabs_it_with_a_spring_and_it_follows_the_cursor(game):
     target = (start[0] - 200, start[1] - 150)
     drag(game, start, target, release=False)
     springs = game.world.springs
-    assert len(springs) == 2 and game.grab_springs() == (0, 1)       # springs like any other
+    assert len(springs) == 2 and len(game.world.grabs) == 1          # springs like any other
     assert np.all(springs.b == -1) and np.all(springs.a == 0)
     frames(game, 90)
     cursor = game.camera.screen_to_world(target)
@@ -154,7 +158,7 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
     start = game.world.to_level()
     key(game, pygame.K_i)
     assert game.world.integrator == ORDER[0] == "euler"
-    assert game.show_energy                           # the plot opens where the difference shows
+    assert game.play.show_energy                           # the plot opens where the difference shows
     ticks = frames(game, 30)
     reference = World.from_level(start)
     reference.integrator = "euler"
@@ -164,7 +168,7 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
     for name in ORDER[1:]:
         key(game, pygame.K_i)
         assert game.world.integrator == name
-    assert any("integrator" in text for text, _ in game.toasts)
+    assert any("integrator" in text for text in game.toasts.texts())
 
 
 def test_space_stops_the_world_and_runs_it_again(game):
@@ -202,18 +206,18 @@ def test_the_world_only_ever_gets_the_fixed_tick_and_a_slow_frame_is_capped(game
 
 
 def test_a_frame_stops_ticking_when_its_time_budget_is_spent(game):
-    game.tick_budget = 0.0                             # every tick "too slow": one per frame
+    game.clock.budget = 0.0                             # every tick "too slow": one per frame
     assert game.update(4 * TICK) == 1
     assert game.update(FRAME) == 1                      # the backlog was dropped, not saved up
 
 
 def test_minus_and_equals_set_the_time_scale(game):
     key(game, pygame.K_MINUS)
-    assert game.time_scale == 0.5
+    assert game.clock.time_scale == 0.5
     assert frames(game, 60) == pytest.approx(30, abs=1)
     key(game, pygame.K_EQUALS)
     key(game, pygame.K_EQUALS)
-    assert game.time_scale == 2.0
+    assert game.clock.time_scale == 2.0
     assert frames(game, 30) == pytest.approx(60, abs=1)
 
 
@@ -240,18 +244,18 @@ def test_brackets_go_to_the_previous_and_next_level(game, tmp_path):
 
 def test_toggles_help_escape_and_the_reserved_editor_key(game):
     key(game, pygame.K_d)
-    assert game.debug_layers == ("contacts",)
+    assert game.play.debug_layers == ("contacts",)
     key(game, pygame.K_t)
     key(game, pygame.K_e)
-    assert game.show_trails and game.show_energy
+    assert game.play.show_trails and game.play.show_energy
     frames(game, 5)
     key(game, pygame.K_TAB)
-    assert any("editor" in text for text, _ in game.toasts)
+    assert any("editor" in text for text in game.toasts.texts())
     key(game, pygame.K_h)
-    assert game.show_help
+    assert isinstance(game.top, HelpMode)
     game.draw(pygame.Surface(SIZE))
     key(game, pygame.K_ESCAPE)
-    assert not game.show_help and game.running          # Esc closes help first
+    assert game.top is game.play and game.running          # Esc closes help first
     key(game, pygame.K_ESCAPE)
     assert not game.running
 
@@ -273,7 +277,7 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 def test_the_energy_plot_never_covers_a_fitted_level(game):
     from game.hud import energy_plot_rect, HINT_HEIGHT
     key(game, pygame.K_e)
-    assert game.show_energy
+    assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
     x0, y0, x1, y1 = game.world.bounds
     corners = game.camera.world_to_screen([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
@@ -294,11 +298,11 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     frames(game, 40)                                     # well within a second
     assert game.world.name == "Edited" and game.world.count == 2
     assert game.camera.key() == camera                   # the view stays where it was
-    assert game.banner == ""
+    assert game.session.error == ""
 
     level.write_text('{"name": "Broken", "polylines": [{"points": [[0, 0], [1, "a"]]}]')
     frames(game, 40)
-    assert game.banner and "\n" not in game.banner
+    assert game.session.error and "\n" not in game.session.error
     assert game.world.name == "Edited"                   # the last good level keeps running
     t = game.world.time
     frames(game, 10)
@@ -307,7 +311,7 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
 
     _write(level, dict(LEVEL, name="Fixed"))
     frames(game, 40)
-    assert game.banner == "" and game.world.name == "Fixed"
+    assert game.session.error == "" and game.world.name == "Fixed"
 
 
 def test_saving_the_same_content_does_not_restart_the_level(game, level):
@@ -404,7 +408,7 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
     path = level_files()[level_index]
     folder = tmp_path_factory.mktemp("shots")
     g = App(path, size=SIZE, screenshot_dir=str(folder))
-    g.tick_budget = float("inf")
+    g.clock.budget = float("inf")
     surface = pygame.Surface(SIZE)
     for item in script:
         if isinstance(item, int):
@@ -415,7 +419,26 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
             _post(g, kind, **attrs)
         if not g.running:                         # Escape quits: a new game goes on
             g = App(path, size=SIZE, screenshot_dir=str(folder))
-            g.tick_budget = float("inf")
+            g.clock.budget = float("inf")
     frames(g, 2)
     g.draw(surface)
-    assert g.world.count >= 0 and g.camera.scale > 0 and np.isfinite(g.camera.center).all()
+    assert g.camera.scale > 0 and np.isfinite(g.camera.center).all()
+    # And the game still answers: back to play, "." runs exactly one tick, and after F a
+    # click on a free spot of the level spawns a ball at the world point under it.
+    while g.top is not g.play:
+        key(g, pygame.K_ESCAPE)
+    for button in (1, 2, 3):                      # let go of whatever the script held
+        _post(g, pygame.MOUSEBUTTONUP, pos=g.mouse, button=button)
+    key(g, pygame.K_f)
+    t = g.world.time
+    key(g, pygame.K_PERIOD)
+    assert frames(g, 3) == 1 and g.world.time == pytest.approx(t + TICK, abs=1e-9)
+    x0, y0, x1, y1 = g.world.bounds
+    spots = g.camera.world_to_screen([(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v)
+                                      for v in (0.9, 0.7, 0.5, 0.3) for u in (0.5, 0.3, 0.7, 0.1, 0.9)])
+    free = [tuple(int(c) for c in p) for p in np.rint(spots)
+            if g.world.ball_at(g.camera.screen_to_world(np.rint(p))) < 0]
+    count = g.world.count
+    click(g, free[0])
+    assert g.world.count == count + 1
+    assert np.allclose(g.world.pos[-1], g.camera.screen_to_world(free[0]))

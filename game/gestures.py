@@ -1,0 +1,52 @@
+"""Pointer gestures: what a pressed mouse button is doing, as small objects.
+
+Screen points are (x, y) pixels; world points (2,) arrays in metres. A press becomes a
+drag once the pointer moved more than DRAG_THRESHOLD pixels from where it went down.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+DRAG_THRESHOLD = 6           # px: a press that moves less than this is a click, not a drag
+
+
+def far(a, b):
+    """Whether screen points a and b are more than DRAG_THRESHOLD apart on either axis."""
+    return abs(a[0] - b[0]) > DRAG_THRESHOLD or abs(a[1] - b[1]) > DRAG_THRESHOLD
+
+
+@dataclass
+class Fling:
+    """Left press on empty space: a click spawns a ball, a drag aims and flings one."""
+    start: tuple
+    start_world: np.ndarray
+    dragging: bool = False
+
+    def move(self, pos):
+        self.dragging = self.dragging or far(pos, self.start)
+
+
+@dataclass
+class Hold:
+    """Left press on a ball: the world holds it by the grab ``handle`` until release."""
+    start: tuple
+    handle: int
+
+
+@dataclass
+class Pan:
+    """Right or middle press: a drag pans the view; a right click without a drag deletes."""
+    button: int
+    start: tuple
+    last: tuple
+    moved: bool = False
+
+    def move(self, pos):
+        """The (dx, dy) pixels to pan by for a pointer now at pos (0, 0 until it is a drag)."""
+        if not self.moved:
+            if not far(pos, self.start):
+                return 0, 0
+            self.moved, self.last = True, self.start
+        dx, dy = pos[0] - self.last[0], pos[1] - self.last[1]
+        self.last = pos
+        return dx, dy

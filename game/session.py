@@ -1,0 +1,85 @@
+"""The level session: the level file being played, its definition, the world built from it,
+and the watcher that reloads it live. No pygame here.
+
+The definition (``doc``, a normalised level dict) is what the player and the editor
+change; the world is always rebuilt from a definition, never patched. Whoever shows the
+world (the App) listens with ``on_new_world(refit)``: refit is True when a different level
+arrived (fit the camera to it), False for a reset or a reload (keep the view).
+"""
+import os
+
+from game.level import LevelError, LevelWatcher, load, loads
+from game.world import World
+
+# The world shown while the file given on the command line does not load yet: a floor,
+# so the author can fix the file and the live reload brings the level in.
+PLACEHOLDER = ('{"name": "", "bounds": [0, 0, 32, 18],'
+               ' "segments": [{"a": [0, 0], "b": [32, 0]}]}')
+
+
+class LevelSession:
+    """One level file in play. ``path`` is the file as the player named it (messages show
+    it as typed); ``doc`` its definition; ``world`` the running World; ``error`` the
+    loader's one-line message while the file on disk is broken ("" when it is good)."""
+
+    def __init__(self, path, doc=None, on_new_world=None):
+        self.on_new_world = on_new_world or (lambda refit: None)
+        self.path = os.fsdecode(path)
+        self.error = ""
+        if doc is None:
+            try:
+                doc = load(self.path)
+            except LevelError as error:     # play on an empty floor until the file is fixed
+                self.error = str(error)
+                doc = loads(PLACEHOLDER)
+        self.doc = doc
+        self.world = World.from_level(doc)
+        self.watcher = LevelWatcher(self.path)
+
+    @property
+    def name(self):
+        """The level's name, else its file's name."""
+        return self.world.name or os.path.basename(self.path)
+
+    def set_doc(self, doc, keep_integrator=True, refit=False):
+        """Rebuild the world from a new definition (the camera stays unless refit)."""
+        integrator = self.world.integrator
+        self.doc = doc
+        self.world = World.from_level(doc)
+        if keep_integrator:
+            self.world.integrator = integrator
+        self.on_new_world(refit)
+
+    def reset(self):
+        """Back to the definition as loaded; the integrator the player chose stays."""
+        self.set_doc(self.doc, keep_integrator=True)
+
+    def reload(self):
+        """Check the file: "reloaded" after a good change, "error" when it is broken (see
+        ``error``), None when nothing changed. The last good level keeps running."""
+        result = self.watcher.poll()
+        if result is None:
+            return None
+        if isinstance(result, LevelError):
+            self.error = str(result)
+            return "error"
+        self.error = ""
+        if result == self.doc:
+            return None                 # saved without a change, or fixed back as it was
+        keep = result.get("integrator") == self.doc.get("integrator")
+        self.set_doc(result, keep_integrator=keep)
+        return "reloaded"
+
+    def open(self, path):
+        """Switch to another level file; False (and ``error`` set) if it does not load, in
+        which case it is still watched and the last good level keeps running."""
+        self.path = os.fsdecode(path)
+        self.watcher = LevelWatcher(self.path)
+        try:
+            doc = load(self.path)
+        except LevelError as error:
+            self.error = str(error)
+            return False
+        self.error = ""
+        self.set_doc(doc, keep_integrator=False, refit=True)
+        return True
