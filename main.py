@@ -70,6 +70,8 @@ def main(argv=None):
         if args.headless:
             from game.headless import run_headless
             return run_headless(args)
+        if args.edit is not None:
+            return _edit(args)
         if args.screenshot:
             from game.app import screenshot
             return screenshot(args)
@@ -77,6 +79,22 @@ def main(argv=None):
         return run(args)
     except KeyboardInterrupt:
         return 130
+
+
+def _edit(args):
+    """--edit FILE: the game with the editor open on FILE; a missing FILE starts as a new
+    level from the template (written there, so the live reload and Save have a file)."""
+    from game.level import LevelError
+    if not os.path.exists(args.edit):
+        from game.editor.mode import new_level_file
+        try:
+            new_level_file(args.edit)
+        except LevelError as e:
+            print(f"main.py: {e}", file=sys.stderr)
+            return 2
+    args.level = args.edit
+    from game.app import run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -185,6 +185,13 @@ def test_a_drag_is_one_undo_step():
     assert text(ed.doc.definition) == before
 
 
+def test_deleting_the_last_wall_is_refused():
+    ed = editor(template_definition())
+    ed.key("a", ctrl=True)
+    ed.key("delete")
+    assert "wall" in ed.message and len(ed.doc.definition["polylines"]) == 1 and not ed.doc.can_undo
+
+
 def test_ctrl_z_ctrl_y_and_ctrl_shift_z():
     ed = editor()
     before = text(ed.doc.definition)
@@ -484,3 +491,212 @@ def test_keep_mine_then_save_overwrites_the_file(tmp_path):
     ed.resolve("mine")
     assert ed.save()
     assert text(load(path)) == text(ed.doc.definition)
+
+
+# ---------------------------------------------------------------------------- the mode, headless
+
+import pygame  # noqa: E402
+
+from game.app import App  # noqa: E402
+from game.editor.mode import BUTTON_ON, EditMode, install_editor  # noqa: E402
+
+SIZE = (1000, 600)
+FRAME = 1 / 60
+
+
+@pytest.fixture
+def game(tmp_path):
+    pygame.font.init()
+    path = tmp_path / "box.json"
+    save(commented(), str(path))
+    g = App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+    g.clock.budget = float("inf")
+    install_editor(g)
+    return g
+
+
+def post(g, kind, **attrs):
+    g.handle_event(pygame.event.Event(kind, **attrs))
+
+
+def press_key(g, k, mod=0, unicode=""):
+    post(g, pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0)
+
+
+def screen(g, p):
+    x, y = g.camera.world_to_screen(np.asarray(p, float))
+    return (int(round(x)), int(round(y)))
+
+
+def mouse_drag(g, a, b):
+    a, b = screen(g, a), screen(g, b)
+    post(g, pygame.MOUSEMOTION, pos=a, rel=(0, 0), buttons=(0, 0, 0))
+    post(g, pygame.MOUSEBUTTONDOWN, pos=a, button=1)
+    post(g, pygame.MOUSEMOTION, pos=((a[0] + b[0]) // 2, (a[1] + b[1]) // 2), rel=(0, 0), buttons=(1, 0, 0))
+    post(g, pygame.MOUSEMOTION, pos=b, rel=(0, 0), buttons=(1, 0, 0))
+    post(g, pygame.MOUSEBUTTONUP, pos=b, button=1)
+
+
+def mouse_click(g, p):
+    mouse_drag(g, p, p)
+
+
+def frames(g, n):
+    for _ in range(n):
+        g.update(FRAME)
+        g.draw(pygame.Surface(SIZE))
+
+
+def typed(g, text):
+    for ch in text:
+        press_key(g, ord(ch) if ch.isalnum() or ch in "._-" else 0, unicode=ch)
+
+
+import numpy as np  # noqa: E402
+
+
+def test_tab_enters_the_editor_and_the_world_stops(game):
+    press_key(game, pygame.K_TAB)
+    assert isinstance(game.top, EditMode)
+    t = game.world.time
+    frames(game, 5)
+    assert game.world.time == t
+    press_key(game, pygame.K_ESCAPE)                      # nothing changed: leaves at once
+    assert game.top is game.play
+    press_key(game, pygame.K_F2)
+    assert isinstance(game.top, EditMode)
+
+
+def test_every_tool_through_events_makes_what_it_should(game):
+    press_key(game, pygame.K_TAB)
+    ed = game.top.editor
+    d = lambda: ed.doc.definition                          # noqa: E731
+    n = {k: len(d()[k]) for k in LISTS}
+    press_key(game, pygame.K_2)
+    mouse_drag(game, (2, 10), (6, 12))
+    assert d()["segments"][-1]["a"] == [2, 10] and d()["segments"][-1]["b"] == [6, 12]
+    mouse_click(game, (9, 12))
+    assert d()["segments"][-1]["a"] == d()["segments"][-1]["b"] == [9, 12]
+    press_key(game, pygame.K_3)
+    for p in [(20, 14), (22, 15), (24, 14)]:
+        mouse_click(game, p)
+    press_key(game, pygame.K_RETURN)
+    assert d()["polylines"][-1]["points"] == [[20, 14], [22, 15], [24, 14]]
+    press_key(game, pygame.K_4)
+    for p in [(26, 12), (28, 12), (27, 14)]:
+        mouse_click(game, p)
+    press_key(game, pygame.K_RETURN)
+    assert d()["polygons"][-1]["points"] == [[26, 12], [28, 12], [27, 14]]
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    assert d()["balls"][-1]["pos"] == [3, 5]
+    press_key(game, pygame.K_6)
+    mouse_click(game, (4, 16))
+    assert d()["spawners"][-1]["pos"] == [4, 16]
+    press_key(game, pygame.K_7)
+    mouse_drag(game, (10, 1), (12, 3))
+    assert d()["zones"][-1]["rect"] == [[10, 1], [12, 3]]
+    press_key(game, pygame.K_8)
+    mouse_drag(game, (3, 5), (5, 15))                      # new ball to ball 0
+    assert d()["springs"][-1]["a"] == len(d()["balls"]) - 1 and d()["springs"][-1]["b"] == 0
+    press_key(game, pygame.K_1)
+    mouse_click(game, (3, 5))                              # select the new ball, delete it
+    press_key(game, pygame.K_DELETE)
+    assert len(d()["balls"]) == n["balls"]
+    assert [len(d()[k]) - n[k] for k in LISTS] == [2, 1, 1, 0, 0, 1, 1]
+    frames(game, 2)                                        # draws all of it
+
+
+def test_play_test_and_back_leaves_the_definition_untouched(game):
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    before = text(mode.doc.definition)
+    press_key(game, pygame.K_TAB)                          # play-test
+    assert mode.testing and game.world.count == len(mode.doc.definition["balls"])
+    frames(game, 30)
+    assert game.world.time > 0.4                           # the world runs
+    mouse_click(game, (20, 10))                            # play's click spawns a ball in the world
+    frames(game, 2)
+    press_key(game, pygame.K_TAB)                          # back
+    assert not mode.testing and game.top is mode
+    assert text(mode.doc.definition) == before
+    t = game.world.time
+    frames(game, 5)
+    assert game.world.time == t                            # stopped again
+
+
+def test_ctrl_s_saves_and_undo_then_save_gives_back_the_file(game):
+    path = game.session.path
+    original = open(path).read()
+    press_key(game, pygame.K_TAB)
+    press_key(game, pygame.K_2)
+    mouse_drag(game, (2, 10), (6, 12))
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL)
+    saved = load(path)
+    assert saved["segments"][-1]["b"] == [6, 12] and saved["balls"][-1]["pos"] == [3, 5]
+    frames(game, 40)                                       # the live reload polls: our write is not foreign
+    assert game.top.doc.conflict is None and not game.top.doc.dirty
+    press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
+    press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
+    press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert open(path).read() == original
+
+
+def test_save_as_types_a_name(game, tmp_path):
+    press_key(game, pygame.K_TAB)
+    press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    typed(game, "my_level")
+    press_key(game, pygame.K_RETURN)
+    assert load(str(tmp_path / "my_level.json")) == game.top.doc.definition
+    assert game.session.path == str(tmp_path / "my_level.json")
+
+
+def test_a_typed_number_in_the_panel(game):
+    press_key(game, pygame.K_TAB)
+    mouse_click(game, (5, 15))                             # ball 0
+    mode = game.top
+    labels = [r[0] for r in mode.editor.properties()]
+    mode.editor.prop = labels.index("radius")
+    press_key(game, pygame.K_v)
+    typed(game, "0.75")
+    press_key(game, pygame.K_RETURN)
+    assert mode.doc.item(("balls", 0))["radius"] == 0.75
+
+
+def test_quitting_with_unsaved_changes_asks_first(game):
+    press_key(game, pygame.K_TAB)
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    post(game, pygame.QUIT)
+    assert game.running and game.top.prompt == "quit"
+    press_key(game, pygame.K_ESCAPE)                        # keep editing
+    assert game.running and game.top.prompt is None
+    post(game, pygame.QUIT)
+    press_key(game, pygame.K_s)                             # save and quit
+    assert not game.running and load(game.session.path)["balls"][-1]["pos"] == [3, 5]
+
+
+def test_leaving_with_unsaved_changes_asks_and_discard_restores_the_saved_level(game):
+    press_key(game, pygame.K_TAB)
+    before = text(game.top.doc.definition)
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    mode = game.top
+    press_key(game, pygame.K_ESCAPE)
+    assert game.top is mode and mode.prompt == "leave"
+    press_key(game, pygame.K_d)
+    assert game.top is game.play and text(game.session.doc) == before
+
+
+def test_the_current_tool_shows_on_the_toolbar(game):
+    press_key(game, pygame.K_TAB)
+    press_key(game, pygame.K_7)
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)
+    rects = game.top.toolbar_rects()
+    assert surface.get_at((rects[6].x + 3, rects[6].centery))[:3] == BUTTON_ON
+    assert surface.get_at((rects[0].x + 3, rects[0].centery))[:3] != BUTTON_ON

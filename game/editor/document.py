@@ -214,6 +214,8 @@ class Document:
         for name in LISTS:
             if gone[name]:
                 after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
+        if not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
+            raise EditRefused("a level needs at least one wall: add another before deleting the last")
         if gone["balls"]:
             dead = sorted(gone["balls"])
             springs = after.get("springs", d.get("springs", []))

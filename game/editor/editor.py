@@ -276,7 +276,10 @@ class Editor:
                 self.pending.pop()
                 self.preview = (self.tool, list(self.pending)) if self.pending else None
             else:
-                doc.delete(doc.selection)
+                try:
+                    doc.delete(doc.selection)
+                except EditRefused as e:
+                    self.message = str(e)
         elif name in ("left", "right", "up", "down") and doc.selection:
             step = self.grid if shift else NUDGE
             dx, dy = {"left": (-step, 0), "right": (step, 0), "up": (0, step), "down": (0, -step)}[name]
