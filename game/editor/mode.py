@@ -32,6 +32,10 @@ BUTTON_SIZE = (92, 30)       # px: a toolbar button
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
+MARKER_LABELS = 2            # findings up to this many show their reason always; more, on hover
+MARKER_HOVER = 40            # px: the pointer this near a marker shows its reason
+HINT_ROOM = 30               # px under the toolbar for the level's name and the key hint
+HINT = "Tab play-test    Ctrl+S save    Ctrl+Z undo    G grid    H help    Esc leave"
 
 SELECTED = (255, 220, 90)
 HANDLE = (255, 255, 255)
@@ -123,6 +127,17 @@ class EditMode(Mode):
             self.editor = Editor(Document(copy.deepcopy(session.doc), session.path))
         self.testing = False
         self._world_state = object()        # rebuild the shown world
+        if self.app.camera.fitted:
+            self.fit()
+
+    def exit(self):
+        if self.app.camera.fitted:
+            self.app.fit_camera()           # play's own room again
+
+    def fit(self):
+        """Show the whole level beside the toolbar, the property panel and the status line."""
+        self.app.camera.fit(self.doc.definition["bounds"],
+                            inset=(TOOLBAR_TOP + BUTTON_SIZE[1] + HINT_ROOM, STATUS_HEIGHT, PANEL_WIDTH + 16))
 
     def can_quit(self):
         if self._quit_ok or not self.doc.dirty:
@@ -201,8 +216,7 @@ class EditMode(Mode):
         elif key == pygame.K_n and not ctrl:
             ed.new_level()
         elif key == pygame.K_f and not ctrl:
-            self.app.camera.fit(self.doc.definition["bounds"], inset=(TOOLBAR_TOP + BUTTON_SIZE[1] + 8,
-                                                                      STATUS_HEIGHT, PANEL_WIDTH))
+            self.fit()
         elif key == pygame.K_LEFTBRACKET:
             ed.select_prop(-1)
         elif key == pygame.K_RIGHTBRACKET:
@@ -481,14 +495,29 @@ class EditMode(Mode):
                 self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, 18)
 
     def draw_markers(self, surface):
-        for f in self.findings:
+        """A ring with "!" at each finding; its reason beside it when there are few, else
+        for the one under the pointer (so the reasons do not cover the level)."""
+        mx, my = self.app.mouse
+        near = None
+        for k, f in enumerate(self.findings):
             x, y = self._px(f.point)
             pygame.draw.circle(surface, MARKER, (x, y), 11, 3)
             self._label(surface, "!", (x, y), MARKER, 22, centre=True, back=False)
-            reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
-            self._label(surface, reason, (x + 16, y - 8), MARKER, 18)
+            d = (x - mx) ** 2 + (y - my) ** 2
+            if d <= MARKER_HOVER ** 2 and (near is None or d < near[0]):
+                near = (d, k)
+        for k, f in enumerate(self.findings):
+            if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
+                x, y = self._px(f.point)
+                reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
+                self._label(surface, reason, (x + 16, y - 8), MARKER, 18)
 
     def draw_toolbar(self, surface):
+        name = self.doc.definition.get("name") or "(no name)"
+        y = TOOLBAR_TOP + BUTTON_SIZE[1] + 6
+        title = self.app.hud.text(f"Editing: {name}", 22, WARN)
+        surface.blit(title, (10, y))
+        surface.blit(self.app.hud.text(HINT, 18, DIM), (title.get_width() + 30, y + 3))
         for k, (rect, tool) in enumerate(zip(self.toolbar_rects(), TOOLS)):
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, DIM, rect, 1, border_radius=4)
@@ -528,7 +557,9 @@ class EditMode(Mode):
         if ed.tool == "zone":
             parts.append(f"new zones: {ed.zone_kind}")
         if self.findings:
-            parts.append(f"{len(self.findings)} check{'s' if len(self.findings) > 1 else ''} found")
+            many = len(self.findings) > MARKER_LABELS
+            parts.append(f"{len(self.findings)} check{'s' if many or len(self.findings) > 1 else ''} found"
+                         + (" (point at a ! for its reason)" if many else ""))
         colour = TEXT
         if ed.message:
             parts.append(ed.message)
