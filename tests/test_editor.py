@@ -700,3 +700,69 @@ def test_the_current_tool_shows_on_the_toolbar(game):
     rects = game.top.toolbar_rects()
     assert surface.get_at((rects[6].x + 3, rects[6].centery))[:3] == BUTTON_ON
     assert surface.get_at((rects[0].x + 3, rects[0].centery))[:3] != BUTTON_ON
+
+
+# ---------------------------------------------------------------------------- whatever the author does
+
+_COORD = st.one_of(st.integers(-50, 1050), st.integers(-10**7, 10**7))
+_EDIT_KEYS = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
+              pygame.K_DELETE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_c, pygame.K_g, pygame.K_k,
+              pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET, pygame.K_EQUALS, pygame.K_MINUS, pygame.K_v,
+              pygame.K_n, pygame.K_TAB, pygame.K_ESCAPE, pygame.K_LEFT, pygame.K_UP, pygame.K_f, pygame.K_h,
+              pygame.K_d, pygame.K_s, pygame.K_t, pygame.K_0, pygame.K_PERIOD, pygame.K_SPACE]
+_EDIT_EVENT = st.one_of(
+    st.builds(lambda x, y, b: (pygame.MOUSEBUTTONDOWN, {"pos": (x, y), "button": b}), _COORD, _COORD,
+              st.sampled_from([1, 1, 1, 3])),
+    st.builds(lambda x, y, b: (pygame.MOUSEBUTTONUP, {"pos": (x, y), "button": b}), _COORD, _COORD,
+              st.sampled_from([1, 1, 1, 3])),
+    st.builds(lambda x, y: (pygame.MOUSEMOTION, {"pos": (x, y), "rel": (0, 0), "buttons": (1, 0, 0)}),
+              _COORD, _COORD),
+    st.builds(lambda y: (pygame.MOUSEWHEEL, {"x": 0, "y": y, "precise_y": float(y)}), st.integers(-40, 40)),
+    st.builds(lambda k, m: (pygame.KEYDOWN, {"key": k, "mod": m, "unicode": pygame.key.name(k)[:1],
+                                             "scancode": 0}),
+              st.sampled_from(_EDIT_KEYS), st.sampled_from([0, 0, 0, pygame.KMOD_CTRL, pygame.KMOD_SHIFT,
+                                                            pygame.KMOD_CTRL | pygame.KMOD_SHIFT])),
+    st.integers(1, 5),                                     # that many frames pass
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(script=st.lists(_EDIT_EVENT, max_size=40))
+def test_no_sequence_of_editor_input_breaks_the_game_or_the_history(script, tmp_path_factory, monkeypatch):
+    """Clicks and drags anywhere (millions of pixels off-screen too), every editor key with
+    and without Ctrl and Shift, saves, play-tests, prompts: nothing raises, every state
+    drawn is a level the loader accepts, and undo-all gives back the level the editor opened."""
+    import game.editor.mode as mode_module
+    origins = {}
+
+    class Recording(Editor):
+        def __init__(self, document):
+            super().__init__(document)
+            origins[id(self)] = text(document.definition)
+
+    monkeypatch.setattr(mode_module, "Editor", Recording)
+    pygame.font.init()
+    folder = tmp_path_factory.mktemp("edit")
+    path = str(folder / "level.json")
+    save(commented(), path)
+    g = App(path, size=SIZE, level_dir=str(folder), screenshot_dir=str(folder / "shots"))
+    g.clock.budget = float("inf")
+    install_editor(g, open_now=True)
+    mode = g.top
+    surface = pygame.Surface(SIZE)
+    for item in script:
+        if isinstance(item, int):
+            for _ in range(item):
+                g.update(FRAME)
+            g.draw(surface)
+        else:
+            kind, attrs = item
+            post(g, kind, **attrs)
+        if not g.running:
+            break
+        loads(json.dumps(mode.doc.definition))
+    g.draw(surface)
+    ed = mode.editor
+    while ed.doc.undo():
+        pass
+    assert text(ed.doc.definition) == origins[id(ed)]

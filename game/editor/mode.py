@@ -32,6 +32,7 @@ BUTTON_SIZE = (92, 30)       # px: a toolbar button
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
+MAX_PX = 100_000             # px: overlay points further off-screen are drawn at this distance
 MARKER_LABELS = 2            # findings up to this many show their reason always; more, on hover
 MARKER_HOVER = 40            # px: the pointer this near a marker shows its reason
 HINT_ROOM = 30               # px under the toolbar for the level's name and the key hint
@@ -110,6 +111,7 @@ class EditMode(Mode):
         self._last_click = (-1.0, (0, 0))
         self._pan = None
         self._quit_ok = False
+        self._outside = True        # not on the stack: the next enter() is a push from play
 
     # ---- the stack ------------------------------------------------------------------------
     @property
@@ -121,6 +123,11 @@ class EditMode(Mode):
         return self.editor.doc
 
     def enter(self):
+        """Pushed from play: edit the session's level (our own unsaved edits stay, as does
+        the history while the level is the one we left). Uncovered (help closed): as we were."""
+        if not self._outside:
+            return
+        self._outside = False
         session = self.app.session
         same_file = os.path.abspath(session.path) == os.path.abspath(self.doc.path or "")
         if not self.doc.dirty and not (same_file and _same(session.doc, self.doc.definition)):
@@ -282,6 +289,7 @@ class EditMode(Mode):
             self.prompt = "leave"
             return
         self._sync_session()
+        self._outside = True
         self.app.pop()
 
     def start_test(self):
@@ -413,7 +421,9 @@ class EditMode(Mode):
             self.draw_entry(surface)
 
     def _px(self, p):
-        return tuple(float(v) for v in self.app.camera.world_to_screen(np.asarray(p, float)))
+        """Screen pixels of a world point, kept within what pygame's drawing takes."""
+        q = np.clip(self.app.camera.world_to_screen(np.asarray(p, float)), -MAX_PX, MAX_PX)
+        return tuple(float(v) for v in q)
 
     def _label(self, surface, text, pos, colour=TEXT, size=20, centre=False, back=True):
         s = self.app.hud.text(text, size, colour)
@@ -432,15 +442,15 @@ class EditMode(Mode):
             a, b = px(item["a"]), px(item["b"])
             r = max(item["radius"] * scale, 0)
             if a == b:
-                pygame.draw.circle(surface, colour, a, r + 3, width)
+                pygame.draw.circle(surface, colour, a, min(r, MAX_PX) + 3, width)
             else:
-                pygame.draw.line(surface, colour, a, b, width + 2 * int(r))
+                pygame.draw.line(surface, colour, a, b, width + 2 * int(min(r, 200)))
         elif name in ("polylines", "polygons"):
             pts = [px(p) for p in item["points"]]
             closed = name == "polygons" or item.get("closed", False)
             pygame.draw.lines(surface, colour, closed, pts, width + 1)
         elif name in ("balls", "spawners"):
-            pygame.draw.circle(surface, colour, px(item["pos"]), item["radius"] * scale + 4, width)
+            pygame.draw.circle(surface, colour, px(item["pos"]), min(item["radius"] * scale, MAX_PX) + 4, width)
         elif name == "springs":
             balls = self.doc.definition["balls"]
             a = px(balls[item["a"]]["pos"])
