@@ -309,8 +309,7 @@ def _leak_finding(c, parent, gap, xs, ys, r):
             best = c
         c = parent[c]
     p = (float(xs[best[0]]), float(ys[best[1]]))
-    return Finding(p, f"balls of radius {_n(r)} m leak out of the level through a gap here "
-                      f"(about {_n(2 * gap[best])} m wide)")
+    return Finding(p, f"balls of radius {_n(r)} m leak out of the level through a gap here")
 
 
 def _in_zone(z, points):

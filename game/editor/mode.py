@@ -33,16 +33,19 @@ PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
 MAX_PX = 100_000             # px: overlay points further off-screen are drawn at this distance
-MARKER_LABELS = 2            # findings up to this many show their reason always; more, on hover
+MARKER_LABELS = 5            # findings up to this many show their reason always; more, on hover
+MARKER_RADIUS = 15           # px: the ring round a finding's "!"
 MARKER_HOVER = 40            # px: the pointer this near a marker shows its reason
 HINT_ROOM = 30               # px under the toolbar for the level's name and the key hint
+PANEL_HINT = "[ ] choose   + - wheel change   V type"
 HINT = "Tab play-test    Ctrl+S save    Ctrl+Z undo    G grid    H help    Esc leave"
 
 SELECTED = (255, 220, 90)
 HANDLE = (255, 255, 255)
 PREVIEW = (110, 220, 255)
 SNAP = (120, 255, 160)
-MARKER = (255, 80, 80)
+MARKER = (255, 90, 90)
+MARKER_BACK = (30, 10, 14)
 BOX = (255, 220, 90)
 PANEL_BG = (12, 14, 20, 225)
 BUTTON_BG = (34, 38, 50)
@@ -387,7 +390,7 @@ class EditMode(Mode):
         rows = self.editor.properties()
         width, _ = self.app.size
         return pygame.Rect(width - PANEL_WIDTH - 8, TOOLBAR_TOP + BUTTON_SIZE[1] + 8, PANEL_WIDTH,
-                           34 + ROW_HEIGHT * max(1, len(rows)))
+                           34 + ROW_HEIGHT * max(1, len(rows)) + 22)
 
     def panel_hit(self, pos):
         rows = self.editor.properties()
@@ -505,22 +508,29 @@ class EditMode(Mode):
                 self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, 18)
 
     def draw_markers(self, surface):
-        """A ring with "!" at each finding; its reason beside it when there are few, else
-        for the one under the pointer (so the reasons do not cover the level)."""
+        """A ring with "!" at each finding; its reason beside it when there are few (moved
+        down where two would overlap), else for the one under the pointer."""
         mx, my = self.app.mouse
         near = None
         for k, f in enumerate(self.findings):
             x, y = self._px(f.point)
-            pygame.draw.circle(surface, MARKER, (x, y), 11, 3)
-            self._label(surface, "!", (x, y), MARKER, 22, centre=True, back=False)
+            pygame.draw.circle(surface, MARKER_BACK, (x, y), MARKER_RADIUS + 2)
+            pygame.draw.circle(surface, MARKER, (x, y), MARKER_RADIUS, 3)
+            self._label(surface, "!", (x, y + 1), MARKER, 24, centre=True, back=False)
             d = (x - mx) ** 2 + (y - my) ** 2
             if d <= MARKER_HOVER ** 2 and (near is None or d < near[0]):
                 near = (d, k)
+        placed = []
         for k, f in enumerate(self.findings):
             if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
                 x, y = self._px(f.point)
                 reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
-                self._label(surface, reason, (x + 16, y - 8), MARKER, 18)
+                s = self.app.hud.text(reason, 18, MARKER)
+                rect = s.get_rect(topleft=(x + MARKER_RADIUS + 8, y - 8)).inflate(10, 6)
+                while rect.collidelist(placed) >= 0:
+                    rect.y += rect.height + 2
+                placed.append(rect)
+                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, 18)
 
     def draw_toolbar(self, surface):
         name = self.doc.definition.get("name") or "(no name)"
@@ -550,9 +560,11 @@ class EditMode(Mode):
             y = rect.y + 30 + k * ROW_HEIGHT
             if k == current:
                 pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
-            surface.blit(self.app.hud.text(label, 20, DIM), (rect.x + 8, y + 3))
+            surface.blit(self.app.hud.text(label, 20, TEXT if k == current else DIM), (rect.x + 8, y + 3))
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
             surface.blit(self.app.hud.text(shown, 20, TEXT), (rect.x + 130, y + 3))
+        foot = self.app.hud.text(PANEL_HINT, 16, DIM)
+        surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
 
     def draw_status(self, surface):
         ed, doc = self.editor, self.doc
