@@ -766,3 +766,35 @@ def test_no_sequence_of_editor_input_breaks_the_game_or_the_history(script, tmp_
     while ed.doc.undo():
         pass
     assert text(ed.doc.definition) == origins[id(ed)]
+
+
+def test_a_broken_file_on_disk_is_never_saved_over_unasked(tmp_path):
+    path = copy_level(tmp_path)
+    ed = editor(load(path), path)
+    with open(path, "a") as f:
+        f.write("{ oops")                # someone is typing in it
+    st_ = os.stat(path)
+    os.utime(path, ns=(st_.st_atime_ns, st_.st_mtime_ns + 5_000_000_000))
+    assert poll(ed) == "broken"
+    assert not ed.save() and open(path).read().endswith("{ oops")
+    ed.resolve("theirs")                 # nothing to take
+    assert "does not load" in ed.message and ed.doc.conflict is not None
+    ed.resolve("mine")
+    assert ed.save() and load(path) == ed.doc.definition
+
+
+def test_the_editor_on_a_level_that_does_not_load_saves_nowhere_unasked(game):
+    path = game.session.path
+    with open(path, "w") as f:
+        f.write('{"segments": [')                          # broken while playing: the last good level plays
+    st_ = os.stat(path)
+    os.utime(path, ns=(st_.st_atime_ns, st_.st_mtime_ns + 5_000_000_000))
+    for _ in range(60):
+        game.update(FRAME)
+    assert game.session.error
+    g = game
+    press_key(g, pygame.K_TAB)
+    press_key(g, pygame.K_5)
+    mouse_click(g, (3, 5))
+    press_key(g, pygame.K_s, mod=pygame.KMOD_CTRL)       # no file: asks for a name
+    assert g.top.entry == ("name", "") and open(path).read() == '{"segments": ['

@@ -86,7 +86,9 @@ class Document:
 
     Attributes: ``definition`` (dict, changed only by edits), ``path`` (the file or None),
     ``selection`` (a list of refs), ``conflict`` (the file's definition when it changed on
-    disk while we held unsaved edits, else None).
+    disk while we held unsaved edits, or the LevelError when the file on disk is broken:
+    saving waits for ``resolve`` either way, so nobody's file is overwritten unasked;
+    else None).
     """
 
     def __init__(self, definition, path=None):
@@ -383,8 +385,10 @@ class Document:
         "taken", "conflict" or "same".
         """
         if _same_json(theirs, self.definition):
+            self.conflict = None
             return "same"
         if not self.dirty:
+            self.conflict = None
             self.replace_definition(theirs)
             self.mark_saved()
             return "taken"
@@ -394,9 +398,12 @@ class Document:
     def resolve(self, choice):
         """``"mine"`` keeps our edits (the next save overwrites the file); ``"theirs"`` takes
         the file's version as one undoable edit (undo brings ours back)."""
-        theirs, self.conflict = self.conflict, None
+        theirs = self.conflict
         if theirs is None:
             return
+        if choice == "theirs" and isinstance(theirs, LevelError):
+            raise EditRefused("the file on disk does not load: fix it, or keep yours")
+        self.conflict = None
         if choice == "theirs":
             self.replace_definition(theirs)
             self.mark_saved()

@@ -497,8 +497,8 @@ class Editor:
         if path is None:
             self.message = "this level has no file yet: Ctrl+Shift+S to name it"
             return False
-        if self.doc.conflict is not None:
-            self.message = "the file changed on disk: keep yours or take the file's first"
+        if self.doc.conflict is not None and os.path.abspath(path) == os.path.abspath(self.doc.path or ""):
+            self.message = "the file changed on disk: keep yours (K) or take the file's (T) first"
             return False
         try:
             save(self.doc.definition, path)
@@ -545,7 +545,9 @@ class Editor:
         if got is None:
             return None
         if isinstance(got, LevelError):
-            self.message = f"the file on disk is broken (yours is kept): {got}"
+            # someone is writing the file by hand: saving over it would lose their text
+            self.doc.conflict = got
+            self.message = f"the file on disk does not load (yours is kept): {got}"
             return "broken"
         if self._saved_text is not None and _text(got) == self._saved_text:
             return None
@@ -558,7 +560,11 @@ class Editor:
         return result
 
     def resolve(self, choice):
-        self.doc.resolve(choice)
+        try:
+            self.doc.resolve(choice)
+        except EditRefused as e:
+            self.message = str(e)
+            return
         self.message = "kept yours (saving overwrites the file)" if choice == "mine" else \
             "took the file's version (Ctrl+Z brings yours back)"
 

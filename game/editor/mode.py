@@ -17,7 +17,7 @@ import pygame
 from game.checks import check
 from game.editor.document import Document, handles
 from game.editor.editor import TOOLS, Editor, template_definition
-from game.level import save as save_level
+from game.level import LevelError, save as save_level
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.world import World
@@ -101,7 +101,7 @@ class EditMode(Mode):
 
     def __init__(self, app):
         super().__init__(app)
-        self.editor = Editor(Document(copy.deepcopy(app.session.doc), app.session.path))
+        self.editor = self._editor_for_session()
         self.testing = False
         self.entry = None           # (kind, text): typing a "name" or a property "value"
         self.prompt = None          # "leave", "quit" or None
@@ -134,7 +134,7 @@ class EditMode(Mode):
         session = self.app.session
         same_file = os.path.abspath(session.path) == os.path.abspath(self.doc.path or "")
         if not self.doc.dirty and not (same_file and _same(session.doc, self.doc.definition)):
-            self.editor = Editor(Document(copy.deepcopy(session.doc), session.path))
+            self.editor = self._editor_for_session()
         self.testing = False
         self._world_state = object()        # rebuild the shown world
         if self.app.camera.fitted:
@@ -148,6 +148,17 @@ class EditMode(Mode):
         """Show the whole level beside the toolbar, the property panel and the status line."""
         self.app.camera.fit(self.doc.definition["bounds"],
                             inset=(TOOLBAR_TOP + BUTTON_SIZE[1] + HINT_ROOM, STATUS_HEIGHT, PANEL_WIDTH + 16))
+
+    def _editor_for_session(self):
+        """An editor on the session's level. While its file does not load, the session plays
+        a placeholder: that gets no file (Save As names one), so the broken file is never
+        overwritten by it."""
+        session = self.app.session
+        if session.error:
+            editor = Editor(Document(copy.deepcopy(session.doc), None))
+            editor.message = "the level file does not load: this is a new level (Ctrl+Shift+S names it)"
+            return editor
+        return Editor(Document(copy.deepcopy(session.doc), session.path))
 
     def can_quit(self):
         if self._quit_ok or not self.doc.dirty:
@@ -591,6 +602,9 @@ class EditMode(Mode):
     def draw_prompt(self, surface):
         if self.prompt is not None:
             lines = ["Unsaved changes.", "S: save    D: discard them    Esc: keep editing"]
+        elif isinstance(self.doc.conflict, LevelError):
+            lines = ["The level file on disk does not load (someone is editing it?).",
+                     "K: keep yours (saving overwrites the file)    or fix the file: it is taken when it loads"]
         else:
             lines = ["The level file changed on disk while you have unsaved edits.",
                      "K: keep yours (saving overwrites the file)    T: take the file's (Ctrl+Z brings yours back)"]
