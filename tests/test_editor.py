@@ -798,3 +798,29 @@ def test_the_editor_on_a_level_that_does_not_load_saves_nowhere_unasked(game):
     mouse_click(g, (3, 5))
     press_key(g, pygame.K_s, mod=pygame.KMOD_CTRL)       # no file: asks for a name
     assert g.top.entry == ("name", "") and open(path).read() == '{"segments": ['
+
+
+def test_main_edit_opens_the_editor_and_a_missing_file_starts_from_the_template(tmp_path, monkeypatch):
+    """``main.py --edit FILE`` in a (dummy) window: the editor is on top from the first frame;
+    FILE did not exist, so it holds the template, named after the file."""
+    import main
+    import game.editor.mode as mode_module
+    seen = {}
+    real = mode_module.install_editor
+
+    def spy(app, open_now=False):
+        real(app, open_now)
+        seen["top"] = app.top
+
+    frames_run = {"n": 0}
+
+    def events():
+        frames_run["n"] += 1
+        return [pygame.event.Event(pygame.QUIT)] if frames_run["n"] > 3 else []
+
+    monkeypatch.setattr(mode_module, "install_editor", spy)
+    monkeypatch.setattr(pygame.event, "get", events)
+    path = tmp_path / "fresh.json"
+    assert main.main(["--edit", str(path), "--size", "320x200"]) == 0
+    assert isinstance(seen["top"], EditMode) and frames_run["n"] == 4
+    assert load(str(path)) == template_definition("fresh")
