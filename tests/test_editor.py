@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from game.checks import check
 from game.editor.document import LISTS, Document, EditRefused
 from game.editor.editor import PEG_RADIUS, Editor, template_definition
 from game.level import load, loads, save
@@ -143,6 +144,8 @@ def test_any_edits_then_undo_all_give_back_the_definition_exactly(steps):
         apply_step(doc, step)
         loads(json.dumps(doc.definition))       # every state is a level the loader accepts
     edited = text(doc.definition)
+    for finding in check(doc.definition):       # the checks take any level the editor makes
+        assert all(math.isfinite(v) for v in finding.point) and "\n" not in finding.reason
     while doc.undo():
         pass
     assert text(doc.definition) == before

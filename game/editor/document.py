@@ -15,10 +15,8 @@ An item is named by a ref ``(list_name, index)``, e.g. ``("balls", 3)``. A probl
 player should see (a self-crossing polygon, a radius the level cannot hold) raises
 ``EditRefused`` with one line; the definition is then unchanged.
 """
-import copy
 import itertools
 import json
-import math
 
 from game.level import LevelError, loads
 
@@ -545,11 +543,3 @@ def _reason(e):
 
 def _same_json(a, b):
     return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
-
-
-def deep_copy(definition):
-    return copy.deepcopy(definition)
-
-
-def distance(p, q):
-    return math.hypot(p[0] - q[0], p[1] - q[1])

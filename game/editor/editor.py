@@ -16,8 +16,7 @@ import numpy as np
 
 from game import geometry
 from game.level import LevelError, LevelWatcher, loads, save
-from game.editor.document import (LISTS, ZONE_KINDS, ZONE_SHAPES, Document, EditRefused, bbox,
-                                  handles, points_of)
+from game.editor.document import LISTS, ZONE_KINDS, ZONE_SHAPES, EditRefused, bbox, handles, points_of
 
 TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring")
 TOOL_KEYS = {str(k + 1): name for k, name in enumerate(TOOLS)}
