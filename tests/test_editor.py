@@ -641,8 +641,12 @@ def test_ctrl_s_saves_and_undo_then_save_gives_back_the_file(game):
     press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL)
     saved = load(path)
     assert saved["segments"][-1]["b"] == [6, 12] and saved["balls"][-1]["pos"] == [3, 5]
-    frames(game, 40)                                       # the live reload polls: our write is not foreign
+    shown = []
+    for _ in range(40):                                    # the live reload polls: our write is not foreign
+        frames(game, 1)
+        shown += game.toasts.texts()
     assert game.top.doc.conflict is None and not game.top.doc.dirty
+    assert not any(t.startswith("reloaded") for t in shown)
     press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
     press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
     press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL)
