@@ -90,6 +90,7 @@ class App:
         self.clock = FixedClock(self.tick)
         self.session = LevelSession(level_path, doc, on_new_world=self._new_world)
         self.editor_factory = None
+        self.loader = None             # the thread loading the compiled kernels (run() starts it)
         self.running = True
         self.time = 0.0                # real seconds since start (toasts, reload polling)
         self.next_poll = RELOAD_POLL
@@ -134,6 +135,12 @@ class App:
     @property
     def size(self):
         return self.camera.size
+
+    @property
+    def warming_up(self):
+        """Whether the compiled kernels are still being made ready (the numpy path serves
+        meanwhile, slower: the HUD says so)."""
+        return accel.KERNELS is None and self.loader is not None and self.loader.is_alive()
 
     def cursor_world(self):
         """The mouse pointer in world metres (2,)."""
@@ -241,7 +248,7 @@ class App:
             if self._want_screenshot:
                 self._want_screenshot = False
                 self.save_screenshot(surface)
-            self.hud.draw_toasts(surface, self.toasts.shown(self.time))
+            self.hud.draw_toast(surface, self.toasts.shown(self.time))
 
     def request_screenshot(self):
         """Save the next frame drawn to screenshot_dir."""
@@ -279,11 +286,22 @@ def _open_level(path):
         return None, None
 
 
+def level_to_play(level):
+    """(path, doc) for the window: doc is None for a file that exists but does not load (its
+    error went to stderr; the game opens on an empty floor with the error shown, and the
+    live reload brings the level in once the author fixes it). (None, None) when there is
+    nothing to play (no such file, no levels), after one line on stderr."""
+    path, doc = _open_level(level)
+    if doc is None and level is not None and os.path.isfile(level):
+        return level, None
+    return path, doc
+
+
 def run(args):
-    """Play in a window. Exit code 0; 2 for a bad level (before any window opens); 1 if no
-    window can be opened."""
-    path, doc = _open_level(args.level)
-    if doc is None:
+    """Play in a window. Exit code 0; 2 for a missing level (before any window opens); 1 if
+    no window can be opened. A level file that does not load opens with its error shown."""
+    path, doc = level_to_play(args.level)
+    if path is None:
         return 2
     try:
         pygame.display.init()
@@ -300,7 +318,6 @@ def run(args):
         install_editor(app, open_now=getattr(args, "edit", None) is not None)
         clock = pygame.time.Clock()
         caption = None
-        loader = None
         while app.running:
             frame_dt = clock.tick(FPS_LIMIT) / 1000.0
             for event in pygame.event.get():
@@ -308,8 +325,8 @@ def run(args):
             app.update(frame_dt)
             app.draw(pygame.display.get_surface())
             pygame.display.flip()
-            if loader is None:   # after the first frame: the compiled kernels join in a few s
-                loader = accel.load_in_background()
+            if app.loader is None:   # after the first frame: the compiled kernels join in a few s
+                app.loader = accel.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")

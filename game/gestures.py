@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 DRAG_THRESHOLD = 6           # px: a press that moves less than this is a click, not a drag
+SPRAY_DELAY = 0.4            # s: a left press held still this long sprays balls
 
 
 def far(a, b):
@@ -17,13 +18,23 @@ def far(a, b):
 
 @dataclass
 class Fling:
-    """Left press on empty space: a click spawns a ball, a drag aims and flings one."""
+    """Left press on empty space: a click spawns a ball, a drag aims and flings one, and a
+    press held still for SPRAY_DELAY seconds sprays balls at the pointer instead."""
     start: tuple
     start_world: np.ndarray
     dragging: bool = False
+    held: float = 0.0             # wall seconds pressed
+    spraying: bool = False
 
     def move(self, pos):
-        self.dragging = self.dragging or far(pos, self.start)
+        if not self.spraying:
+            self.dragging = self.dragging or far(pos, self.start)
+
+    def hold(self, frame_dt):
+        """Count wall time pressed; True once it has become a spray."""
+        self.held += frame_dt
+        self.spraying = self.spraying or (not self.dragging and self.held >= SPRAY_DELAY)
+        return self.spraying
 
 
 @dataclass

@@ -4,7 +4,9 @@ Steps the world ``steps`` fixed ticks of 1/60 s, timing each step, and reports o
 with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
 ``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``max_overlap``
 (metres), ``finite``, ``state_hash``, plus ``level``, ``name``, ``integrator``,
-``steps_requested`` and ``time`` (simulated seconds)); without it a short summary for a
+``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
+zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was reached at some
+tick, as the game latches it) and ``complete_at`` (simulated seconds, null if never)); without it a short summary for a
 person. ``--save OUT.json`` writes the final world as a level. Stepping stops early (and
 ``finite`` is false) once a position or velocity stops being finite: nothing after that
 means anything.
@@ -23,6 +25,7 @@ import time
 import numpy as np
 
 from game.level import LevelError, load, save
+from game.session import goal_reached
 
 DT = 1.0 / 60.0                 # s: the fixed tick
 DEFAULT_STEPS = 600             # ticks: ten simulated seconds
@@ -98,15 +101,18 @@ def simulate(world, steps, dt=DT):
         times = []
         finite = _finite(world)
         done = 0
+        complete_at = None
         while done < steps and finite:
             t0 = time.perf_counter()
             world.step(dt)
             times.append(time.perf_counter() - t0)
             done += 1
             finite = _finite(world)
+            if complete_at is None and goal_reached(world.goal_progress()):
+                complete_at = world.time
         energy = world.energy()
         overlap = world.max_overlap() if finite else None
-    return {
+    report = {
         "steps": done,
         "steps_requested": steps,
         "time": world.time,
@@ -121,6 +127,12 @@ def simulate(world, steps, dt=DT):
         "finite": bool(finite),
         "state_hash": world.state_hash(),
     }
+    progress = world.goal_progress()
+    if progress is not None:
+        report["goal"] = {"inside": int(progress[0]), "needed": int(progress[1]),
+                          "complete": complete_at is not None, "complete_at": complete_at}
+    return report
+
 
 
 def _finite(world):
@@ -169,7 +181,9 @@ def _summary(r):
         f"finite {'yes' if r['finite'] else 'NO'}",
         f"energy {energy} (kinetic at the end {kinetic})",
         f"state {r['state_hash']}",
-    ])
+    ] + ([f"goal {r['goal']['inside']} / {r['goal']['needed']}"
+          + (f", complete at {r['goal']['complete_at']:.2f} s" if r["goal"]["complete"] else ", not complete")]
+         if "goal" in r else []))
 
 
 def _fail(message):

@@ -1,16 +1,23 @@
 """The text overlay: level and run information, goal, toasts, error banner, help, energy plot.
 
-Draws with pygame's default font (``pygame.font.Font(None, size)``): no font files.
-Rendered text is cached by (text, size, colour), so static labels cost one blit a frame.
+Draws with DejaVu Sans, shipped in ``assets/`` (licence in assets/LICENSE.md): pygame's
+default font spaces letters unevenly ("pi le", "t rails"). Rendered text is cached by
+(text, size, colour, weight), so static labels cost one blit a frame.
 The HUD reads what the app hands it; it never touches the world.
 """
+import os
 from collections import deque
 
 import numpy as np
 import pygame
 
+ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
+FONT_REGULAR = os.path.join(ASSETS, "DejaVuSans.ttf")
+FONT_BOLD = os.path.join(ASSETS, "DejaVuSans-Bold.ttf")
+
 TEXT = (232, 236, 244)
-DIM = (150, 158, 176)
+DIM = (188, 195, 212)          # secondary text: still 9:1 against the panels
+KEY_CAP = (44, 50, 66)
 PANEL = (10, 12, 18, 190)
 PANEL_EDGE = (60, 66, 84)
 BAR = (12, 14, 20, 235)
@@ -24,30 +31,38 @@ ENERGY_COLOURS = {"kinetic": (255, 165, 70), "gravitational": (90, 150, 255),
                   "spring": (120, 220, 120), "total": (245, 245, 245)}
 ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total"}
 
-SIZE_TITLE = 34
-SIZE_BODY = 22
-SIZE_SMALL = 18
-SIZE_TINY = 15
-SIZE_HUGE = 64
+SIZE_TITLE = 23             # px (font size) of the level's name
+SIZE_BODY = 15
+SIZE_SMALL = 13
+SIZE_TINY = 11
+SIZE_HUGE = 44
 MARGIN = 10                 # px from the window's edges
 BAR_HEIGHT = 76             # px: the bar across the top; the camera fits the level below it
 HINT_HEIGHT = 24            # px: the key hint along the bottom edge
-STATS_MIN_WIDTH = 380       # px: the stats block does not jump about as its numbers change
+STATS_MIN_WIDTH = 290       # px: the stats block does not jump about as its numbers change
 GOAL_WIDTH = 170            # px
 MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the goal moves down
 WIDE = 1000                 # px: narrower windows get the smaller HUD text
 TEXT_CACHE_LIMIT = 400      # rendered strings kept before the cache is emptied
 ENERGY_SPAN = 10.0          # s of simulated time the energy plot shows
-PLOT_SIZE = (420, 300)      # px at most (the level moves aside for it)
+PLOT_WIDTH = 0.28           # of the window's width: the energy plot's column (the level moves aside)
+PLOT_MIN_WIDTH = 300        # px
+PLOT_MAX_WIDTH = 420        # px
+PLOT_MIN_HEIGHT = 150       # px
 
 
 
 def energy_plot_rect(size, bottom_gap=MARGIN):
-    """Where the energy plot goes in a window of ``size`` (w, h) px: the bottom-right corner,
-    ``bottom_gap`` px above the bottom (the app fits the level beside it)."""
+    """Where the energy plot goes in a window of ``size`` (w, h) px: a column at the right,
+    from under the top bar to ``bottom_gap`` px above the bottom, PLOT_WIDTH of the width
+    (within PLOT_MIN_WIDTH and PLOT_MAX_WIDTH px). The app fits the level beside it, so the
+    plot fills all the room it takes."""
     width, height = size
-    w, h = max(300, min(PLOT_SIZE[0], width * 2 // 5)), max(150, min(PLOT_SIZE[1], height * 2 // 5))
-    return pygame.Rect(width - MARGIN - w, height - bottom_gap - h, w, h)
+    w = int(min(max(width * PLOT_WIDTH, PLOT_MIN_WIDTH), PLOT_MAX_WIDTH))
+    top = BAR_HEIGHT + MARGIN
+    h = max(PLOT_MIN_HEIGHT, height - bottom_gap - MARGIN - top)
+    return pygame.Rect(width - MARGIN - w, height - bottom_gap - MARGIN - h, w, h)
+
 
 class EnergyHistory:
     """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""
@@ -93,20 +108,25 @@ class Hud:
         self._panels = {}
 
     # ---- text -----------------------------------------------------------------------------
-    def font(self, size):
-        f = self._fonts.get(size)
+    def font(self, size, bold=False):
+        """The shipped font at ``size``; pygame's default if the file cannot be read."""
+        f = self._fonts.get((size, bold))
         if f is None:
-            f = self._fonts[size] = pygame.font.Font(None, size)
+            try:
+                f = pygame.font.Font(FONT_BOLD if bold else FONT_REGULAR, size)
+            except (OSError, pygame.error):
+                f = pygame.font.Font(None, size * 3 // 2)
+            self._fonts[(size, bold)] = f
         return f
 
-    def text(self, string, size=SIZE_BODY, colour=TEXT):
+    def text(self, string, size=SIZE_BODY, colour=TEXT, bold=False):
         """A rendered line of text (cached)."""
-        key = (string, size, colour)
+        key = (string, size, colour, bold)
         surf = self._text.get(key)
         if surf is None:
             if len(self._text) >= TEXT_CACHE_LIMIT:
                 self._text.clear()
-            surf = self._text[key] = self.font(size).render(string, True, colour)
+            surf = self._text[key] = self.font(size, bold).render(string, True, colour)
         return surf
 
     def wrap(self, string, size, width):
@@ -149,21 +169,19 @@ class Hud:
 
     # ---- pieces -------------------------------------------------------------------------------
     def draw_banner(self, surface, message):
-        """The level loader's one-line error across the top. Returns the banner's height."""
+        """The level loader's error on one line along the bottom, in the key hint's row (so
+        nothing moves and the level stays where it is); cut with "..." if too long."""
         if not message:
-            return 0
-        width = surface.get_width()
-        lines = self.wrap(f"level not loaded, still playing the last good one:  {message}",
-                          SIZE_BODY, width - 2 * MARGIN)[:3]
-        height = 8 + len(lines) * (self.font(SIZE_BODY).get_linesize()) + 6
-        self._panel(surface, pygame.Rect(0, 0, width, height), ERROR_BG)
-        y = 7
-        for line in lines:
-            surface.blit(self.text(line, SIZE_BODY, TEXT), (MARGIN, y))
-            y += self.font(SIZE_BODY).get_linesize()
-        return height
+            return
+        width, height = surface.get_size()
+        row = pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT)
+        self._panel(surface, row, ERROR_BG)
+        text = _fit(self.font(SIZE_BODY), f"not loaded, the last good level plays on:  {message}",
+                    width - 2 * MARGIN)
+        s = self.text(text, SIZE_BODY, TEXT)
+        surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
 
-    def draw_bar(self, surface, top, title, description, integrator, stats, progress):
+    def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):
         """The bar across the top: level name and description on the left, the goal's
         progress, then the integrator and the run's numbers on the right. The camera fits
         the level below it (BAR_HEIGHT), so the bar never hides a part of the level. In a
@@ -199,13 +217,17 @@ class Hud:
                 self._draw_goal(surface, box.x + 10, box.y + 8, progress)
         # Left: name and description, cut to the room left.
         room = max(80, right - MARGIN)
-        title_s = self.text(_fit(self.font(SIZE_TITLE), title or "untitled level", room), SIZE_TITLE, TEXT)
+        title_s = self.text(_fit(self.font(SIZE_TITLE, True), title or "untitled level", room), SIZE_TITLE, TEXT,
+                            bold=True)
         small = self.font(SIZE_SMALL).get_linesize()
         lines = self.wrap(description or "", SIZE_SMALL, room)
         if len(lines) > 2:
             lines = lines[:1] + [_fit(self.font(SIZE_SMALL), " ".join(lines[1:]), room)]
         y = rect.y + (BAR_HEIGHT - title_s.get_height() - 4 - small * len(lines)) // 2
         surface.blit(title_s, (MARGIN + 2, y))
+        if counter and MARGIN + title_s.get_width() + 70 < room:     # "3/9": which level of how many
+            count_s = self.text(counter, SIZE_BODY, DIM)
+            surface.blit(count_s, (MARGIN + 14 + title_s.get_width(), y + title_s.get_height() - count_s.get_height() - 2))
         y += title_s.get_height() + 4
         for text in lines:
             surface.blit(self.text(text, SIZE_SMALL, DIM), (MARGIN + 2, y))
@@ -224,10 +246,10 @@ class Hud:
             pygame.draw.rect(surface, GOAL, (bar.x, bar.y, max(4, int(bar.width * fraction)), bar.height),
                              border_radius=3)
 
-    def draw_complete(self, surface, top):
-        """A big "level complete" under the bar."""
-        big = self.text("LEVEL COMPLETE", SIZE_HUGE, GOAL)
-        sub = self.text("]  next level      R  play again", SIZE_BODY, TEXT)
+    def draw_complete(self, surface, top, seconds):
+        """A big "level complete" under the bar, with the world time it took (s)."""
+        big = self.text("LEVEL COMPLETE", SIZE_HUGE, GOAL, bold=True)
+        sub = self.text(f"in {seconds:.1f} s      ]  next level      R  play again", SIZE_BODY, TEXT)
         w = max(big.get_width(), sub.get_width()) + 40
         box = pygame.Rect(0, 0, w, big.get_height() + sub.get_height() + 30)
         box.midtop = (surface.get_width() // 2, top + BAR_HEIGHT + 60)
@@ -235,9 +257,11 @@ class Hud:
         surface.blit(big, big.get_rect(midtop=(box.centerx, box.y + 10)))
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + 16 + big.get_height())))
 
-    def draw_status(self, surface, top, paused, time_scale):
-        """Top-centre: paused and slow-motion indicators."""
+    def draw_status(self, surface, top, paused, time_scale, warming_up=False):
+        """Top-centre: paused, slow-motion and warming-up indicators."""
         parts = []
+        if warming_up:
+            parts.append(("warming up the compiled physics: a few slow seconds", DIM))
         if paused:
             parts.append(("PAUSED", WARN))
             parts.append(("Space run   .  step", DIM))
@@ -255,37 +279,52 @@ class Hud:
             surface.blit(s, (x, rect.y + 7))
             x += s.get_width() + 18
 
-    def draw_toasts(self, surface, toasts):
-        """Bottom-centre messages; toasts: [(text, opacity 0..1)], newest last."""
-        y = surface.get_height() - 70
-        for message, opacity in reversed(toasts):
-            s = self.text(message, SIZE_BODY + 4, TEXT)
-            rect = s.get_rect(midbottom=(surface.get_width() // 2, y))
-            box = rect.inflate(28, 14)
-            self._panel(surface, box, (20, 24, 34, int(220 * opacity)))
-            faded = s.copy() if opacity < 1 else s
-            if opacity < 1:
-                faded.set_alpha(int(255 * opacity))
-            surface.blit(faded, rect)
-            y = box.top - 6
+    def draw_toast(self, surface, toast):
+        """One short message, (text, opacity 0..1) or None, at the right of the bottom row:
+        beside the key hint, over no part of the level."""
+        if toast is None:
+            return
+        message, opacity = toast
+        width, height = surface.get_size()
+        s = self.text(message, SIZE_BODY, TEXT, bold=True)
+        box = s.get_rect(bottomright=(width - MARGIN, height - 2)).inflate(20, 4)
+        box.bottom = height - 1
+        box.right = min(box.right, width - 1)
+        self._panel(surface, box, (30, 36, 52, int(235 * opacity)))
+        faded = s
+        if opacity < 1:
+            faded = s.copy()
+            faded.set_alpha(int(255 * opacity))
+        surface.blit(faded, faded.get_rect(center=box.center))
 
-    def draw_hint(self, surface, text):
-        s = self.text(text, SIZE_SMALL, DIM)
-        surface.blit(s, (MARGIN, surface.get_height() - MARGIN - s.get_height()))
+    def draw_hint(self, surface, pairs):
+        """The key hint along the bottom: pairs [(key, what)], each key on a small key cap
+        so "I integrator" cannot read as "l integrator"."""
+        height = surface.get_height()
+        x, mid = MARGIN, height - HINT_HEIGHT // 2
+        for key, what in pairs:
+            cap = self.text(key, SIZE_SMALL, TEXT, bold=True)
+            box = cap.get_rect(midleft=(x + 5, mid)).inflate(10, 4)
+            pygame.draw.rect(surface, KEY_CAP, box, border_radius=3)
+            pygame.draw.rect(surface, PANEL_EDGE, box, 1, border_radius=3)
+            surface.blit(cap, cap.get_rect(center=box.center))
+            words = self.text(what, SIZE_SMALL, DIM)
+            surface.blit(words, words.get_rect(midleft=(box.right + 5, mid)))
+            x = box.right + 5 + words.get_width() + 16
 
     def draw_help(self, surface, keymap, title="Ballpit: keys and mouse"):
         """Centred overlay listing every key: keymap is [(keys, what it does)]. In a small
         window the text gets smaller, then goes into two columns, so every key stays visible."""
         width, height = surface.get_size()
         surface.blit(self._panel_surface((width, height), (0, 0, 0, 150)), (0, 0))
-        title_s = self.text(title, SIZE_TITLE, TEXT)
+        title_s = self.text(title, SIZE_TITLE, TEXT, bold=True)
         foot = self.text("H or Esc closes this", SIZE_SMALL, DIM)
         layouts = [(SIZE_BODY, 1), (SIZE_SMALL, 1), (SIZE_BODY, 2), (SIZE_SMALL, 2), (SIZE_TINY, 1)]
         for size, columns in layouts:      # the first that fits; else the last, smallest one
             font = self.font(size)
             line = font.get_linesize() + 2
             per_column = -(-len(keymap) // columns)
-            key_w = max(font.size(k)[0] for k, _ in keymap) + 20
+            key_w = max(self.font(size, True).size(k)[0] for k, _ in keymap) + 20
             column_w = key_w + max(font.size(d)[0] for _, d in keymap) + 24
             box_w = max(column_w * columns, title_s.get_width()) + 48
             box_h = title_s.get_height() + 24 + line * per_column + foot.get_height() + 28
@@ -300,7 +339,7 @@ class Hud:
         for k, (keys, what) in enumerate(keymap):
             x = box.x + 24 + (k // per_column) * column_w
             y = top + (k % per_column) * line
-            surface.blit(self.text(keys, size, WARN), (x, y))
+            surface.blit(self.text(keys, size, WARN, bold=True), (x, y))
             surface.blit(self.text(what, size, TEXT), (x + key_w, y))
         surface.blit(foot, (box.x + 24, top + per_column * line + 8))
 

@@ -34,6 +34,7 @@ SWEPT_HIT = (255, 60, 60)
 BROAD_GRID = (70, 90, 60)
 BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
+AIM_PATH = (200, 200, 200)
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -50,6 +51,7 @@ GRID_MIN_SPACING = 22       # px between metre-grid lines at the least
 VELOCITY_SECONDS = 0.1      # a velocity arrow is where the ball will be in this many seconds
 OFFSET_GAIN = 40.0          # offset vectors (mm deep) are drawn this many times longer
 TRAIL_LENGTH = 30           # positions kept per ball
+AIM_LABEL_GAP = 6           # px between the aim line and its speed label
 MAX_PLOT_POINTS = 60_000    # pixels plot_segments sets per call at most (a blown-up world stays cheap)
 
 DEBUG_LAYERS = ("contacts", "velocities", "swept", "grid")
@@ -525,25 +527,35 @@ def _map_colours(surface, colour):
 
 
 def draw_aim(surface, start, end, label, font_text, path=None):
-    """The fling aim line from start to end (screen px) with an arrow head, a speed label and,
-    if given, the predicted flight path (screen px, (K, 2)) as dots."""
-    if path is not None:
-        for px, py in np.asarray(path).tolist()[::2]:
-            pygame.draw.circle(surface, (200, 200, 200), (px, py), 2)
+    """The fling aim line from start to end (screen px) with an arrow head, a speed label
+    beside the line (never on it) and, if given, the predicted flight path (screen px,
+    (K, 2)) as dots with a ring where it ends. Returns the label's rectangle."""
+    if path is not None and len(path):
+        path = np.asarray(path, float)
+        for px, py in path[::2].tolist():
+            pygame.draw.circle(surface, AIM_PATH, (px, py), 2)
+        pygame.draw.circle(surface, AIM_PATH, path[-1].tolist(), 5, 1)
     sx, sy = start
     ex, ey = end
     pygame.draw.line(surface, AIM, start, end, 2)
     pygame.draw.circle(surface, AIM, start, 4, 1)
     dx, dy = ex - sx, ey - sy
     length = (dx * dx + dy * dy) ** 0.5
+    ux, uy = (dx / length, dy / length) if length > 1 else (1.0, 0.0)
     if length > 1:
-        ux, uy = dx / length, dy / length
         head = min(14.0, length * 0.5)
         left = (ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5)
         right = (ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5)
         pygame.draw.polygon(surface, AIM, [end, left, right])
     text = font_text(label)
-    surface.blit(text, (ex + 12, ey - text.get_height() - 4))
+    # Beside the middle of the line, on the side of its normal that points up on screen:
+    # the label's centre is moved out until its box clears the line by AIM_LABEL_GAP px.
+    nx, ny = (-uy, ux) if ux < 0 else (uy, -ux)
+    w, h = text.get_size()
+    clear = abs(nx) * w / 2 + abs(ny) * h / 2 + AIM_LABEL_GAP
+    rect = text.get_rect(center=((sx + ex) / 2 + nx * clear, (sy + ey) / 2 + ny * clear))
+    surface.blit(text, rect)
+    return rect
 
 
 def _clip_segments(a, b, size, pad):

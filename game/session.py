@@ -13,8 +13,14 @@ from game.world import World
 
 # The world shown while the file given on the command line does not load yet: a floor,
 # so the author can fix the file and the live reload brings the level in.
-PLACEHOLDER = ('{"name": "", "bounds": [0, 0, 32, 18],'
+PLACEHOLDER = ('{"name": "waiting", "bounds": [0, 0, 32, 18],'
                ' "segments": [{"a": [0, 0], "b": [32, 0]}]}')
+
+
+def goal_reached(progress):
+    """Whether (balls inside goal zones, balls wanted) from World.goal_progress() completes
+    the level (None: the level has no goal)."""
+    return progress is not None and progress[1] > 0 and progress[0] >= progress[1]
 
 
 class LevelSession:
@@ -31,7 +37,8 @@ class LevelSession:
                 doc = load(self.path)
             except LevelError as error:     # play on an empty floor until the file is fixed
                 self.error = str(error)
-                doc = loads(PLACEHOLDER)
+                doc = dict(loads(PLACEHOLDER), name=os.path.basename(self.path),
+                           description="The file does not load yet: the line at the bottom says why.")
         self.doc = doc
         self.world = World.from_level(doc)
         self.watcher = LevelWatcher(self.path)

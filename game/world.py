@@ -414,12 +414,19 @@ class World:
         self.impact_points, self.impact_speeds = empty, np.zeros(0)
 
     def _run_spawners(self, dt):
+        """Each spawner makes the balls its clock has come to; a ball waits while the
+        jittered spot chosen for it is taken (only that spot is checked)."""
         for spawner in self.spawners:
-            spawner.clock += dt
-            while spawner.ready() and not self._occupied(spawner.pos, spawner.radius + spawner.jitter):
-                pos, vel, radius, density = spawner.make()
+            spawner.clock = min(spawner.clock + dt, spawner.every + spawner.MAX_BACKLOG)
+            while spawner.ready():
+                pos, vel, radius, density = spawner.next_ball()
+                # A ball due part way through the tick has flown since then (this is what
+                # spaces the balls of an `every` shorter than a tick along their path).
+                pos = pos + vel * min(spawner.clock - spawner.every, dt)
+                if self._occupied(pos, radius):
+                    break                       # try the same spot next tick
+                spawner.made_one()
                 self.add_ball(pos, vel, radius=radius, density=density)
-            spawner.clock = min(spawner.clock, spawner.every)   # no burst once the spot frees
 
     def _occupied(self, point, radius):
         """Whether a ball overlaps the circle (a spawner waits until its spot is free)."""
@@ -539,6 +546,16 @@ class World:
         keep = ~np.isin(self.springs.ids, grab.spring_ids)
         self.springs.keep(keep)
 
+    def place_grabbed(self, handle, point):
+        """Move the grab's point and put its ball there at rest: dragging while the world is
+        paused, when no spring can pull it. False if the grab is over."""
+        if not self.move_grab(handle, point):
+            return False
+        k = self.grabbed_ball(handle)
+        self.pos[k] = np.asarray(point, float)
+        self.vel[k] = 0.0
+        return True
+
     def grabbed_ball(self, handle):
         """Index of the ball a grab holds now, -1 if the grab is over."""
         grab = self.grabs.get(handle)
@@ -549,7 +566,11 @@ class World:
 
 
 class _Spawner:
-    """Makes a ball every ``every`` seconds at ``pos`` until it has made ``max``."""
+    """Makes a ball every ``every`` seconds at ``pos`` (moved by up to ``jitter`` in x and y)
+    until it has made ``max``. Its clock carries the fraction of a period over from tick to
+    tick, so ``every`` holds even when it is not a whole number of ticks."""
+
+    MAX_BACKLOG = 0.25    # s: time owed beyond one period while the spot is taken is dropped
 
     def __init__(self, definition):
         self.definition = dict(definition)
@@ -561,16 +582,22 @@ class _Spawner:
         self.density = definition.get("density")
         self.jitter = float(definition.get("jitter", defaults.SPAWNER_JITTER))
         self.made = 0
-        self.clock = 0.0      # s since the last ball, capped at one period while the spot is taken
+        self.clock = 0.0      # s owed since the last ball
+        self.spot = None      # (2,) m: where the next ball goes, chosen once
         # Deterministic jitter: the same level spawns the same balls every run.
         self.rng = np.random.default_rng(12345)
 
     def ready(self):
         return self.clock >= self.every and self.made < self.max
 
-    def make(self):
-        """The next ball: (pos, vel, radius, density)."""
+    def next_ball(self):
+        """The next ball: (pos, vel, radius, density); the same until made_one()."""
+        if self.spot is None:
+            offset = self.rng.uniform(-self.jitter, self.jitter, 2) if self.jitter else 0.0
+            self.spot = self.pos + offset
+        return self.spot, self.vel, self.radius, self.density
+
+    def made_one(self):
         self.clock -= self.every
         self.made += 1
-        offset = self.rng.uniform(-self.jitter, self.jitter, 2) if self.jitter else 0.0
-        return self.pos + offset, self.vel, self.radius, self.density
+        self.spot = None

@@ -13,8 +13,9 @@ from game import app as app_module
 from game.app import App, TICK
 from game.clock import MAX_TICKS_PER_FRAME
 from game.gestures import Fling
+from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN
+from game.modes.play import FLING_GAIN, SPOT_TAKEN
 from game.audio import Audio
 from game.integrators import ORDER
 from game.render import ball_colour
@@ -158,7 +159,7 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
     start = game.world.to_level()
     key(game, pygame.K_i)
     assert game.world.integrator == ORDER[0] == "euler"
-    assert game.play.show_energy                           # the plot opens where the difference shows
+    assert not game.play.show_energy                       # I changes the integrator, nothing else
     ticks = frames(game, 30)
     reference = World.from_level(start)
     reference.integrator = "euler"
@@ -169,6 +170,18 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
         key(game, pygame.K_i)
         assert game.world.integrator == name
     assert any("integrator" in text for text in game.toasts.texts())
+
+
+def test_i_and_e_each_do_one_thing(game):
+    for _ in range(3):
+        key(game, pygame.K_i)
+        assert not game.play.show_energy
+    key(game, pygame.K_e)
+    assert game.play.show_energy
+    key(game, pygame.K_i)
+    assert game.play.show_energy                            # I leaves the plot as it was
+    key(game, pygame.K_e)
+    assert not game.play.show_energy
 
 
 def test_space_stops_the_world_and_runs_it_again(game):
@@ -260,11 +273,57 @@ def test_toggles_help_escape_and_the_reserved_editor_key(game):
     assert not game.running
 
 
+def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level):
+    from game.level import load
+    original = level.read_text()
+    drag(game, (200, 150), (260, 120))                       # a flung ball in flight
+    frames(game, 10)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    drag(game, ball, (ball[0], ball[1] - 40), release=False)  # and one held by the mouse
+    _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+    saved = tmp_path / "a_box-snapshot.json"
+    doc = load(str(saved))
+    assert np.allclose([b["pos"] for b in doc["balls"]], game.world.pos)
+    assert np.allclose([b["vel"] for b in doc["balls"]], game.world.vel)
+    assert doc["springs"] == [] and len(game.world.springs) == 2      # the grab is not part of the level
+    assert any("a_box-snapshot.json" in t for t in game.toasts.texts())
+    _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+    assert (tmp_path / "a_box-snapshot-2.json").exists()                # never over the first
+    assert level.read_text() == original                                # the level itself is untouched
+
+
 def test_f12_saves_a_screenshot(game, tmp_path):
     key(game, pygame.K_F12)
     game.draw(pygame.Surface(SIZE))
     shots = os.listdir(tmp_path / "shots")
     assert len(shots) == 1 and shots[0].endswith(".png")
+
+
+def test_f12_screenshots_leave_the_toast_out(game, tmp_path):
+    game.toast("a toast over the corner")
+    key(game, pygame.K_F12)
+    shown = pygame.Surface(SIZE)
+    game.draw(shown)
+    saved = pygame.image.load(str(tmp_path / "shots" / os.listdir(tmp_path / "shots")[0]))
+    corner = pygame.Rect(SIZE[0] - 300, SIZE[1] - 24, 300, 24)             # where toasts go
+    game.toasts.current = None
+    plain = pygame.Surface(SIZE)
+    game.draw(plain)
+    assert pygame.image.tobytes(saved.subsurface(corner), "RGB") == pygame.image.tobytes(plain.subsurface(corner), "RGB")
+    assert pygame.image.tobytes(shown.subsurface(corner), "RGB") != pygame.image.tobytes(plain.subsurface(corner), "RGB")
+
+
+def test_the_error_names_the_file_as_the_player_typed_it_and_the_level_stays_put(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "typed.json", LEVEL)
+    pygame.font.init()
+    g = App("typed.json", size=SIZE, level_dir=str(tmp_path))
+    view = g.camera.key()
+    (tmp_path / "typed.json").write_text('{"segments": [}')
+    frames(g, 40)
+    assert g.session.error.startswith("typed.json:1:")
+    g.draw(pygame.Surface(SIZE))
+    assert g.camera.key() == view
 
 
 def test_the_window_resizes_and_keeps_the_level_in_view(game):
@@ -275,7 +334,7 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 
 
 def test_the_energy_plot_never_covers_a_fitted_level(game):
-    from game.hud import energy_plot_rect, HINT_HEIGHT
+    from game.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
     key(game, pygame.K_e)
     assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
@@ -283,11 +342,97 @@ def test_the_energy_plot_never_covers_a_fitted_level(game):
     corners = game.camera.world_to_screen([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
     assert not any(plot.collidepoint(float(x), float(y)) for x, y in corners)
     assert corners[:, 0].max() <= plot.left
+    assert plot.top <= BAR_HEIGHT + 12 and plot.bottom >= SIZE[1] - HINT_HEIGHT - 12   # all its column
     key(game, pygame.K_e)                                 # hidden: the level takes the room back
     assert game.camera.world_to_screen((x1, y0))[0] > plot.left
     game.resize((500, 400))                               # too narrow to give the plot a column
     key(game, pygame.K_e)
     assert game.camera.scale > 500 * 0.5 / (x1 - x0)      # the level keeps most of the width
+
+
+# ---- the stack of modes -----------------------------------------------------------------------
+class _Layer(Mode):
+    """A test mode that records what reaches it."""
+
+    def __init__(self, app, opaque=True, pauses_below=True, keeps_work=False):
+        super().__init__(app)
+        self.opaque, self.pauses_below, self.keeps_work = opaque, pauses_below, keeps_work
+        self.events, self.drawn, self.log = [], 0, []
+
+    def enter(self):
+        self.log.append("enter")
+
+    def exit(self):
+        self.log.append("exit")
+
+    def handle_event(self, event):
+        self.events.append(event.type)
+        return True
+
+    def draw(self, surface):
+        self.drawn += 1
+        surface.fill((1, 2, 3), (0, 0, 4, 4))
+
+    def can_quit(self):
+        return not self.keeps_work
+
+
+def test_help_is_an_overlay_that_holds_the_world_still(game):
+    key(game, pygame.K_h)
+    assert isinstance(game.top, HelpMode)
+    t = game.world.time
+    assert frames(game, 30) == 0 and game.world.time == t
+    key(game, pygame.K_SPACE)                              # keys do not reach the game below
+    assert not game.clock.paused
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    assert surface.get_at(ball)[:3] != (0, 0, 0)           # the level shows through, dimmed
+    click(game, (10, 200))                                 # a click closes help, spawns nothing
+    assert game.top is game.play and game.world.count == 1
+    assert frames(game, 30) > 0
+
+
+def test_only_the_top_mode_gets_input_and_drawing_starts_at_the_topmost_opaque_one(game, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(game.play, "draw", lambda surface: drawn.append("play"))
+    overlay = _Layer(game, opaque=False)
+    game.push(overlay)
+    game.draw(pygame.Surface(SIZE))
+    assert drawn == ["play"] and overlay.drawn == 1
+    cover = _Layer(game, opaque=True)
+    game.push(cover)
+    assert overlay.log == ["enter", "exit"] and cover.log == ["enter"]
+    click(game, (200, 200))
+    game.draw(pygame.Surface(SIZE))
+    assert drawn == ["play"] and overlay.drawn == 1 and cover.drawn == 1     # covered: not drawn
+    assert cover.events and not overlay.events and game.world.count == 1
+    assert game.pop() is cover and overlay.log[-1] == "enter"
+    assert game.pop() is overlay and game.pop() is None                     # play stays
+
+
+def test_a_mode_that_does_not_pause_lets_the_world_run_and_one_that_does_stops_it(game):
+    game.push(_Layer(game, opaque=False, pauses_below=False))
+    assert frames(game, 30) > 0
+    game.push(_Layer(game, opaque=False, pauses_below=True))
+    assert frames(game, 30) == 0
+
+
+def test_quitting_asks_every_mode_first(game):
+    keeper = _Layer(game, keeps_work=True)
+    game.push(keeper)
+    _post(game, pygame.QUIT)
+    assert game.running                                    # unsaved work: the mode said no
+    game.pop()
+    assert game.request_quit() and not game.running
+
+
+def test_tab_pushes_the_editor_the_factory_makes(game):
+    made = []
+    game.editor_factory = lambda app: made.append(_Layer(app)) or made[-1]
+    key(game, pygame.K_TAB)
+    assert game.top is made[0]
+    assert frames(game, 10) == 0                           # the world waits for the editor
 
 
 # ---- live reload --------------------------------------------------------------------------------
@@ -377,6 +522,23 @@ def test_a_bad_level_path_is_one_line_on_stderr_and_exit_2(entry, tmp_path, caps
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_error(tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "Half", "segments": [{"a": [0, 0], "b": [1, "a"]}]}')
+    path, doc = app_module.level_to_play(str(broken))
+    assert path == str(broken) and doc is None
+    assert capsys.readouterr().err.count("\n") == 1               # the error, once, on stderr
+    pygame.font.init()
+    g = App(path, size=SIZE, doc=doc, level_dir=str(tmp_path))
+    assert g.session.error.startswith(str(broken) + ":1:")
+    assert g.world.count == 0 and len(g.world.statics.radius) == 1  # a floor to wait on
+    g.draw(pygame.Surface(SIZE))
+    _write(broken, LEVEL)                                          # the author fixes it
+    frames(g, 40)
+    assert g.session.error == "" and g.world.name == "Test box" and g.world.count == 1
+    assert app_module.level_to_play(str(tmp_path / "missing.json")) == (None, None)
+
+
 # ---- whatever the player does -------------------------------------------------------------------
 _COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
 _KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
@@ -442,3 +604,248 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
     click(g, free[0])
     assert g.world.count == count + 1
     assert np.allclose(g.world.pos[-1], g.camera.screen_to_world(free[0]))
+
+
+# ---- the fling's aim ---------------------------------------------------------------------------
+def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
+    from game.geometry import closest_point_on_segment
+    from game.modes.play import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
+    doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
+           "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
+                        {"a": [20, 0], "b": [20, 8], "radius": 0.5}]}
+    world = World.from_level(doc)
+    free = flight_preview(world, (2, 15), (-1, 0), 0.25)                # clear of everything
+    t = np.linspace(0, AIM_PREVIEW_SECONDS, AIM_PREVIEW_SAMPLES)[:, None]
+    assert np.allclose(free, np.array((2, 15)) + np.array((-1, 0)) * t + 0.5 * np.array((0, -9.81)) * t * t)
+    for start, velocity in [((5, 5), (30, 0)), ((5, 5), (20, 10)), ((15, 3), (20, 5)), ((5, 10), (0, -15))]:
+        path = flight_preview(world, start, velocity, 0.25)
+        end = path[-1]
+        gaps = [np.linalg.norm(end - closest_point_on_segment(np.array(s["a"], float), np.array(s["b"], float), end))
+                - s.get("radius", 0) for s in doc["segments"]]
+        assert min(gaps) == pytest.approx(0.25, abs=1e-6)                # it ends touching a wall
+        assert len(path) < AIM_PREVIEW_SAMPLES + 1
+        assert np.all(path[:, 0] <= 12 - 0.25 + 1e-9) or start[0] > 12   # never beyond the first wall
+
+
+@pytest.mark.parametrize("end", [(500, 300), (300, 100), (100, 300), (300, 500), (480, 120), (130, 460), (303, 300)])
+def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
+    from game.hud import Hud
+    from game.render import draw_aim
+    pygame.font.init()
+    hud = Hud()
+    surface = pygame.Surface(SIZE)
+    rect = draw_aim(surface, (300, 300), end, "12.3 m/s", lambda s: hud.text(s), None)
+    assert not rect.clipline((300, 300), end)
+    centre = np.array(rect.center) - (np.array((300, 300)) + end) / 2
+    assert np.linalg.norm(centre) < 80                                 # and near it
+
+
+# ---- the level menu and the help --------------------------------------------------------------
+@pytest.fixture
+def two_levels(game, tmp_path):
+    _write(tmp_path / "b_other.json", dict(LEVEL, name="Other", balls=[{"pos": [4, 4], "radius": 0.5}]))
+    game.play.counter = game.play.level_counter()
+    return game
+
+
+def test_l_opens_a_menu_of_the_levels_with_thumbnails_and_the_world_waits(two_levels):
+    from game.modes.menu import LevelMenuMode
+    game = two_levels
+    key(game, pygame.K_l)
+    menu = game.top
+    assert isinstance(menu, LevelMenuMode) and len(menu.files) == 2 and menu.selected == 0
+    t = game.world.time
+    assert frames(game, 5) == 0 and game.world.time == t
+    thumb, name = menu.thumbs[menu.files[1]]
+    assert name == "Other"
+    pixels = pygame.surfarray.array3d(thumb).reshape(-1, 3)
+    assert len(np.unique(pixels, axis=0)) > 20                         # a drawn level, not a blank
+    game.draw(pygame.Surface(SIZE))
+    key(game, pygame.K_RIGHT)
+    key(game, pygame.K_RETURN)
+    assert game.top is game.play and game.world.name == "Other" and game.play.counter == "2/2"
+
+
+def test_a_click_on_a_thumbnail_plays_it_and_completed_levels_are_marked(two_levels):
+    game = two_levels
+    game.play.completed.add(os.path.realpath(game.session.path))
+    key(game, pygame.K_l)
+    menu = game.top
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    game.draw(pygame.Surface(SIZE))
+    assert drawn.count("complete") == 1
+    click(game, menu.cell_rect(1).center)
+    assert game.top is game.play and game.world.name == "Other"
+
+
+def test_the_hud_says_which_level_of_how_many(two_levels):
+    game = two_levels
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    game.draw(pygame.Surface(SIZE))
+    assert "1/2" in drawn
+
+
+def test_l_in_the_help_opens_the_level_menu(game):
+    from game.modes.menu import LevelMenuMode
+    key(game, pygame.K_h)
+    key(game, pygame.K_l)
+    assert isinstance(game.top, LevelMenuMode) and game.stack[:-1] == [game.play]
+
+
+def test_the_help_lists_every_key_the_game_reads(game):
+    """Every key (alone or with Ctrl) the play mode acts on is named in its help."""
+    from game.modes.play import KEYMAP
+    names = {token for keys, _ in KEYMAP for token in keys.replace("/", " ").split()}
+    alias = {"escape": "Esc", "[.]": ".", "[-]": "-", "[+]": "=", "+": "=", "return": "Enter"}
+
+    def shown(name):
+        if name in alias:
+            return alias[name]
+        return name.upper() if len(name) == 1 or (name[0] == "f" and name[1:].isdigit()) else name.capitalize()
+
+    missing = []
+    codes = sorted({getattr(pygame, n) for n in dir(pygame) if n.startswith("K_")})
+    for mod, prefix in ((0, ""), (pygame.KMOD_LCTRL, "Ctrl+")):
+        for code in codes:
+            event = pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode="", scancode=0)
+            if game.play.key(event):
+                token = shown(pygame.key.name(code))
+                if prefix + token not in names and token not in names:     # Ctrl+X may act as X
+                    missing.append(prefix + token)
+            while game.top is not game.play:
+                game.pop()
+    assert not missing
+
+
+# ---- undo, drag while paused, spray -------------------------------------------------------------
+def ctrl(g, k):
+    _post(g, pygame.KEYDOWN, key=k, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
+
+
+def test_ctrl_z_takes_back_spawns_flings_and_deletes_newest_first(game):
+    key(game, pygame.K_SPACE)                                    # paused: nothing moves meanwhile
+    start = game.world.to_level()["balls"]
+    click(game, (200, 150))
+    drag(game, (300, 150), (360, 120))
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    click(game, ball, button=3)                                  # delete the level's own ball
+    assert game.world.count == 2
+    ctrl(game, pygame.K_z)                                       # the delete
+    assert game.world.count == 3
+    back = game.world.to_level()["balls"][-1]
+    assert back["pos"] == start[0]["pos"] and back["radius"] == start[0]["radius"]
+    ctrl(game, pygame.K_z)                                       # the fling
+    ctrl(game, pygame.K_z)                                       # the click
+    assert game.world.count == 1 and game.world.to_level()["balls"][0]["pos"] == start[0]["pos"]
+    ctrl(game, pygame.K_z)
+    assert game.world.count == 1 and "undo: nothing to undo" in game.toasts.texts()
+
+
+def test_undo_history_ends_with_the_run_of_the_level(game):
+    click(game, (200, 150))
+    key(game, pygame.K_r)
+    ctrl(game, pygame.K_z)
+    assert game.world.count == 1 and "undo: nothing to undo" in game.toasts.texts()
+
+
+def test_a_ball_dragged_while_paused_goes_where_the_pointer_goes_and_stays(game):
+    key(game, pygame.K_SPACE)
+    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
+    target = (ball[0] - 250, ball[1] - 120)
+    drag(game, ball, target, release=False)
+    frames(game, 3)
+    assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))
+    assert np.all(game.world.vel[0] == 0) and game.world.time == 0
+    _post(game, pygame.MOUSEBUTTONUP, pos=target, button=1)
+    assert len(game.world.springs) == 0 and game.world.count == 1
+    frames(game, 5)
+    assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))   # still paused
+
+
+def test_holding_the_button_sprays_balls_only_where_the_spot_is_free(game):
+    key(game, pygame.K_SPACE)                                    # paused: the first ball stays put
+    spot = (200, 150)
+    _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
+    frames(game, 60)
+    assert game.world.count == 2                                 # one, then its own spot is taken
+    assert game.play.spot_taken
+    shown = pygame.Surface(SIZE)
+    game.draw(shown)
+    ring = pygame.surfarray.array3d(shown)
+    assert np.any(np.all(ring == SPOT_TAKEN, axis=2))          # and the pointer says so
+    for x in range(240, 560, 40):                                # a sweep along free space
+        _post(game, pygame.MOUSEMOTION, pos=(x, 150), rel=(0, 0), buttons=(1, 0, 0))
+        frames(game, 8)
+    _post(game, pygame.MOUSEBUTTONUP, pos=(560, 150), button=1)
+    made = game.world.pos[1:]
+    assert len(made) >= 6
+    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
+    assert gaps.min() >= 2 * game.world.radius[1] - 1e-9        # none sprayed onto another
+
+
+# ---- settings -----------------------------------------------------------------------------------
+def test_the_settings_sliders_change_the_running_world_at_once_and_r_puts_the_level_back(game):
+    from game.modes.settings import MAX_GRAVITY, SettingsMode
+    key(game, pygame.K_s)
+    panel = game.top
+    assert isinstance(panel, SettingsMode)
+    x0, x1, y = panel.track(0)
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=(x0 + 10, y), button=1)
+    _post(game, pygame.MOUSEMOTION, pos=(x1 + 50, y), rel=(0, 0), buttons=(1, 0, 0))   # past the end
+    _post(game, pygame.MOUSEBUTTONUP, pos=(x1 + 50, y), button=1)
+    assert np.allclose(game.world.forces.gravity, (0, -MAX_GRAVITY))
+    x0, x1, y = panel.track(1)                                   # direction: the right end, +180 deg
+    click(game, (x1, y))
+    assert np.allclose(game.world.forces.gravity, (0, MAX_GRAVITY), atol=1e-9)   # falls up now
+    x0, x1, y = panel.track(2)
+    click(game, (x0, y))
+    assert game.clock.time_scale == 0.1
+    x0, x1, y = panel.track(3)
+    click(game, (x1, y))
+    assert game.world.restitution[0] == 1.0
+    click(game, (500, 250))                                      # off the panel: play spawns
+    assert game.world.count == 2 and game.world.restitution[1] == 1.0
+    game.clock.set_scale_index(3)
+    ticks = frames(game, 30)
+    assert ticks > 0 and game.world.vel[1][1] > 0                # the world runs, under the new gravity
+    key(game, pygame.K_r)                                        # R reaches play: the level's values
+    assert np.allclose(game.world.forces.gravity, (0, -9.81)) and game.world.restitution[0] == 0.4
+    assert game.clock.time_scale == 1.0 and game.top is panel
+    game.draw(pygame.Surface(SIZE))
+    key(game, pygame.K_s)
+    assert game.top is game.play
+
+
+def test_arrow_keys_move_the_selected_slider(game):
+    key(game, pygame.K_s)
+    key(game, pygame.K_DOWN)
+    key(game, pygame.K_DOWN)                                     # the time scale
+    key(game, pygame.K_RIGHT)
+    assert game.clock.time_scale == 2.0
+    key(game, pygame.K_LEFT)
+    key(game, pygame.K_LEFT)
+    assert game.clock.time_scale == 0.5
+
+
+def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
+    import threading
+    from game import accel
+    drawn = []
+    text = game.hud.text
+    game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    release = threading.Event()
+    game.loader = threading.Thread(target=release.wait, daemon=True)
+    game.loader.start()
+    monkeypatch.setattr(accel, "KERNELS", None)
+    game.draw(pygame.Surface(SIZE))
+    assert any(s.startswith("warming up") for s in drawn)
+    release.set()
+    game.loader.join()
+    drawn.clear()
+    game.draw(pygame.Surface(SIZE))
+    assert not any(s.startswith("warming up") for s in drawn)

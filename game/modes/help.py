@@ -3,10 +3,13 @@ import pygame
 
 from game.modes.base import Mode
 
+PASSED_ON = (pygame.K_l,)    # keys that close the help and go on to the mode below
+
 
 class HelpMode(Mode):
     """Lists ``keymap`` [(keys, what they do)] over the mode below. H, F1, Esc or a click
-    closes it; other input is held back from the game while it shows."""
+    closes it; L closes it and opens the level menu; other input is held back from the
+    game while it shows."""
     opaque = False
     pauses_below = True
 
@@ -18,6 +21,9 @@ class HelpMode(Mode):
     def handle_event(self, event):
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_h, pygame.K_F1, pygame.K_ESCAPE):
             self.app.pop()
+        elif event.type == pygame.KEYDOWN and event.key in PASSED_ON:
+            self.app.pop()                       # e.g. L: the level menu, from the help
+            self.app.top.handle_event(event)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.app.pop()
         return True

@@ -5,17 +5,25 @@ import os
 import numpy as np
 import pygame
 
-from game import defaults
+from game import defaults, geometry
+from game.clock import TIME_SCALES
 from game.gestures import Fling, Hold, Pan, far
-from game.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, energy_plot_rect, short_number
+from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
+from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
+from game.modes.menu import LevelMenuMode
+from game.modes.settings import SettingsMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
+from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
+SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
+SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
+AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 
 # Debug layers, cycled with D.
 DEBUG_MODES = (("off", ()),
@@ -29,28 +37,59 @@ DEBUG_MODES = (("off", ()),
 KEYMAP = (
     ("left click", "spawn a ball"),
     ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
-    ("left drag a ball", "grab it and carry it (a spring to the cursor)"),
+    ("left hold", "spray balls (a red ring: the spot is taken)"),
+    ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
     ("Space", "pause / run"),
     (".", "step one tick (pauses)"),
     ("-   =", "slower / faster (time scale)"),
-    ("R", "reset the level"),
+    ("R", "reset the level (and the settings)"),
+    ("S", "settings: gravity, time scale, material"),
     ("I", "next integrator: " + " > ".join(ORDER)),
+    ("L", "level menu"),
     ("[   ]", "previous / next level"),
     ("D", "debug layers: contacts, velocities, swept, grid, all"),
     ("T", "trails"),
     ("E", "energy plot"),
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
+    ("Ctrl+Z", "undo the last spawn, fling or delete"),
+    ("Ctrl+S", "save the running world as a new level file"),
     ("F12", "screenshot to screenshots/"),
-    ("Tab", "level editor (coming soon)"),
-    ("H", "this help"),
+    ("Tab / F2", "level editor (coming soon)"),
+    ("H / F1", "this help (the world waits)"),
     ("Esc", "close help, or quit"),
 )
 
-HINT = "H help    I integrator    E energy    D debug    T trails    [ ] levels    R reset"
+HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
+        ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
+
+
+def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
+    """(K, 2) metres: where a ball of ``radius`` m thrown from ``start`` at ``velocity`` m/s
+    flies under the world's gravity (x = x0 + v t + g t^2 / 2), sampled ``samples`` times
+    over ``seconds``, up to its first touch of a static shape: each chord of the arc is
+    swept against every capsule (geometry.swept_circle_segment) and the path ends where
+    the first one is touched."""
+    start = np.asarray(start, float)
+    velocity = np.asarray(velocity, float)
+    t = np.linspace(0.0, seconds, samples)[:, None]
+    path = start + velocity * t + 0.5 * world.forces.gravity * t * t
+    statics = world.statics
+    if len(statics.radius) == 0:
+        return path
+    moves = np.diff(path, axis=0)                                        # (K-1, 2)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        touch = geometry.swept_circle_segment(path[:-1, None], radius, moves[:, None],
+                                              statics.a[None], statics.b[None], statics.radius[None])
+    first = np.min(touch, axis=1)                                        # (K-1,) per chord
+    hit = np.flatnonzero(np.isfinite(first))
+    if len(hit) == 0:
+        return path
+    k = int(hit[0])
+    return np.vstack((path[:k + 1], path[k] + first[k] * moves[k]))
 
 
 class PlayMode(Mode):
@@ -65,11 +104,15 @@ class PlayMode(Mode):
         self.debug_index = 0
         self.show_trails = False
         self.show_energy = False
-        self.energy_chosen = False     # the player pressed E: I no longer opens the plot
-        self.complete = False          # goal reached (latched until reset or a new level)
+        self.complete_at = None        # s of world time the goal was reached (latched until reset)
+        self.completed = set()         # real paths of the level files completed this session
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
+        self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
+        self.undo_stack = []           # [("spawned", ball id) | ("deleted", ball)], newest last
+        self.spray_clock = 0.0         # wall s since the spray's last ball
+        self.spot_taken = False        # the spray's spot under the pointer holds a ball now
 
     @property
     def world(self):
@@ -85,7 +128,9 @@ class PlayMode(Mode):
         self.left = None
         self.trails.clear()
         self.energy_history.clear()
-        self.complete = False
+        self.complete_at = None
+        self.counter = self.level_counter()
+        self.undo_stack = []
         self.record_energy()
 
     def after_tick(self):
@@ -100,9 +145,9 @@ class PlayMode(Mode):
     def after_ticks(self):
         """After a frame's ticks: the energy sample and the goal."""
         self.record_energy()
-        progress = self.world.goal_progress()
-        if progress and not self.complete and progress[1] > 0 and progress[0] >= progress[1]:
-            self.complete = True
+        if self.complete_at is None and goal_reached(self.world.goal_progress()):
+            self.complete_at = self.world.time
+            self.completed.add(os.path.realpath(self.app.session.path))
             self.app.toast("level complete!")
 
     def record_energy(self):
@@ -111,11 +156,35 @@ class PlayMode(Mode):
 
     def update(self, frame_dt):
         self.follow_grab()
+        if isinstance(self.left, Fling) and self.left.hold(frame_dt):
+            self.spray(frame_dt)
 
     def follow_grab(self):
-        """Keep the held ball's grab at the cursor; a grab whose ball went ends here."""
+        """Keep the held ball's grab at the cursor; a grab whose ball went ends here. While
+        the world is paused no spring can pull, so the ball is carried to the cursor."""
         if isinstance(self.left, Hold):
-            self.world.move_grab(self.left.handle, self.app.cursor_world())
+            if self.app.clock.paused:
+                self.world.place_grabbed(self.left.handle, self.app.cursor_world())
+            else:
+                self.world.move_grab(self.left.handle, self.app.cursor_world())
+
+    def spray(self, frame_dt):
+        """A held press sprays a ball at the pointer every SPRAY_EVERY wall seconds, where
+        the spot is free (spot_taken says so, and the pointer shows it)."""
+        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_EVERY)
+        point = self.app.cursor_world()
+        self.spot_taken = self.taken(point)
+        if self.spray_clock >= SPRAY_EVERY and not self.spot_taken:
+            self.spray_clock = 0.0
+            self.spawn(point)
+
+    def taken(self, point):
+        """Whether a new ball at ``point`` would overlap a ball already there."""
+        if self.world.count == 0:
+            return False
+        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        d = np.linalg.norm(self.world.pos - np.asarray(point, float), axis=1)
+        return bool(np.any(d < self.world.radius + radius))
 
     # ---- input -------------------------------------------------------------------------------
     def handle_event(self, event):
@@ -150,7 +219,8 @@ class PlayMode(Mode):
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             app.toast(f"time x{clock.set_scale_index(clock.scale_index + 1):g}")
         elif key == pygame.K_r:
-            app.session.reset()
+            app.session.reset()             # the level's gravity and material come back with it
+            clock.set_scale_index(TIME_SCALES.index(1.0))
             app.toast(f"reset ({self.world.integrator})")
         elif key == pygame.K_i:
             self.cycle_integrator()
@@ -167,13 +237,20 @@ class PlayMode(Mode):
             app.toast("trails " + ("on" if self.show_trails else "off"))
         elif key == pygame.K_e:
             self.set_energy_shown(not self.show_energy)
-            self.energy_chosen = True
         elif key == pygame.K_f:
             app.fit_camera()
         elif key == pygame.K_m:
             app.audio.muted = not app.audio.muted
             app.toast("sound " + ("off" if app.audio.muted else "on")
                       + ("" if app.audio.enabled else " (no audio device)"))
+        elif key == pygame.K_l:
+            app.push(LevelMenuMode(app))
+        elif key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            self.undo()
+        elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
+            self.save_snapshot()
+        elif key == pygame.K_s:
+            app.push(SettingsMode(app))
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
@@ -188,8 +265,6 @@ class PlayMode(Mode):
     def cycle_integrator(self):
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
-        if not self.energy_chosen:
-            self.set_energy_shown(True)     # the plot is where the difference shows
         self.app.toast(f"integrator: {following}")
 
     def set_energy_shown(self, shown):
@@ -224,6 +299,12 @@ class PlayMode(Mode):
         if app.session.open(files[index]):
             app.toast(app.session.name)
 
+    def level_counter(self):
+        """ "3/9": this level's place among the folder's levels ("" if it is not one of them)."""
+        real = [os.path.realpath(p) for p in self.app.level_files()]
+        here = os.path.realpath(self.app.session.path)
+        return f"{real.index(here) + 1}/{len(real)}" if here in real else ""
+
     def motion(self, pos):
         if self.pan is not None:
             dx, dy = self.pan.move(pos)
@@ -247,8 +328,11 @@ class PlayMode(Mode):
     def button_up(self, button, pos):
         if button == 1 and self.left is not None:
             left, self.left = self.left, None
+            self.spot_taken = False
             if isinstance(left, Hold):
                 self.world.release(left.handle)
+            elif left.spraying:
+                pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
                 self.spawn(left.start_world)
             else:
@@ -267,15 +351,42 @@ class PlayMode(Mode):
             self.app.toast("outside the level")
             return -1
         index = self.world.add_ball(point, velocity, radius=self.spawn_radius())
+        self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
         return index
 
     def delete_at(self, point):
-        hit = self.world.ball_at(point)
+        world = self.world
+        hit = world.ball_at(point)
         if hit >= 0:
-            self.world.remove_balls([hit])
+            self.undo_stack.append(("deleted", {
+                "pos": world.pos[hit].copy(), "vel": world.vel[hit].copy(), "radius": float(world.radius[hit]),
+                "mass": 1.0 / float(world.inv_mass[hit]), "restitution": float(world.restitution[hit]),
+                "friction": float(world.friction[hit])}))
+            world.remove_balls([hit])
             self.record_energy()
         return hit
+
+    def undo(self):
+        """Ctrl+Z: take back the last spawn, fling or delete of this run of the level (a
+        deleted ball comes back where it was, moving as it was; its springs do not)."""
+        world = self.world
+        while self.undo_stack:
+            what, detail = self.undo_stack.pop()
+            if what == "spawned":
+                where = np.flatnonzero(world.ids == detail)
+                if len(where) == 0:
+                    continue                      # gone already (a kill zone): undo the one before
+                world.remove_balls(where)
+                self.app.toast("undo: ball taken back")
+            else:
+                world.add_ball(detail["pos"], detail["vel"], radius=detail["radius"], mass=detail["mass"],
+                               restitution=detail["restitution"], friction=detail["friction"])
+                self.app.toast("undo: ball put back")
+            self.record_energy()
+            return True
+        self.app.toast("undo: nothing to undo")
+        return False
 
     def spawn_radius(self):
         """New balls match the level's own: its first spawner's, else its first ball's."""
@@ -288,6 +399,27 @@ class PlayMode(Mode):
                 return float(ball["radius"])
         return None
 
+    def save_snapshot(self):
+        """Ctrl+S: the running world as a new level file beside the levels (what --save
+        writes headless), never over an existing file; a toast names it. Returns its path."""
+        app, world = self.app, self.world
+        doc = world.to_level()
+        held = {world.springs.index(i) for grab in world.grabs.values() for i in grab.spring_ids}
+        doc["springs"] = [s for k, s in enumerate(doc["springs"]) if k not in held]   # not the mouse's
+        stem = os.path.splitext(os.path.basename(app.session.path))[0]
+        doc["name"] = f"{world.name or stem} (snapshot at {world.time:.1f} s)"
+        path, n = os.path.join(app.level_dir, f"{stem}-snapshot.json"), 1
+        while os.path.exists(path):
+            n += 1
+            path = os.path.join(app.level_dir, f"{stem}-snapshot-{n}.json")
+        try:
+            save(doc, path)
+        except LevelError as error:
+            app.toast(f"not saved: {error}")
+            return None
+        app.toast("saved " + os.path.relpath(path))
+        return path
+
     # ---- drawing -----------------------------------------------------------------------------------
     def draw(self, surface):
         app = self.app
@@ -295,22 +427,24 @@ class PlayMode(Mode):
                           trails=self.trails if self.show_trails else None)
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
+        if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
+            radius = (self.spawn_radius() or defaults.BALL_RADIUS) * app.camera.scale
+            pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
         self.draw_hud(surface)
 
     def draw_aim(self, surface):
         app, fling = self.app, self.left
         end_world = app.cursor_world()
         velocity = (end_world - fling.start_world) * FLING_GAIN
-        gravity = np.asarray(app.session.doc.get("gravity", defaults.GRAVITY), float)
-        t = np.linspace(0.0, AIM_PREVIEW_SECONDS, 25)[1:, None]
-        path = app.camera.world_to_screen(fling.start_world + velocity * t + 0.5 * gravity * t * t)
+        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        path = app.camera.world_to_screen(flight_preview(self.world, fling.start_world, velocity, radius))
         speed = float(np.hypot(*velocity))
-        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, 22), path)
+        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
 
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
         stats = app.stats
-        top = hud.draw_banner(surface, app.session.error)
+        top = 0
         energy = self.energy if self.energy is not None else world.energy()
         fps = f"{stats.fps:.0f} FPS    " if stats.fps > 0 else ""
         draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
@@ -321,11 +455,14 @@ class PlayMode(Mode):
             cursor = app.cursor_world()
             lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
-                     world.integrator, lines, world.goal_progress())
-        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale)
-        if self.complete:
-            hud.draw_complete(surface, top)
+                     world.integrator, lines, world.goal_progress(), counter=self.counter)
+        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
+        if self.complete_at is not None:
+            hud.draw_complete(surface, top, self.complete_at)
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
-        hud.draw_hint(surface, HINT)
+        if app.session.error:
+            hud.draw_banner(surface, app.session.error)
+        else:
+            hud.draw_hint(surface, HINT)
 

@@ -1,0 +1,130 @@
+"""The level menu (L): a grid of the levels with a rendered thumbnail, number and name, a
+tick on the ones completed; arrows or the mouse choose, Enter or a click opens one."""
+import os
+
+import pygame
+
+from game.camera import Camera
+from game.level import LevelError, load
+from game.modes.base import Mode
+from game.render import Renderer
+from game.world import World
+
+THUMB_SIZE = (256, 144)      # px of a thumbnail (16:9, as the window)
+GAP = 18                     # px between cells
+CAPTION = 40                 # px under a thumbnail for its number and name
+BACKDROP = (12, 14, 20)
+SELECTED = (255, 210, 90)
+DONE = (90, 220, 120)
+BROKEN = (235, 90, 90)
+
+
+def thumbnail(path, size=THUMB_SIZE):
+    """(Surface of ``size`` px with the level at ``path`` drawn as it starts, its name);
+    raises LevelError for a file that does not load."""
+    world = World.from_level(load(path))
+    camera = Camera(size)
+    camera.fit(world.bounds, margin=0.03)
+    surface = pygame.Surface(size)
+    Renderer().draw(surface, world, camera)
+    return surface, world.name or os.path.basename(path)
+
+
+class LevelMenuMode(Mode):
+    """Every level file of the app's folder in a grid. Thumbnails are drawn one a frame, so
+    the menu opens at once; they are kept (by file and modification time) while it lives."""
+    opaque = True
+    pauses_below = True
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.files = app.level_files()
+        here = os.path.realpath(app.session.path)
+        real = [os.path.realpath(p) for p in self.files]
+        self.selected = real.index(here) if here in real else 0
+        self.thumbs = {}             # path -> (Surface, level name), or (None, file name)
+
+    # ---- layout ------------------------------------------------------------------------------
+    def columns(self):
+        width = self.app.size[0]
+        return max(1, min(len(self.files), (width - GAP) // (THUMB_SIZE[0] + GAP), 4))
+
+    def cell_rect(self, k):
+        columns = self.columns()
+        rows = -(-len(self.files) // columns)
+        width, height = self.app.size
+        cell_w, cell_h = THUMB_SIZE[0] + GAP, THUMB_SIZE[1] + CAPTION + GAP
+        left = (width - columns * cell_w + GAP) // 2
+        top = max(70, (height - rows * cell_h) // 2)
+        return pygame.Rect(left + (k % columns) * cell_w, top + (k // columns) * cell_h,
+                           THUMB_SIZE[0], THUMB_SIZE[1] + CAPTION)
+
+    def hit(self, pos):
+        """Index of the level under a screen point, -1 if none."""
+        return next((k for k in range(len(self.files)) if self.cell_rect(k).collidepoint(pos)), -1)
+
+    # ---- input -------------------------------------------------------------------------------
+    def handle_event(self, event):
+        if event.type == pygame.KEYDOWN:
+            key, columns, count = event.key, self.columns(), len(self.files)
+            if key in (pygame.K_ESCAPE, pygame.K_l):
+                self.app.pop()
+            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.open(self.selected)
+            elif count and key in (pygame.K_RIGHT, pygame.K_LEFT, pygame.K_DOWN, pygame.K_UP):
+                step = {pygame.K_RIGHT: 1, pygame.K_LEFT: -1, pygame.K_DOWN: columns, pygame.K_UP: -columns}[key]
+                self.selected = min(max(self.selected + step, 0), count - 1)
+        elif event.type == pygame.MOUSEMOTION:
+            k = self.hit(event.pos)
+            if k >= 0:
+                self.selected = k
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            k = self.hit(event.pos)
+            if k >= 0:
+                self.open(k)
+        return True
+
+    def open(self, k):
+        """Play level k; the menu closes (a broken file shows its error in the game)."""
+        if not 0 <= k < len(self.files):
+            return
+        app = self.app
+        app.pop()
+        if app.session.open(self.files[k]):
+            app.toast(app.session.name)
+
+    # ---- drawing -----------------------------------------------------------------------------
+    def update(self, frame_dt):
+        for path in self.files:                      # one new thumbnail a frame
+            if path not in self.thumbs:
+                try:
+                    self.thumbs[path] = thumbnail(path)
+                except LevelError:
+                    self.thumbs[path] = (None, os.path.basename(path))
+                return
+
+    def draw(self, surface):
+        hud = self.app.hud
+        surface.fill(BACKDROP)
+        title = hud.text("Levels", 23, (232, 236, 244), bold=True)
+        surface.blit(title, (GAP, 18))
+        hint = hud.text("arrows or mouse choose    Enter or click plays    Esc closes", 13, (188, 195, 212))
+        surface.blit(hint, (GAP + title.get_width() + 24, 18 + title.get_height() - hint.get_height() - 3))
+        done = self.app.play.completed
+        for k, path in enumerate(self.files):
+            rect = self.cell_rect(k)
+            thumb, name = self.thumbs.get(path, (None, os.path.basename(path)))
+            box = pygame.Rect(rect.topleft, THUMB_SIZE)
+            if thumb is not None:
+                surface.blit(thumb, box)
+            else:
+                pygame.draw.rect(surface, (30, 34, 46), box)
+                if path in self.thumbs:
+                    surface.blit(hud.text("does not load", 13, BROKEN), (box.x + 8, box.y + 8))
+            pygame.draw.rect(surface, SELECTED if k == self.selected else (60, 66, 84), box, 3 if k == self.selected else 1)
+            label = hud.text(f"{k + 1}  {name}", 15, SELECTED if k == self.selected else (232, 236, 244), bold=True)
+            surface.blit(label, (rect.x + 2, box.bottom + 6))
+            if os.path.realpath(path) in done:
+                tick = hud.text("complete", 13, DONE, bold=True)
+                surface.blit(tick, (box.right - tick.get_width() - 6, box.bottom - tick.get_height() - 4))
+
