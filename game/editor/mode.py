@@ -17,6 +17,7 @@ import pygame
 from game.checks import check
 from game.editor.document import Document, handles
 from game.editor.editor import TOOLS, Editor, template_definition
+from game.hud import SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, save as save_level
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -439,8 +440,8 @@ class EditMode(Mode):
         q = np.clip(self.app.camera.world_to_screen(np.asarray(p, float)), -MAX_PX, MAX_PX)
         return tuple(float(v) for v in q)
 
-    def _label(self, surface, text, pos, colour=TEXT, size=20, centre=False, back=True):
-        s = self.app.hud.text(text, size, colour)
+    def _label(self, surface, text, pos, colour=TEXT, size=SIZE_BODY, centre=False, back=True, bold=False):
+        s = self.app.hud.text(text, size, colour, bold=bold)
         rect = s.get_rect(center=pos) if centre else s.get_rect(topleft=pos)
         if back:
             box = rect.inflate(10, 6)
@@ -516,7 +517,7 @@ class EditMode(Mode):
             p = self._px(ed.snapped[0])
             pygame.draw.circle(surface, SNAP, p, 6, 2)
             if not ed.snapped[1].startswith("grid"):
-                self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, 18)
+                self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, SIZE_SMALL)
 
     def draw_markers(self, surface):
         """A ring with "!" at each finding; its reason beside it when there are few (moved
@@ -527,7 +528,7 @@ class EditMode(Mode):
             x, y = self._px(f.point)
             pygame.draw.circle(surface, MARKER_BACK, (x, y), MARKER_RADIUS + 2)
             pygame.draw.circle(surface, MARKER, (x, y), MARKER_RADIUS, 3)
-            self._label(surface, "!", (x, y + 1), MARKER, 24, centre=True, back=False)
+            self._label(surface, "!", (x, y + 1), MARKER, SIZE_BODY, centre=True, back=False, bold=True)
             d = (x - mx) ** 2 + (y - my) ** 2
             if d <= MARKER_HOVER ** 2 and (near is None or d < near[0]):
                 near = (d, k)
@@ -536,23 +537,25 @@ class EditMode(Mode):
             if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
                 x, y = self._px(f.point)
                 reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
-                s = self.app.hud.text(reason, 18, MARKER)
+                s = self.app.hud.text(reason, SIZE_SMALL, MARKER)
                 rect = s.get_rect(topleft=(x + MARKER_RADIUS + 8, y - 8)).inflate(10, 6)
+                if rect.right > surface.get_width():            # no room on the right: the left
+                    rect.right = x - MARKER_RADIUS - 4
                 while rect.collidelist(placed) >= 0:
                     rect.y += rect.height + 2
                 placed.append(rect)
-                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, 18)
+                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, SIZE_SMALL)
 
     def draw_toolbar(self, surface):
         name = self.doc.definition.get("name") or "(no name)"
         y = TOOLBAR_TOP + BUTTON_SIZE[1] + 6
-        title = self.app.hud.text(f"Editing: {name}", 22, WARN)
+        title = self.app.hud.text(f"Editing: {name}", SIZE_BODY, WARN, bold=True)
         surface.blit(title, (10, y))
-        surface.blit(self.app.hud.text(HINT, 18, DIM), (title.get_width() + 30, y + 3))
+        surface.blit(self.app.hud.text(HINT, SIZE_SMALL, DIM), (title.get_width() + 30, y + 2))
         for k, (rect, tool) in enumerate(zip(self.toolbar_rects(), TOOLS)):
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, DIM, rect, 1, border_radius=4)
-            s = self.app.hud.text(f"{k + 1} {tool}", 20, TEXT)
+            s = self.app.hud.text(f"{k + 1} {tool}", SIZE_SMALL, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 
     def draw_panel(self, surface):
@@ -565,16 +568,16 @@ class EditMode(Mode):
         surface.blit(panel, rect.topleft)
         sel = self.doc.selection
         title = f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
-        surface.blit(self.app.hud.text(title, 22, WARN), (rect.x + 8, rect.y + 6))
+        surface.blit(self.app.hud.text(title, SIZE_BODY, WARN, bold=True), (rect.x + 8, rect.y + 6))
         current = self.editor.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
             y = rect.y + 30 + k * ROW_HEIGHT
             if k == current:
                 pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
-            surface.blit(self.app.hud.text(label, 20, TEXT if k == current else DIM), (rect.x + 8, y + 3))
+            surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else DIM), (rect.x + 8, y + 3))
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-            surface.blit(self.app.hud.text(shown, 20, TEXT), (rect.x + 130, y + 3))
-        foot = self.app.hud.text(PANEL_HINT, 16, DIM)
+            surface.blit(self.app.hud.text(shown, SIZE_BODY, TEXT), (rect.x + 130, y + 3))
+        foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, DIM)
         surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
 
     def draw_status(self, surface):
@@ -597,7 +600,7 @@ class EditMode(Mode):
         if ed.message:
             parts.append(ed.message)
             colour = WARN
-        surface.blit(self.app.hud.text("    ".join(parts), 20, colour), (10, height - STATUS_HEIGHT + 6))
+        surface.blit(self.app.hud.text("    ".join(parts), SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
 
     def draw_prompt(self, surface):
         if self.prompt is not None:
@@ -611,7 +614,7 @@ class EditMode(Mode):
         cx = surface.get_width() // 2
         y = surface.get_height() // 2 - 30
         for k, line in enumerate(lines):
-            self._label(surface, line, (cx, y + 30 * k), WARN if k == 0 else TEXT, 24, centre=True)
+            self._label(surface, line, (cx, y + 30 * k), WARN if k == 0 else TEXT, SIZE_BODY, centre=True, bold=k == 0)
 
     def draw_entry(self, surface):
         kind, text = self.entry
@@ -621,7 +624,7 @@ class EditMode(Mode):
             rows = self.editor.properties()
             label = rows[self.editor.prop % len(rows)][0] if rows else "value"
             line = f"{label} = {text}_    (Enter sets, Esc cancels)"
-        self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, 26,
+        self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
                     centre=True)
 
 
