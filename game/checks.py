@@ -237,29 +237,35 @@ def _leaks(level, pieces):
     for z in level.get("zones", []):
         if z["kind"] == "kill":
             sink |= _in_zone(z, grid).reshape(nx, ny)
-    # "down" is the grid axis nearest to gravity; "sideways" the other one
+    # "down" is the grid axis nearest to gravity; "sideways" the other one. Cells are numbered
+    # i * ny + j in plain lists (a numpy lookup per cell would cost more than the flood).
     if abs(gy) >= abs(gx):
         down, side = (0, -1 if gy < 0 else 1), ((1, 0), (-1, 0))
     else:
         down, side = (-1 if gx < 0 else 1, 0), ((0, 1), (0, -1))
+    step_down = down[0] * ny + down[1]
+    step_side = [a * ny + b for a, b in side]
+    is_free = free.ravel().tolist()
+    is_sink = sink.ravel().tolist()
     parent = {}
     todo = deque()
     for p in sources:
-        c = (int((p[0] - x0) / h + 0.5), int((p[1] - y0) / h + 0.5))
-        c = (min(max(c[0], 1), nx - 2), min(max(c[1], 1), ny - 2))
-        if free[c] and c not in parent:
+        i = min(max(int((p[0] - x0) / h + 0.5), 1), nx - 2)
+        j = min(max(int((p[1] - y0) / h + 0.5), 1), ny - 2)
+        c = i * ny + j
+        if is_free[c] and c not in parent:
             parent[c] = None
             todo.append(c)
     while todo:
         c = todo.popleft()
-        if c[0] in (0, nx - 1) or c[1] in (0, ny - 1):
-            return [_leak_finding(c, parent, gap, xs, ys, r)]
-        if sink[c]:
+        i, j = divmod(c, ny)
+        if i == 0 or i == nx - 1 or j == 0 or j == ny - 1:     # left the bounds: a leak
+            return [_leak_finding(c, parent, gap.ravel(), xs, ys, ny, r)]
+        if is_sink[c]:
             continue
-        below = (c[0] + down[0], c[1] + down[1])
-        steps = [below] if free[below] else [(c[0] + s[0], c[1] + s[1]) for s in side]
-        for n in steps:
-            if free[n] and n not in parent:
+        below = c + step_down
+        for n in ((below,) if is_free[below] else (c + step_side[0], c + step_side[1])):
+            if is_free[n] and n not in parent:
                 parent[n] = c
                 todo.append(n)
     return []
@@ -301,15 +307,15 @@ def _clearance_grid(xs, ys, pieces, reach):
     return gap
 
 
-def _leak_finding(c, parent, gap, xs, ys, r):
+def _leak_finding(c, parent, gap, xs, ys, ny, r):
     """The narrowest cell on the flood's path to the outside is the gap."""
     best = c
     while c is not None:
         if gap[c] < gap[best]:
             best = c
         c = parent[c]
-    p = (float(xs[best[0]]), float(ys[best[1]]))
-    return Finding(p, f"balls of radius {_n(r)} m leak out of the level through a gap here")
+    i, j = divmod(best, ny)
+    return Finding((float(xs[i]), float(ys[j])), f"balls of radius {_n(r)} m leak out of the level through a gap here")
 
 
 def _in_zone(z, points):
