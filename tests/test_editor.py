@@ -831,3 +831,17 @@ def test_main_edit_opens_the_editor_and_a_missing_file_starts_from_the_template(
     assert main.main(["--edit", str(path), "--size", "320x200"]) == 0
     assert isinstance(seen["top"], EditMode) and frames_run["n"] == 4
     assert load(str(path)) == template_definition("fresh")
+
+
+def test_help_over_the_editor_leaves_it_as_it_was(game):
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    press_key(game, pygame.K_3)
+    mouse_click(game, (2, 2))
+    view = game.camera.key()
+    press_key(game, pygame.K_h)
+    assert game.top is not mode
+    frames(game, 2)                                        # the editor still draws under the help
+    press_key(game, pygame.K_h)
+    assert game.top is mode and mode.editor.tool == "polyline" and mode.editor.pending == [[2, 2]]
+    assert game.camera.key() == view

@@ -142,8 +142,9 @@ class EditMode(Mode):
             self.fit()
 
     def exit(self):
-        if self.app.camera.fitted:
-            self.app.fit_camera()           # play's own room again
+        """Left (not covered by help): play's own view of the level again."""
+        if self._outside and self.app.camera.fitted:
+            self.app.fit_camera()
 
     def fit(self):
         """Show the whole level beside the toolbar, the property panel and the status line."""
