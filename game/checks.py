@@ -8,15 +8,16 @@ The checks:
 
 - **leak**: balls that flow out of the level through a gap. Where balls go under gravity is
   found by a flood over a grid of cells (a quarter of the smallest ball's radius): a cell
-  is free when a ball of that radius centred there overlaps no static shape; from the
-  balls' and spawners' places the flood falls down (along gravity), and spreads sideways
-  only where down is blocked, as sand or water would; kill zones swallow it. When it
-  leaves ``bounds``, the narrowest free cell on its path is the gap (marker there).
-  A ball can go where the flood goes, so a gap narrower than the smallest ball is never
-  reported, and the open top of a box never is either (the flood never climbs).
-  Without gravity there is no "down" and this check is skipped. The flood does not pile
-  up: a gap in a wall above where the first balls come to rest is only found once balls
-  start there (a pile that rises to it is beyond this check).
+  is free when a ball of that radius centred there overlaps no static shape. From the
+  balls' and spawners' places the flood is poured like water: the lowest free cell next
+  to it (height along -gravity) is taken first, so it falls, runs down slopes, covers a
+  basin's floor and rises in it, until it holds the area of every ball the level will
+  ever have (balls plus every spawner's ``max``, at hexagonal packing); kill zones
+  swallow it. When it leaves ``bounds`` first, the narrowest free cell on its way out is
+  the gap (the marker goes there). A ball can go where the flood goes, so a gap narrower
+  than the smallest ball is never reported, and the open top of a box only when the
+  level's balls would fill it to the brim. Without gravity there is no "down" and this
+  check is skipped.
 - **in a wall**: a ball, or a spawner's ball, that overlaps a static shape at the start.
 - **goal too full**: a goal whose ``count`` exceeds the balls that fit in it (its area over
   the area of one of the smallest balls, times the density of hexagonal packing) or the
@@ -27,8 +28,9 @@ The checks:
   round peg, both ends equal with a radius, is meant): to the step it is a point, and in
   a file it is nearly always a typing slip.
 """
+import heapq
+import itertools
 import math
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -216,6 +218,8 @@ def _leaks(level, pieces):
     gx, gy = level["gravity"]
     sources = [b["pos"] for b in level.get("balls", [])] + [s["pos"] for s in level.get("spawners", [])]
     radii = [b["radius"] for b in level.get("balls", [])] + [s["radius"] for s in level.get("spawners", [])]
+    radii_all = [b["radius"] for b in level.get("balls", [])] + [s["radius"] for s in level.get("spawners", [])
+                                                                  for _ in range(s["max"])]
     if (gx == 0 and gy == 0) or not sources:
         return []
     r = min(radii)
@@ -237,37 +241,39 @@ def _leaks(level, pieces):
     for z in level.get("zones", []):
         if z["kind"] == "kill":
             sink |= _in_zone(z, grid).reshape(nx, ny)
-    # "down" is the grid axis nearest to gravity; "sideways" the other one. Cells are numbered
-    # i * ny + j in plain lists (a numpy lookup per cell would cost more than the flood).
-    if abs(gy) >= abs(gx):
-        down, side = (0, -1 if gy < 0 else 1), ((1, 0), (-1, 0))
-    else:
-        down, side = (-1 if gx < 0 else 1, 0), ((0, 1), (0, -1))
-    step_down = down[0] * ny + down[1]
-    step_side = [a * ny + b for a, b in side]
+    # Water, not sand: the cells are taken lowest first (height along -gravity), so the flood
+    # falls, spreads on what holds it and rises in a basin only once the basin's floor is
+    # covered; it stops once it holds the area of every ball the level will ever have.
+    # Cells are numbered i * ny + j in plain lists (a numpy lookup per cell costs more).
+    g = math.hypot(gx, gy)
+    height = (-(gx * gxv + gy * gyv) / g).ravel().tolist()
     is_free = free.ravel().tolist()
     is_sink = sink.ravel().tolist()
+    budget = sum(math.pi * rad * rad for rad in radii_all) / HEX_PACKING
+    cell_area = h * h
     parent = {}
-    todo = deque()
+    todo = []
+    order = itertools.count()           # ties: first come, first taken
     for p in sources:
         i = min(max(int((p[0] - x0) / h + 0.5), 1), nx - 2)
         j = min(max(int((p[1] - y0) / h + 0.5), 1), ny - 2)
         c = i * ny + j
         if is_free[c] and c not in parent:
             parent[c] = None
-            todo.append(c)
-    while todo:
-        c = todo.popleft()
+            heapq.heappush(todo, (height[c], next(order), c))
+    filled = 0.0
+    while todo and filled < budget:
+        _, _, c = heapq.heappop(todo)
         i, j = divmod(c, ny)
         if i == 0 or i == nx - 1 or j == 0 or j == ny - 1:     # left the bounds: a leak
             return [_leak_finding(c, parent, gap.ravel(), xs, ys, ny, r)]
         if is_sink[c]:
             continue
-        below = c + step_down
-        for n in ((below,) if is_free[below] else (c + step_side[0], c + step_side[1])):
+        filled += cell_area
+        for n in (c - ny, c + ny, c - 1, c + 1):
             if is_free[n] and n not in parent:
                 parent[n] = c
-                todo.append(n)
+                heapq.heappush(todo, (height[n], next(order), n))
     return []
 
 

@@ -55,6 +55,18 @@ def test_a_gap_in_a_side_wall_leaks_but_the_open_top_does_not():
     assert len(leaks) == 1 and abs(leaks[0].point[0] - 20) < 0.5 and 0 <= leaks[0].point[1] <= 1
 
 
+@pytest.mark.parametrize("balls, leaks", [(50, False), (500, True)])
+def test_a_gap_high_in_a_wall_leaks_once_enough_balls_pile_up_to_it(balls, leaks):
+    """50 balls of radius 0.25 m cover the 20 m floor about 0.6 m deep; 500 fill it past the
+    gap 2 m up. (The box is 10 m high: 500 balls do not reach its open top.)"""
+    level = box(polylines=[{"points": [[0, 10], [0, 0], [20, 0], [20, 2]]}, {"points": [[20, 3], [20, 10]]}],
+                spawners=[{"pos": [10, 8], "radius": 0.25, "max": balls}])
+    found_leaks = found(level, "leak")
+    assert bool(found_leaks) == leaks
+    if leaks:
+        assert abs(found_leaks[0].point[0] - 20) < 0.5 and 2 <= found_leaks[0].point[1] <= 3
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.floats(0.05, 1.5))
 def test_a_floor_gap_leaks_only_when_the_smallest_ball_fits_through(width):
