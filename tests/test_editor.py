@@ -845,3 +845,14 @@ def test_help_over_the_editor_leaves_it_as_it_was(game):
     press_key(game, pygame.K_h)
     assert game.top is mode and mode.editor.tool == "polyline" and mode.editor.pending == [[2, 2]]
     assert game.camera.key() == view
+
+
+def test_the_item_under_the_pointer_is_named_for_the_hover_outline():
+    ed = editor()
+    ed.motion((5.1, 15), TOL)
+    assert ed.hover == ("balls", 0)
+    ed.motion((30, 12), TOL)
+    assert ed.hover is None
+    ed.set_tool("spring")
+    ed.motion((8, 7), TOL)               # on a segment: the spring tool only cares about balls
+    assert ed.hover is None

@@ -55,9 +55,9 @@ class Editor:
 
     Attributes the mode draws: ``tool``, ``doc.selection``, ``preview`` (shape being drawn:
     (kind, points) or None), ``box`` (selection rectangle corners or None), ``snapped``
-    ((point, what) of the last snap or None), ``cursor`` (metres), ``message`` (one line for
-    the player or None), ``grid`` (m), ``grid_on``, ``zone_kind``, ``prop`` (the property
-    row the keys change).
+    ((point, what) of the last snap or None), ``hover`` (the ref under the pointer or None),
+    ``cursor`` (metres), ``message`` (one line for the player or None), ``grid`` (m),
+    ``grid_on``, ``zone_kind``, ``prop`` (the property row the keys change).
     """
 
     def __init__(self, document):
@@ -71,6 +71,7 @@ class Editor:
         self.cursor = (0.0, 0.0)
         self.message = None
         self.pending = []           # corners of the polyline or polygon being clicked
+        self.hover = None           # the item under the pointer (select and spring tools)
         self.prop = 0
         self._gesture = None
         self._merge = 0
@@ -107,8 +108,13 @@ class Editor:
         p = _pt(p)
         self.cursor = p
         g = self._gesture
+        self.hover = None
         if g is None:
-            if self.tool != "select":
+            if self.tool == "select":
+                self.hover = self.pick(p, tol)
+            elif self.tool == "spring":
+                self.hover = self.pick(p, tol, kinds=("balls",))
+            else:
                 q = self.snap(p, tol)
                 if self.pending:
                     self.preview = (self.tool, self.pending + [q])

@@ -42,6 +42,7 @@ PANEL_HINT = "[ ] choose   + - wheel change   V type"
 HINT = "Tab play-test    Ctrl+S save    Ctrl+Z undo    G grid    H help    Esc leave"
 
 SELECTED = (255, 220, 90)
+HOVER = (200, 200, 160)
 HANDLE = (255, 255, 255)
 PREVIEW = (110, 220, 255)
 SNAP = (120, 255, 160)
@@ -487,6 +488,9 @@ class EditMode(Mode):
             pygame.draw.lines(surface, colour, True, pts, width)
 
     def draw_selection(self, surface):
+        hover = self.editor.hover
+        if hover is not None and self.doc.exists(hover) and hover not in self.doc.selection:
+            self._outline(surface, hover[0], self.doc.item(hover), HOVER, 1)
         for ref in self.doc.selection:
             if not self.doc.exists(ref):
                 continue
