@@ -856,3 +856,48 @@ def test_the_item_under_the_pointer_is_named_for_the_hover_outline():
     ed.set_tool("spring")
     ed.motion((8, 7), TOL)               # on a segment: the spring tool only cares about balls
     assert ed.hover is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-2, 34), st.floats(-2, 20), st.sampled_from([0.05, 0.3, 1.0]))
+def test_pick_is_the_nearest_item_of_the_first_kind_within_reach(x, y, tol):
+    """Brute force over every item (capsule distance, inside a polygon or zone counts as 0)."""
+    import numpy as np
+    from game import geometry
+    d = commented()
+    ed = editor(d)
+
+    def capsule(a, b, r):
+        q = geometry.closest_point_on_segment(a, b, (x, y))
+        return max(0.0, math.hypot(x - q[0], y - q[1]) - r)
+
+    def gaps(name):
+        for i, it in enumerate(d[name]):
+            if name in ("balls", "spawners"):
+                yield capsule(it["pos"], it["pos"], it["radius"]), i
+            elif name == "segments":
+                yield capsule(it["a"], it["b"], it["radius"]), i
+            elif name == "springs":
+                end = d["balls"][it["b"]]["pos"] if isinstance(it["b"], int) else it["b"]
+                yield capsule(d["balls"][it["a"]]["pos"], end, 0.0), i
+            elif name in ("polylines", "polygons"):
+                pts = it["points"]
+                closed = name == "polygons" or it["closed"]
+                edges = range(len(pts) if closed else len(pts) - 1)
+                g = min(capsule(pts[k], pts[(k + 1) % len(pts)], it.get("radius", 0.0)) for k in edges)
+                if name == "polygons" and geometry.point_in_convex_polygon((x, y), pts):
+                    g = 0.0
+                yield g, i
+            else:
+                (x0, y0), (x1, y1) = it["rect"] if "rect" in it else ([1e9, 1e9], [1e9, 1e9])
+                inside = (x0 <= x <= x1 and y0 <= y <= y1) if "rect" in it else \
+                    math.dist((x, y), it["circle"]["center"]) <= it["circle"]["radius"]
+                yield (0.0 if inside else math.inf), i
+
+    want = None
+    for name in ("balls", "spawners", "springs", "segments", "polylines", "polygons", "zones"):
+        best = min(gaps(name), default=(math.inf, -1))
+        if best[0] <= tol:
+            want = (name, best[1])
+            break
+    assert ed.pick((x, y), tol) == want

@@ -25,6 +25,7 @@ GRID_SIZES = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)   # m: sizes Ctrl+wheel steps thro
 PEG_RADIUS = 0.2            # m: a click with the segment tool makes a round peg this big
 NUDGE = 0.05                # m: an arrow key moves the selection this far (a grid step with Shift)
 DUPLICATE_OFFSET = 0.5      # m: Ctrl+D puts the copy this far right and down
+PICK_ORDER = ("balls", "spawners", "springs", "segments", "polylines", "polygons", "zones")
 LEVEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]{0,63}\Z")
 
 # Step of each property for the wheel, + and -; keys not here are not numbers to step.
@@ -72,6 +73,7 @@ class Editor:
         self.message = None
         self.pending = []           # corners of the polyline or polygon being clicked
         self.hover = None           # the item under the pointer (select and spring tools)
+        self._index_cache, self._index_key = None, None
         self.prop = 0
         self._gesture = None
         self._merge = 0
@@ -323,19 +325,17 @@ class Editor:
         Sets ``snapped`` to (point, what) (what: "end of segments[3]", "grid 0.5 m") or None;
         returns the point as [x, y] metres."""
         p = _pt(p)
-        best, what = None, None
-        d = self.doc.definition
-        for name in LISTS:
-            for i, item in enumerate(d.get(name, [])):
-                if (name, i) == exclude or name == "zones":
-                    continue
-                for q in points_of(name, item):
-                    dist = math.dist(p, q)
-                    if dist <= tol and (best is None or dist < best[0]):
-                        best, what = (dist, [float(q[0]), float(q[1])]), f"{_point_word(name)} of {name}[{i}]"
-        if best is not None:
-            self.snapped = (best[1], what)
-            return best[1]
+        index = self._index()
+        if len(index.points):
+            dist = np.hypot(index.points[:, 0] - p[0], index.points[:, 1] - p[1])
+            if exclude is not None:
+                dist[index.owners == index.code(exclude)] = np.inf
+            k = int(np.argmin(dist))
+            if dist[k] <= tol:
+                name, i = index.ref(index.owners[k])
+                q = [float(v) for v in index.points[k]]
+                self.snapped = (q, f"{_point_word(name)} of {name}[{i}]")
+                return q
         if self.grid_on:
             g = self.grid
             q = [round(p[0] / g) * g, round(p[1] / g) * g]
@@ -348,19 +348,21 @@ class Editor:
     def pick(self, p, tol, kinds=LISTS):
         """The item under p (metres) within tol: balls, spawners and springs first, then
         statics, zones last; the nearest one of a kind. A ref or None."""
-        d = self.doc.definition
         p = np.asarray(p, dtype=float)
-        for name in ("balls", "spawners", "springs", "segments", "polylines", "polygons", "zones"):
+        index = self._index()
+        for name in PICK_ORDER:
             if name not in kinds:
                 continue
-            best = None
-            for i, item in enumerate(d.get(name, [])):
-                gap = _gap(name, item, p, d)
-                if gap <= tol and (best is None or gap < best[0]):
-                    best = (gap, i)
-            if best is not None:
-                return (name, best[1])
+            gap, i = index.nearest(name, p, self.doc.definition)
+            if gap <= tol:
+                return (name, i)
         return None
+
+    def _index(self):
+        key = (self.doc._state(), id(self.doc.definition))
+        if self._index_key != key:
+            self._index_cache, self._index_key = _Index(self.doc.definition), key
+        return self._index_cache
 
     # ------------------------------------------------------------------ properties
 
@@ -597,39 +599,88 @@ def _point_word(name):
             "spawners": "spawner", "springs": "anchor"}.get(name, "point")
 
 
-def _gap(name, item, p, d):
-    """Distance in metres from p to the item's outline (0 inside a solid one)."""
-    if name in ("balls", "spawners"):
-        r = item.get("radius", 0.0)
-        return max(0.0, math.dist(p, item["pos"]) - r)
-    if name == "segments":
-        q = geometry.closest_point_on_segment(item["a"], item["b"], p)
-        return max(0.0, float(np.hypot(*(p - q))) - item.get("radius", 0.0))
-    if name in ("polylines", "polygons"):
-        pts = np.asarray(item["points"], dtype=float)
-        if name == "polygons" and geometry.point_in_convex_polygon(p, pts):
-            return 0.0
-        closed = name == "polygons" or item.get("closed", False)
-        a = pts if closed else pts[:-1]
-        b = np.roll(pts, -1, axis=0) if closed else pts[1:]
-        q = geometry.closest_point_on_segment(a, b, p)
-        r = item.get("radius", 0.0) if name == "polylines" else 0.0
-        return max(0.0, float(np.min(np.hypot(*(p - q).T))) - r)
-    if name == "springs":
+class _Index:
+    """The definition's geometry as arrays, for picking and snapping at every pointer move:
+    built in one pass when the definition changed, then asked with numpy (a level of
+    thousands of balls or segments answers in well under a millisecond).
+
+    ``points`` (K, 2) metres: every end, corner and centre one can snap to, and
+    ``owners`` (K,) the code of the item each belongs to. Per list, the item's outline as
+    capsules: ``pieces[name] = (a (M, 2), b (M, 2), radius (M,), item (M,))``.
+    """
+
+    def __init__(self, d):
+        pts, owners = [], []
+        for name in LISTS:
+            if name == "zones":
+                continue
+            for i, item in enumerate(d.get(name, [])):
+                for q in points_of(name, item):
+                    pts.append(q)
+                    owners.append(self.code((name, i)))
+        self.points = np.asarray(pts, dtype=float).reshape(-1, 2)
+        self.owners = np.asarray(owners, dtype=np.int64)
+        self.pieces = {}
         balls = d.get("balls", [])
-        a = balls[item["a"]]["pos"]
-        b = balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"]
+        for name in ("balls", "spawners", "segments", "polylines", "polygons", "springs"):
+            a, b, r, owner = [], [], [], []
+            for i, item in enumerate(d.get(name, [])):
+                if name in ("balls", "spawners"):
+                    a.append(item["pos"]), b.append(item["pos"]), r.append(item["radius"]), owner.append(i)
+                elif name == "segments":
+                    a.append(item["a"]), b.append(item["b"]), r.append(item["radius"]), owner.append(i)
+                elif name == "springs":
+                    end = balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"]
+                    a.append(balls[item["a"]]["pos"]), b.append(end), r.append(0.0), owner.append(i)
+                else:
+                    q = item["points"]
+                    closed = name == "polygons" or item.get("closed", False)
+                    for k in range(len(q) if closed else len(q) - 1):
+                        a.append(q[k]), b.append(q[(k + 1) % len(q)])
+                        r.append(item.get("radius", 0.0) if name == "polylines" else 0.0)
+                        owner.append(i)
+            self.pieces[name] = (np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
+                                 np.asarray(r, float), np.asarray(owner, np.int64))
+        self.polygons = [np.asarray(poly["points"], float) for poly in d.get("polygons", [])]
+
+    def code(self, ref):
+        return LISTS.index(ref[0]) * (1 << 32) + ref[1]
+
+    def ref(self, code):
+        return (LISTS[int(code) >> 32], int(code) & 0xFFFFFFFF)
+
+    def nearest(self, name, p, d):
+        """(gap in metres, index) of the item of list ``name`` nearest to p; (inf, -1) if none."""
+        if name == "zones":
+            best = (math.inf, -1)
+            for i, z in enumerate(d.get("zones", [])):
+                g = _zone_gap(z, p)
+                if g < best[0]:
+                    best = (g, i)
+            return best
+        a, b, r, owner = self.pieces[name]
+        if not len(a):
+            return (math.inf, -1)
         q = geometry.closest_point_on_segment(a, b, p)
-        return float(np.hypot(*(p - q)))
-    if name == "zones":
-        if "rect" in item:
-            (x0, y0), (x1, y1) = item["rect"]
-            inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1
-        elif "circle" in item:
-            inside = math.dist(p, item["circle"]["center"]) <= item["circle"]["radius"]
-        elif "ellipse" in item:
-            inside = bool(geometry.point_in_ellipse(p, item["ellipse"]["center"], item["ellipse"]["radii"]))
-        else:
-            inside = bool(geometry.point_in_convex_polygon(p, item["polygon"]))
-        return 0.0 if inside else math.inf
-    return math.inf
+        gap = np.maximum(np.hypot(p[0] - q[:, 0], p[1] - q[:, 1]) - r, 0.0)
+        if name == "polygons":          # inside a solid polygon is on it
+            for i, poly in enumerate(self.polygons):
+                lo, hi = poly.min(axis=0), poly.max(axis=0)
+                if (lo <= p).all() and (p <= hi).all() and geometry.point_in_convex_polygon(p, poly):
+                    return (0.0, i)
+        k = int(np.argmin(gap))
+        return (float(gap[k]), int(owner[k]))
+
+
+def _zone_gap(z, p):
+    """0 where p (metres) is inside the zone, else inf: a zone is picked by its area."""
+    if "rect" in z:
+        (x0, y0), (x1, y1) = z["rect"]
+        inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1
+    elif "circle" in z:
+        inside = math.dist(p, z["circle"]["center"]) <= z["circle"]["radius"]
+    elif "ellipse" in z:
+        inside = bool(geometry.point_in_ellipse(p, z["ellipse"]["center"], z["ellipse"]["radii"]))
+    else:
+        inside = bool(geometry.point_in_convex_polygon(p, z["polygon"]))
+    return 0.0 if inside else math.inf
