@@ -901,3 +901,15 @@ def test_pick_is_the_nearest_item_of_the_first_kind_within_reach(x, y, tol):
             want = (name, best[1])
             break
     assert ed.pick((x, y), tol) == want
+
+
+def test_quitting_during_a_play_test_with_unsaved_edits_asks_in_the_editor(game):
+    press_key(game, pygame.K_TAB)
+    press_key(game, pygame.K_5)
+    mouse_click(game, (3, 5))
+    press_key(game, pygame.K_TAB)                          # play-test
+    mode = game.top
+    post(game, pygame.QUIT)
+    assert game.running and not mode.testing and mode.prompt == "quit"
+    press_key(game, pygame.K_d)                             # discard and quit
+    assert not game.running

@@ -166,8 +166,11 @@ class EditMode(Mode):
         return Editor(Document(copy.deepcopy(session.doc), session.path))
 
     def can_quit(self):
+        """Unsaved edits: back to the editor (from a play-test too) and ask first."""
         if self._quit_ok or not self.doc.dirty:
             return True
+        if self.testing:
+            self.stop_test()
         self.prompt = "quit"
         return False
 
