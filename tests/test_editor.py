@@ -913,3 +913,23 @@ def test_quitting_during_a_play_test_with_unsaved_edits_asks_in_the_editor(game)
     assert game.running and not mode.testing and mode.prompt == "quit"
     press_key(game, pygame.K_d)                             # discard and quit
     assert not game.running
+
+
+def test_the_editor_marks_what_the_checks_find_and_forgets_it_on_undo(game):
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+
+    def settle():
+        frames(game, 25)                                   # past CHECK_DELAY: the checks start
+        mode.wait_for_checks()
+        frames(game, 1)
+
+    settle()
+    assert mode.findings == []                             # the level is clean
+    press_key(game, pygame.K_5)
+    mouse_click(game, (16, 4))                             # inside the triangle
+    settle()
+    assert [f.point for f in mode.findings if "inside a wall" in f.reason] == [(16, 4)]
+    press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
+    settle()
+    assert mode.findings == []

@@ -10,11 +10,12 @@ panel, the status line, the snap marker and the checks' markers.
 """
 import copy
 import os
+import threading
 
 import numpy as np
 import pygame
 
-from game.checks import check
+from game.checks import Finding, check
 from game.editor.document import Document, handles
 from game.editor.editor import TOOLS, Editor, template_definition
 from game.hud import SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
@@ -113,6 +114,7 @@ class EditMode(Mode):
         self._world = None
         self._world_state = object()
         self._checked_state = object()
+        self._checker = None        # the _Checker thread running, if any
         self._check_at = 0.0
         self._next_poll = 0.0
         self._last_click = (-1.0, (0, 0))
@@ -184,10 +186,28 @@ class EditMode(Mode):
             self._next_poll = app.time + DISK_POLL
             if self.editor.poll_disk() == "taken":
                 self._sync_session()
+        self._run_checks()
+
+    def _run_checks(self):
+        """The level checks, on a worker thread (a big level's flood takes a good part of a
+        second): started once the definition has rested CHECK_DELAY s, their findings shown
+        when they are done (those of an older definition are dropped)."""
         state = self.doc._state()
-        if state != self._checked_state and app.time >= self._check_at:
+        worker = self._checker
+        if worker is not None and not worker.is_alive():
+            self._checker = None
+            if worker.state == state:
+                self.findings = worker.findings
+        if (self._checker is None and state != self._checked_state and self.app.time >= self._check_at):
             self._checked_state = state
-            self.findings = check(self.doc.definition)
+            self._checker = _Checker(copy.deepcopy(self.doc.definition), state)
+            self._checker.start()
+
+    def wait_for_checks(self, timeout=10.0):
+        """Block until the running checks are done and shown (for tests and tools)."""
+        if self._checker is not None:
+            self._checker.join(timeout)
+            self._run_checks()
 
     def shown_world(self):
         """The World built from the definition as it is now (rebuilt after each edit)."""
@@ -636,6 +656,20 @@ class EditMode(Mode):
             line = f"{label} = {text}_    (Enter sets, Esc cancels)"
         self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
                     centre=True)
+
+
+class _Checker(threading.Thread):
+    """game.checks.check on a copy of the definition, off the frame."""
+
+    def __init__(self, definition, state):
+        super().__init__(daemon=True, name="level checks")
+        self.definition, self.state, self.findings = definition, state, []
+
+    def run(self):
+        try:
+            self.findings = check(self.definition)
+        except Exception as e:          # a bug in a check must not take the editor down
+            self.findings = [Finding((0.0, 0.0), f"the level checks failed: {type(e).__name__}: {e}")]
 
 
 def _mods():
