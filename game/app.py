@@ -33,7 +33,7 @@ from game.modes.play import PlayMode  # noqa: E402
 from game.render import PALETTE, Renderer, make_ball_sprite  # noqa: E402
 from game.session import LevelSession  # noqa: E402
 from game.toasts import Toasts  # noqa: E402
-from game.world import TICK, World  # noqa: E402,F401  (TICK: the one step the world is given)
+from game.world import TICK  # noqa: E402  (the one step the world is ever given)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL_DIR = os.path.join(ROOT, "levels")

@@ -168,15 +168,16 @@ class Hud:
         pygame.draw.rect(surface, PANEL_EDGE, rect, 1, border_radius=3)
 
     # ---- pieces -------------------------------------------------------------------------------
-    def draw_banner(self, surface, message):
+    def draw_banner(self, surface, message, lead="not loaded, the last good level plays on:"):
         """The level loader's error on one line along the bottom, in the key hint's row (so
-        nothing moves and the level stays where it is); cut with "..." if too long."""
+        nothing moves and the level stays where it is), after ``lead``; cut with "..." if
+        too long."""
         if not message:
             return
         width, height = surface.get_size()
         row = pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT)
         self._panel(surface, row, ERROR_BG)
-        text = _fit(self.font(SIZE_BODY), f"not loaded, the last good level plays on:  {message}",
+        text = _fit(self.font(SIZE_BODY), f"{lead}  {message}",
                     width - 2 * MARGIN)
         s = self.text(text, SIZE_BODY, TEXT)
         surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
@@ -261,7 +262,7 @@ class Hud:
         """Top-centre: paused, slow-motion and warming-up indicators."""
         parts = []
         if warming_up:
-            parts.append(("warming up the compiled physics: a few slow seconds", DIM))
+            parts.append(("warming up: the first seconds run slower", DIM))
         if paused:
             parts.append(("PAUSED", WARN))
             parts.append(("Space run   .  step", DIM))

@@ -32,11 +32,13 @@ class LevelSession:
         self.on_new_world = on_new_world or (lambda refit: None)
         self.path = os.fsdecode(path)
         self.error = ""
+        self.waiting = False             # no good version of the file has loaded yet
         if doc is None:
             try:
                 doc = load(self.path)
             except LevelError as error:     # play on an empty floor until the file is fixed
                 self.error = str(error)
+                self.waiting = True
                 doc = dict(loads(PLACEHOLDER), name=os.path.basename(self.path),
                            description="The file does not load yet: the line at the bottom says why.")
         self.doc = doc
@@ -71,6 +73,7 @@ class LevelSession:
             self.error = str(result)
             return "error"
         self.error = ""
+        self.waiting = False
         if result == self.doc:
             return None                 # saved without a change, or fixed back as it was
         keep = result.get("integrator") == self.doc.get("integrator")
@@ -79,8 +82,14 @@ class LevelSession:
 
     def open(self, path):
         """Switch to another level file; False (and ``error`` set) if it does not load, in
-        which case it is still watched and the last good level keeps running."""
-        self.path = os.fsdecode(path)
+        which case it is still watched and the last good level keeps running. A path inside
+        the working folder is kept relative to it, as a player would type it."""
+        path = os.fsdecode(path)
+        try:
+            here = os.path.relpath(path) if os.path.isabs(path) else path
+        except ValueError:              # another drive (Windows)
+            here = path
+        self.path = path if here.startswith("..") else here
         self.watcher = LevelWatcher(self.path)
         try:
             doc = load(self.path)
@@ -88,5 +97,6 @@ class LevelSession:
             self.error = str(error)
             return False
         self.error = ""
+        self.waiting = False
         self.set_doc(doc, keep_integrator=False, refit=True)
         return True

@@ -384,10 +384,13 @@ def test_help_is_an_overlay_that_holds_the_world_still(game):
     assert frames(game, 30) == 0 and game.world.time == t
     key(game, pygame.K_SPACE)                              # keys do not reach the game below
     assert not game.clock.paused
-    surface = pygame.Surface(SIZE)
+    surface, plain = pygame.Surface(SIZE), pygame.Surface(SIZE)
     game.draw(surface)
-    ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
-    assert surface.get_at(ball)[:3] != (0, 0, 0)           # the level shows through, dimmed
+    game.play.draw(plain)
+    edge = (SIZE[0] * 0.1, SIZE[1] * 0.6)                            # beside the help's box
+    assert sum(plain.get_at(edge)[:3]) > 40                           # play drew something there
+    dimmed = np.array(plain.get_at(edge)[:3]) * (1 - 150 / 255)       # under the help's veil
+    assert np.abs(np.subtract(surface.get_at(edge)[:3], dimmed)).max() <= 2   # the level shows through
     click(game, (10, 200))                                 # a click closes help, spawns nothing
     assert game.top is game.play and game.world.count == 1
     assert frames(game, 30) > 0
@@ -532,10 +535,12 @@ def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_err
     g = App(path, size=SIZE, doc=doc, level_dir=str(tmp_path))
     assert g.session.error.startswith(str(broken) + ":1:")
     assert g.world.count == 0 and len(g.world.statics.radius) == 1  # a floor to wait on
+    assert g.session.waiting                                       # (the banner says: fix the file)
     g.draw(pygame.Surface(SIZE))
     _write(broken, LEVEL)                                          # the author fixes it
     frames(g, 40)
     assert g.session.error == "" and g.world.name == "Test box" and g.world.count == 1
+    assert not g.session.waiting
     assert app_module.level_to_play(str(tmp_path / "missing.json")) == (None, None)
 
 
@@ -543,7 +548,8 @@ def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_err
 _COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
 _KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
          pygame.K_e, pygame.K_d, pygame.K_t, pygame.K_f, pygame.K_h, pygame.K_m, pygame.K_TAB,
-         pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE]
+         pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE,
+         pygame.K_l, pygame.K_s, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN]
 _EVENT = st.one_of(
     st.builds(lambda x, y, b: (pygame.MOUSEBUTTONDOWN, {"pos": (x, y), "button": b}), _COORD, _COORD,
               st.sampled_from([1, 2, 3])),
@@ -554,6 +560,7 @@ _EVENT = st.one_of(
     st.builds(lambda y: (pygame.MOUSEWHEEL, {"x": 0, "y": y, "precise_y": float(y)}), st.integers(-40, 40)),
     st.builds(lambda k: (pygame.KEYDOWN, {"key": k, "mod": 0, "unicode": "", "scancode": 0}),
               st.sampled_from(_KEYS)),
+    st.just((pygame.KEYDOWN, {"key": pygame.K_z, "mod": pygame.KMOD_LCTRL, "unicode": "", "scancode": 0})),
     st.builds(lambda w, h: (pygame.VIDEORESIZE, {"size": (w, h)}), st.integers(0, 3000), st.integers(0, 2000)),
     st.just((pygame.WINDOWLEAVE, {})),
     st.integers(1, 20),                                       # that many frames pass
@@ -849,3 +856,11 @@ def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
     drawn.clear()
     game.draw(pygame.Surface(SIZE))
     assert not any(s.startswith("warming up") for s in drawn)
+
+
+def test_a_level_opened_from_the_list_is_named_relative_to_the_working_folder(game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b_broken.json").write_text('{"segments": [}')
+    key(game, pygame.K_RIGHTBRACKET)
+    assert game.session.error.startswith("b_broken.json:1:")
+    assert game.world.name == "Test box"                         # the last good level plays on

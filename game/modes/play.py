@@ -462,7 +462,9 @@ class PlayMode(Mode):
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
         if app.session.error:
-            hud.draw_banner(surface, app.session.error)
+            hud.draw_banner(surface, app.session.error,
+                            "not loaded yet, fix the file:" if app.session.waiting else
+                            "not loaded, the last good level plays on:")
         else:
             hud.draw_hint(surface, HINT)
 
