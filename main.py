@@ -3,6 +3,8 @@
     python main.py [--level FILE]                      play in a window
     python main.py --headless --level FILE --steps N [--integrator NAME] [--json] [--save OUT.json]
     python main.py --screenshot OUT.png --level FILE [--steps N]
+    python main.py --check FILE                        level checks, one a line; exit 1 if any
+    python main.py --edit FILE                         the level editor on FILE (new if missing)
 
 A bad argument or a bad level prints one line on stderr and exits with code 2.
 """
@@ -31,6 +33,9 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
     p.add_argument("--screenshot", type=_file_name, metavar="OUT.png", help="render offscreen to a PNG and exit")
+    p.add_argument("--check", type=_file_name, metavar="FILE", help="print the level checks one a line; exit 1 if any, "
+                                                    "0 if none, 2 on a bad file")
+    p.add_argument("--edit", type=_file_name, metavar="FILE", help="open the level editor on FILE (a new level if missing)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window or screenshot size in pixels (default 1280x720)")
     return p
@@ -67,9 +72,14 @@ def _size(text):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
+        if args.check is not None:
+            from game.checks import run_check
+            return run_check(args.check)
         if args.headless:
             from game.headless import run_headless
             return run_headless(args)
+        if args.edit is not None:
+            return _edit(args)
         if args.screenshot:
             from game.app import screenshot
             return screenshot(args)
@@ -77,6 +87,22 @@ def main(argv=None):
         return run(args)
     except KeyboardInterrupt:
         return 130
+
+
+def _edit(args):
+    """--edit FILE: the game with the editor open on FILE; a missing FILE starts as a new
+    level from the template (written there, so the live reload and Save have a file)."""
+    from game.level import LevelError
+    if not os.path.exists(args.edit):
+        from game.editor.mode import new_level_file
+        try:
+            new_level_file(args.edit)
+        except LevelError as e:
+            print(f"main.py: {e}", file=sys.stderr)
+            return 2
+    args.level = args.edit
+    from game.app import run
+    return run(args)
 
 
 if __name__ == "__main__":

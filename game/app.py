@@ -307,6 +307,8 @@ def run(args):
         pygame.display.set_caption("Ballpit")
         pygame.display.set_icon(_icon())
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
+        from game.editor.mode import install_editor     # Tab/F2; --edit opens it at once
+        install_editor(app, open_now=getattr(args, "edit", None) is not None)
         clock = pygame.time.Clock()
         caption = None
         while app.running:

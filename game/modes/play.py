@@ -58,7 +58,7 @@ KEYMAP = (
     ("Ctrl+Z", "undo the last spawn, fling or delete"),
     ("Ctrl+S", "save the running world as a new level file"),
     ("F12", "screenshot to screenshots/"),
-    ("Tab / F2", "level editor (coming soon)"),
+    ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
     ("Esc", "close help, or quit"),
 )
@@ -255,7 +255,7 @@ class PlayMode(Mode):
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
             if app.editor_factory is None:
-                app.toast("editor: coming soon")
+                app.toast("no editor in this window")
             else:
                 app.push(app.editor_factory(app))
         else:

@@ -1,0 +1,545 @@
+"""The editor's document: a level definition changed only through undoable edits.
+
+    doc = Document(definition, path="levels/x.json")
+    ref = doc.add("balls", {"pos": [3, 4]})          # filled in as the loader would
+    doc.move([ref], (1, 0)); doc.undo(); doc.redo()
+
+The definition is the normalised level (what ``game.level.load`` returns: plain dicts and
+lists, every key present, key order and comment keys ``_...``, ``//...`` as loaded). Every
+change is an ``Edit`` pushed on the undo stack (no depth limit). Values in the definition
+are never changed in place: an edit builds new containers along the path it changes
+(copy on write) and stores the old and new values of the top-level keys it touched, so
+undo puts back exactly the same objects, in the same key order.
+
+An item is named by a ref ``(list_name, index)``, e.g. ``("balls", 3)``. A problem the
+player should see (a self-crossing polygon, a radius the level cannot hold) raises
+``EditRefused`` with one line; the definition is then unchanged.
+"""
+import itertools
+import json
+
+from game.level import LevelError, loads
+
+LISTS = ("segments", "polylines", "polygons", "balls", "springs", "spawners", "zones")
+ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
+ZONE_KINDS = ("goal", "kill", "attractor")
+_MISSING = object()
+_SERIAL = itertools.count(1)     # every state of the definition gets a new number
+# A static shape the tiny level built to normalise one item needs (the loader refuses a
+# level without statics); far away so it never matters.
+_ANCHOR_SEGMENT = {"a": [0, 0], "b": [1, 0]}
+
+
+class EditRefused(Exception):
+    """An edit the level cannot hold; ``str(e)`` is one line for the player."""
+
+
+class Edit:
+    """One undoable step: the old and new values of the top-level keys it changes.
+
+    ``label`` names it for the player ("move 3 items"); ``merge`` is a key: a later edit
+    with the same key (the frames of one drag) folds into this one, so undo takes the
+    whole drag back at once.
+    """
+
+    def __init__(self, label, before, after, merge=None):
+        self.label, self.before, self.after, self.merge = label, before, after, merge
+        self.serial = next(_SERIAL)
+
+    def do(self, definition):
+        _put(definition, self.after)
+
+    def undo(self, definition):
+        _put(definition, self.before)
+
+
+def _put(definition, values):
+    for key, value in values.items():
+        if value is _MISSING:
+            definition.pop(key, None)
+        else:
+            definition[key] = value
+
+
+def updated(value, path, new):
+    """``value`` with the slot at ``path`` (keys and indices) set to ``new``: a new container
+    along the path, the rest shared. ``new`` may be _MISSING to delete a dict key."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, list):
+        out = list(value)
+        out[head] = updated(value[head], rest, new)
+        return out
+    out = dict(value)
+    if new is _MISSING and not rest:
+        out.pop(head, None)
+    else:
+        out[head] = updated(value[head], rest, new)
+    return out
+
+
+class Document:
+    """A level definition, its selection, its undo and redo stacks and its file.
+
+    Attributes: ``definition`` (dict, changed only by edits), ``path`` (the file or None),
+    ``selection`` (a list of refs), ``conflict`` (the file's definition when it changed on
+    disk while we held unsaved edits, or the LevelError when the file on disk is broken:
+    saving waits for ``resolve`` either way, so nobody's file is overwritten unasked;
+    else None).
+    """
+
+    def __init__(self, definition, path=None):
+        self.definition = definition
+        self.path = path
+        self.selection = []
+        self.conflict = None
+        self._undo, self._redo = [], []
+        self._saved = self._state()
+        self._saved_text = None
+
+    # ------------------------------------------------------------------ history
+
+    def apply(self, label, after, merge=None):
+        """Set the top-level keys in ``after`` as one undoable edit; returns the Edit."""
+        d = self.definition
+        before = {k: d.get(k, _MISSING) for k in after}
+        top = self._undo[-1] if self._undo else None
+        if merge is not None and top is not None and top.merge == merge and not self._redo:
+            for k, v in before.items():
+                top.before.setdefault(k, v)
+            top.after.update(after)
+            top.serial = next(_SERIAL)      # a new state: a save in mid-drag is not this one
+            top.do(d)
+            return top
+        edit = Edit(label, before, dict(after), merge)
+        edit.do(d)
+        self._undo.append(edit)
+        self._redo.clear()
+        return edit
+
+    def undo(self):
+        """Take the last edit back; returns its label, or None when there is none."""
+        if not self._undo:
+            return None
+        edit = self._undo.pop()
+        edit.undo(self.definition)
+        self._redo.append(edit)
+        self._clean_selection()
+        return edit.label
+
+    def redo(self):
+        """Do the last undone edit again; returns its label, or None."""
+        if not self._redo:
+            return None
+        edit = self._redo.pop()
+        edit.do(self.definition)
+        self._undo.append(edit)
+        self._clean_selection()
+        return edit.label
+
+    def end_merge(self):
+        """The next edit starts a new undo step even if it has the same merge key."""
+        if self._undo:
+            self._undo[-1].merge = None
+
+    @property
+    def can_undo(self):
+        return bool(self._undo)
+
+    @property
+    def can_redo(self):
+        return bool(self._redo)
+
+    def _state(self):
+        return self._undo[-1].serial if self._undo else None
+
+    @property
+    def dirty(self):
+        """True when the definition differs from the last one saved or loaded."""
+        return self._state() != self._saved
+
+    def mark_saved(self):
+        self._saved = self._state()
+
+    def _clean_selection(self):
+        self.selection = [r for r in self.selection if self.exists(r)]
+
+    def exists(self, ref):
+        name, i = ref
+        return name in LISTS and 0 <= i < len(self.definition.get(name, ()))
+
+    def item(self, ref):
+        return self.definition[ref[0]][ref[1]]
+
+    # ------------------------------------------------------------------ building items
+
+    def normalised(self, name, item):
+        """``item`` for list ``name`` as the loader fills it in: a list of items (a non-convex
+        polygon comes back as its convex pieces). Raises EditRefused with the loader's reason."""
+        d = self.definition
+        level = {"material": d.get("material", {}), "segments": [_ANCHOR_SEGMENT]}
+        if name == "springs":
+            level["balls"] = d.get("balls", [])
+        if name == "segments":
+            level["segments"] = [item]
+        else:
+            level[name] = [item]
+        try:
+            out = loads(json.dumps(level, allow_nan=False))
+        except (LevelError, ValueError, TypeError) as e:
+            raise EditRefused(_reason(e)) from None
+        return out[name]
+
+    # ------------------------------------------------------------------ operations
+
+    def add(self, name, item, label=None):
+        """Append ``item`` (filled in as the loader would) to list ``name``; select it and
+        return its ref (the first piece's for a split polygon)."""
+        pieces = self.normalised(name, item)
+        old = self.definition.get(name, [])
+        self.apply(label or f"add {_singular(name)}", {name: old + pieces})
+        refs = [(name, len(old) + k) for k in range(len(pieces))]
+        self.selection = refs
+        return refs[0]
+
+    def delete(self, refs, label=None):
+        """Remove the items; springs on a removed ball go with it and the others are renumbered."""
+        refs = sorted(set(r for r in refs if self.exists(r)))
+        if not refs:
+            return
+        d = self.definition
+        gone = {name: {i for n, i in refs if n == name} for name in LISTS}
+        after = {}
+        for name in LISTS:
+            if gone[name]:
+                after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
+        if not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
+            raise EditRefused("a level needs at least one wall: add another before deleting the last")
+        if gone["balls"]:
+            dead = sorted(gone["balls"])
+            springs = after.get("springs", d.get("springs", []))
+
+            def renumber(b):
+                return b - sum(1 for k in dead if k < b)
+
+            kept = []
+            for s in springs:
+                if s["a"] in gone["balls"] or (_is_index(s["b"]) and s["b"] in gone["balls"]):
+                    continue
+                new = dict(s)
+                new["a"] = renumber(s["a"])
+                if _is_index(s["b"]):
+                    new["b"] = renumber(s["b"])
+                kept.append(new if new != s else s)
+            after["springs"] = kept
+        self.apply(label or f"delete {_count(refs)}", after)
+        self.selection = []
+
+    def move(self, refs, delta, merge=None, label=None):
+        """Translate the items by ``delta`` (metres). Springs move their anchor only."""
+        dx, dy = float(delta[0]), float(delta[1])
+        if dx == 0 and dy == 0:
+            return
+        changes = {}
+        for ref in refs:
+            if self.exists(ref):
+                changes[ref] = _translated(ref[0], self.item(ref), dx, dy)
+        self._replace_items(changes, label or f"move {_count(refs)}", merge)
+
+    def move_handle(self, ref, handle, point, merge=None):
+        """Move one handle (see ``handles``) of an item to ``point``; refused (EditRefused)
+        when the shape would be invalid, e.g. a polygon crossing itself."""
+        name, _ = ref
+        item = self.item(ref)
+        p = [float(point[0]), float(point[1])]
+        if isinstance(handle, int):
+            new = updated(item, ("points", handle), p)
+        else:
+            new = updated(item, (handle,), p)
+        pieces = self.normalised(name, new)
+        if len(pieces) != 1:
+            raise EditRefused("that corner would make the polygon non-convex: add a new polygon instead")
+        if name == "polygons" and pieces[0]["points"] != new["points"]:
+            new = updated(new, ("points",), pieces[0]["points"])
+        self._replace_items({ref: new}, f"move {_singular(name)} handle", merge)
+
+    def set_property(self, refs, key, value, merge=None):
+        """Set ``key`` to ``value`` on every item of ``refs`` that has it (or may have it).
+
+        ``mass`` and ``density`` replace each other in place. Refused with the loader's
+        reason when an item cannot hold the value (nothing changes then).
+        """
+        changes = {}
+        for ref in refs:
+            if not self.exists(ref):
+                continue
+            item = self.item(ref)
+            if key in ("mass", "density") and ref[0] == "balls":
+                new = _renamed(item, "density" if key == "mass" else "mass", key, value)
+            elif key == "kind" and ref[0] == "zones":
+                new = updated(item, ("kind",), value)
+            elif key in item:
+                new = updated(item, (key,), value)
+            else:
+                continue
+            checked = self.normalised(ref[0], new)
+            if len(checked) != 1:
+                raise EditRefused(f"{key}: the shape would split")
+            changes[ref] = new
+        if not changes:
+            raise EditRefused(f"nothing selected has {key}")
+        self._replace_items(changes, f"set {key}", merge)
+
+    def set_zone_shape(self, ref, shape, merge=None):
+        """Make the zone a rect, circle, ellipse or polygon filling the same box."""
+        item = self.item(ref)
+        x0, y0, x1, y1 = bbox(ref[0], item)
+        cx, cy, rx, ry = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+        value = {"rect": [[x0, y0], [x1, y1]],
+                 "circle": {"center": [cx, cy], "radius": max(min(rx, ry), 1e-3)},
+                 "ellipse": {"center": [cx, cy], "radii": [max(rx, 1e-3), max(ry, 1e-3)]},
+                 "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}[shape]
+        new = {}
+        for k, v in item.items():
+            if k in ZONE_SHAPES:
+                new[shape] = value
+            else:
+                new[k] = v
+        self.normalised("zones", new)
+        self._replace_items({ref: new}, f"zone shape {shape}", merge)
+
+    def duplicate(self, refs, offset):
+        """Copies of the items moved by ``offset`` (metres), appended; they become the selection.
+        A spring is copied with its copied balls when both ends are duplicated too."""
+        refs = [r for r in refs if self.exists(r)]
+        if not refs:
+            return []
+        d = self.definition
+        after, new_refs, ball_map = {}, [], {}
+        for name in LISTS:
+            mine = [r for r in refs if r[0] == name and name != "springs"]
+            if not mine:
+                continue
+            lst = list(d[name])
+            for ref in mine:
+                if name == "balls":
+                    ball_map[ref[1]] = len(lst)
+                lst.append(_translated(name, self.item(ref), offset[0], offset[1]))
+                new_refs.append((name, len(lst) - 1))
+            after[name] = lst
+        springs = list(d["springs"])
+        for ref in refs:
+            if ref[0] != "springs":
+                continue
+            s = self.item(ref)
+            if s["a"] in ball_map and (not _is_index(s["b"]) or s["b"] in ball_map):
+                new = dict(s, a=ball_map[s["a"]])
+                new["b"] = ball_map[s["b"]] if _is_index(s["b"]) else [s["b"][0] + offset[0], s["b"][1] + offset[1]]
+                springs.append(new)
+                new_refs.append(("springs", len(springs) - 1))
+        if len(springs) != len(d["springs"]):
+            after["springs"] = springs
+        self.apply(f"duplicate {_count(refs)}", after)
+        self.selection = new_refs
+        return new_refs
+
+    def set_top(self, key, value, merge=None):
+        """Set a top-level key (name, gravity, bounds, material...)."""
+        self.apply(f"set {key}", {key: value}, merge)
+
+    def replace_definition(self, definition, label="take the file's version"):
+        """Make the whole definition ``definition``, as one undoable edit."""
+        d = self.definition
+        after = {k: definition.get(k, _MISSING) for k in set(d) | set(definition)}
+        # keys in the new definition's order: drop all, then put back in order
+        edit_before = {k: d.get(k, _MISSING) for k in after}
+        order_before = list(d.keys())
+        order_after = list(definition.keys())
+        edit = _Replace(label, edit_before, after, order_before, order_after)
+        edit.do(d)
+        self._undo.append(edit)
+        self._redo.clear()
+        self._clean_selection()
+
+    def _replace_items(self, changes, label, merge=None):
+        if not changes:
+            return
+        d = self.definition
+        after = {}
+        for (name, i), new in changes.items():
+            lst = after.get(name) or list(d[name])
+            lst[i] = new
+            after[name] = lst
+        self.apply(label, after, merge)
+
+    # ------------------------------------------------------------------ disk
+
+    def file_changed(self, theirs):
+        """The file on disk now holds ``theirs`` (a loaded definition), written by someone else.
+
+        Without unsaved edits we take it (undoable). With unsaved edits we keep both: the
+        definition stays ours and ``conflict`` holds theirs until ``resolve``. Returns
+        "taken", "conflict" or "same".
+        """
+        if _same_json(theirs, self.definition):
+            self.conflict = None
+            return "same"
+        if not self.dirty:
+            self.conflict = None
+            self.replace_definition(theirs)
+            self.mark_saved()
+            return "taken"
+        self.conflict = theirs
+        return "conflict"
+
+    def resolve(self, choice):
+        """``"mine"`` keeps our edits (the next save overwrites the file); ``"theirs"`` takes
+        the file's version as one undoable edit (undo brings ours back)."""
+        theirs = self.conflict
+        if theirs is None:
+            return
+        if choice == "theirs" and isinstance(theirs, LevelError):
+            raise EditRefused("the file on disk does not load: fix it, or keep yours")
+        self.conflict = None
+        if choice == "theirs":
+            self.replace_definition(theirs)
+            self.mark_saved()
+        elif choice != "mine":
+            raise ValueError(f"expected 'mine' or 'theirs', got {choice!r}")
+
+
+class _Replace(Edit):
+    """Replace the whole definition, restoring the key order on undo."""
+
+    def __init__(self, label, before, after, order_before, order_after):
+        super().__init__(label, before, after)
+        self.order_before, self.order_after = order_before, order_after
+
+    def do(self, definition):
+        _rebuild(definition, self.after, self.order_after)
+
+    def undo(self, definition):
+        _rebuild(definition, self.before, self.order_before)
+
+
+def _rebuild(definition, values, order):
+    definition.clear()
+    for k in order:
+        if values.get(k, _MISSING) is not _MISSING:
+            definition[k] = values[k]
+
+
+# ---------------------------------------------------------------------- item geometry
+
+def _translated(name, item, dx, dy):
+    def mv(p):
+        return [p[0] + dx, p[1] + dy]
+
+    new = dict(item)
+    if name == "segments":
+        new["a"], new["b"] = mv(item["a"]), mv(item["b"])
+    elif name in ("polylines", "polygons"):
+        new["points"] = [mv(p) for p in item["points"]]
+    elif name in ("balls", "spawners"):
+        new["pos"] = mv(item["pos"])
+    elif name == "springs":
+        if not _is_index(item["b"]):
+            new["b"] = mv(item["b"])
+    elif name == "zones":
+        if "rect" in item:
+            new["rect"] = [mv(p) for p in item["rect"]]
+        elif "polygon" in item:
+            new["polygon"] = [mv(p) for p in item["polygon"]]
+        else:
+            shape = "circle" if "circle" in item else "ellipse"
+            new[shape] = dict(item[shape], center=mv(item[shape]["center"]))
+    return new
+
+
+def points_of(name, item):
+    """The defining points of an item, (K, 2) as a list of [x, y] (for boxes and snapping)."""
+    if name == "segments":
+        return [item["a"], item["b"]]
+    if name in ("polylines", "polygons"):
+        return list(item["points"])
+    if name in ("balls", "spawners"):
+        return [item["pos"]]
+    if name == "springs":
+        return [] if _is_index(item["b"]) else [item["b"]]
+    if name == "zones":
+        if "rect" in item:
+            return list(item["rect"])
+        if "polygon" in item:
+            return list(item["polygon"])
+        if "circle" in item:
+            (cx, cy), r = item["circle"]["center"], item["circle"]["radius"]
+            return [[cx - r, cy - r], [cx + r, cy + r]]
+        (cx, cy), (rx, ry) = item["ellipse"]["center"], item["ellipse"]["radii"]
+        return [[cx - rx, cy - ry], [cx + rx, cy + ry]]
+    return []
+
+
+def bbox(name, item, balls=None):
+    """(x_min, y_min, x_max, y_max) of an item in metres, radii included."""
+    pts = points_of(name, item)
+    if name == "springs" and balls is not None:
+        pts = pts + [balls[item["a"]]["pos"]] + ([balls[item["b"]]["pos"]] if _is_index(item["b"]) else [])
+    if not pts:
+        return (0.0, 0.0, 0.0, 0.0)
+    r = float(item.get("radius", 0.0)) if name in ("segments", "polylines", "balls", "spawners") else 0.0
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
+
+
+def handles(name, item):
+    """The draggable handles of an item: a list of (handle, point). A handle is a key
+    ("a", "b") or a corner index."""
+    if name == "segments":
+        return [("a", item["a"]), ("b", item["b"])]
+    if name in ("polylines", "polygons"):
+        return list(enumerate(item["points"]))
+    if name == "springs" and not _is_index(item["b"]):
+        return [("b", item["b"])]
+    return []
+
+
+def _renamed(item, old_key, new_key, value):
+    out = {}
+    for k, v in item.items():
+        if k == old_key:
+            out[new_key] = value
+        else:
+            out[k] = v
+    if new_key not in out:
+        out[new_key] = value
+    return out
+
+
+def _is_index(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _singular(name):
+    return {"polylines": "polyline", "polygons": "polygon", "balls": "ball", "springs": "spring",
+            "spawners": "spawner", "zones": "zone", "segments": "segment"}.get(name, name)
+
+
+def _count(refs):
+    refs = list(refs)
+    if len(refs) == 1:
+        return _singular(refs[0][0])
+    return f"{len(refs)} items"
+
+
+def _reason(e):
+    """The part of a loader message a player needs: the JSON path is of a tiny level, so drop
+    the file name and the path's index."""
+    if isinstance(e, LevelError):
+        return e.detail
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _same_json(a, b):
+    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)

@@ -1,0 +1,691 @@
+"""EditMode: the level editor as a mode on the app's stack (Tab or F2 from play).
+
+The world stops and the editor shows the level's definition (balls where the level puts
+them), drawn by the renderer from a World built afresh from it after every edit; the
+running world is never edited. Tab play-tests a fresh World from the edited definition,
+Tab again returns with the definition as it was; Esc leaves (asking first when there are
+unsaved edits). The logic lives in game.editor.editor (pure, over world coordinates);
+this module turns pygame events into its calls and draws the toolbar, the property
+panel, the status line, the snap marker and the checks' markers.
+"""
+import copy
+import os
+import threading
+
+import numpy as np
+import pygame
+
+from game.checks import Finding, check
+from game.editor.document import Document, handles
+from game.editor.editor import TOOLS, Editor, template_definition
+from game.hud import SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
+from game.level import LevelError, save as save_level
+from game.modes.base import Mode
+from game.modes.help import HelpMode
+from game.world import World
+
+PICK_PX = 8                  # px: how near the pointer must be to pick or snap to something
+DOUBLE_CLICK = 0.35          # s between two clicks of a double click
+DISK_POLL = 0.5              # s between checks of the file on disk
+CHECK_DELAY = 0.3            # s after the last edit before the level checks run again
+ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
+TOOLBAR_TOP = 8              # px
+BUTTON_SIZE = (92, 30)       # px: a toolbar button
+PANEL_WIDTH = 240            # px: the property panel at the right
+ROW_HEIGHT = 24              # px: a property row
+STATUS_HEIGHT = 28           # px: the status line at the bottom
+MAX_PX = 100_000             # px: overlay points further off-screen are drawn at this distance
+MARKER_LABELS = 5            # findings up to this many show their reason always; more, on hover
+MARKER_RADIUS = 15           # px: the ring round a finding's "!"
+MARKER_HOVER = 40            # px: the pointer this near a marker shows its reason
+HINT_ROOM = 30               # px under the toolbar for the level's name and the key hint
+PANEL_HINT = "[ ] choose   + - wheel change   V type"
+HINT = "Tab play-test    Ctrl+S save    Ctrl+Z undo    G grid    H help    Esc leave"
+
+SELECTED = (255, 220, 90)
+HOVER = (200, 200, 160)
+HANDLE = (255, 255, 255)
+PREVIEW = (110, 220, 255)
+SNAP = (120, 255, 160)
+MARKER = (255, 90, 90)
+MARKER_BACK = (30, 10, 14)
+BOX = (255, 220, 90)
+PANEL_BG = (12, 14, 20, 225)
+BUTTON_BG = (34, 38, 50)
+BUTTON_ON = (70, 120, 200)
+TEXT = (232, 236, 244)
+DIM = (150, 158, 176)
+WARN = (255, 210, 90)
+
+EDIT_KEYMAP = (
+    ("1 ... 8", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring"),
+    ("click / shift-click", "select / add to the selection (tool 1)"),
+    ("drag", "move the selection, a handle (ends, corners), or box-select on empty space"),
+    ("Ctrl+A", "select everything"),
+    ("Delete, Backspace", "delete the selection"),
+    ("Ctrl+D", "duplicate"),
+    ("arrows", "nudge 5 cm (Shift: one grid step)"),
+    ("segment tool", "drag a to b; a click makes a round peg"),
+    ("polyline tool", "click points; Enter or a double click ends, C closes"),
+    ("polygon tool", "click corners; Enter closes (non-convex is split)"),
+    ("zone tool", "drag a rectangle; K: goal, kill or attractor"),
+    ("spring tool", "drag from a ball to a ball or a point"),
+    ("[  ]", "previous / next property in the panel"),
+    ("+  -  wheel on panel", "change it (Shift: finer); click a row or V: type a number"),
+    ("G / Ctrl+wheel", "grid on or off / grid size"),
+    ("Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z", "undo, redo, redo"),
+    ("Ctrl+S / Ctrl+Shift+S", "save / save as a new file in levels/"),
+    ("N", "new level from a template (Ctrl+Z brings this one back)"),
+    ("K / T", "when the file changed on disk: keep yours / take the file's"),
+    ("Tab", "play-test; Tab again returns to the editor"),
+    ("wheel / right drag / F", "zoom / pan / fit"),
+    ("Esc", "leave the editor"),
+)
+
+
+def install_editor(app, open_now=False):
+    """Wire Tab/F2 through ``app.editor_factory``; one editor per app, so its undo history
+    and unsaved edits survive leaving and coming back. ``open_now`` pushes it at once."""
+    holder = {}
+
+    def factory(app_):
+        mode = holder.get("mode")
+        if mode is None or mode.app is not app_:
+            mode = holder["mode"] = EditMode(app_)
+        return mode
+
+    app.editor_factory = factory
+    if open_now:
+        app.push(factory(app))
+
+
+class EditMode(Mode):
+    """The editor on top of play. While play-testing it stands aside: the world runs and
+    play handles the input, except Tab/F2/Esc which come back here."""
+    opaque = True
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.editor = self._editor_for_session()
+        self.testing = False
+        self.entry = None           # (kind, text): typing a "name" or a property "value"
+        self.prompt = None          # "leave", "quit" or None
+        self.findings = []
+        self._world = None
+        self._world_state = object()
+        self._checked_state = object()
+        self._checker = None        # the _Checker thread running, if any
+        self._check_at = 0.0
+        self._next_poll = 0.0
+        self._last_click = (-1.0, (0, 0))
+        self._pan = None
+        self._quit_ok = False
+        self._outside = True        # not on the stack: the next enter() is a push from play
+
+    # ---- the stack ------------------------------------------------------------------------
+    @property
+    def pauses_below(self):
+        return not self.testing
+
+    @property
+    def doc(self):
+        return self.editor.doc
+
+    def enter(self):
+        """Pushed from play: edit the session's level (our own unsaved edits stay, as does
+        the history while the level is the one we left). Uncovered (help closed): as we were."""
+        if not self._outside:
+            return
+        self._outside = False
+        session = self.app.session
+        same_file = os.path.abspath(session.path) == os.path.abspath(self.doc.path or "")
+        if not self.doc.dirty and not (same_file and _same(session.doc, self.doc.definition)):
+            self.editor = self._editor_for_session()
+        self.testing = False
+        self._world_state = object()        # rebuild the shown world
+        if self.app.camera.fitted:
+            self.fit()
+
+    def exit(self):
+        """Left (not covered by help): play's own view of the level again."""
+        if self._outside and self.app.camera.fitted:
+            self.app.fit_camera()
+
+    def fit(self):
+        """Show the whole level beside the toolbar, the property panel and the status line."""
+        self.app.camera.fit(self.doc.definition["bounds"],
+                            inset=(TOOLBAR_TOP + BUTTON_SIZE[1] + HINT_ROOM, STATUS_HEIGHT, PANEL_WIDTH + 16))
+
+    def _editor_for_session(self):
+        """An editor on the session's level. While its file does not load, the session plays
+        a placeholder: that gets no file (Save As names one), so the broken file is never
+        overwritten by it."""
+        session = self.app.session
+        if session.error:
+            editor = Editor(Document(copy.deepcopy(session.doc), None))
+            editor.message = "the level file does not load: this is a new level (Ctrl+Shift+S names it)"
+            return editor
+        return Editor(Document(copy.deepcopy(session.doc), session.path))
+
+    def can_quit(self):
+        """Unsaved edits: back to the editor (from a play-test too) and ask first."""
+        if self._quit_ok or not self.doc.dirty:
+            return True
+        if self.testing:
+            self.stop_test()
+        self.prompt = "quit"
+        return False
+
+    # ---- time -----------------------------------------------------------------------------
+    def update(self, frame_dt):
+        app = self.app
+        if self.testing:
+            app.play.update(frame_dt)
+            return
+        if app.time >= self._next_poll:
+            self._next_poll = app.time + DISK_POLL
+            if self.editor.poll_disk() == "taken":
+                self._sync_session()
+        self._run_checks()
+
+    def _run_checks(self):
+        """The level checks, on a worker thread (a big level's flood takes a good part of a
+        second): started once the definition has rested CHECK_DELAY s, their findings shown
+        when they are done (those of an older definition are dropped)."""
+        state = self.doc._state()
+        worker = self._checker
+        if worker is not None and not worker.is_alive():
+            self._checker = None
+            if worker.state == state:
+                self.findings = worker.findings
+        if (self._checker is None and state != self._checked_state and self.app.time >= self._check_at):
+            self._checked_state = state
+            self._checker = _Checker(copy.deepcopy(self.doc.definition), state)
+            self._checker.start()
+
+    def wait_for_checks(self, timeout=10.0):
+        """Block until the running checks are done and shown (for tests and tools)."""
+        if self._checker is not None:
+            self._checker.join(timeout)
+            self._run_checks()
+
+    def shown_world(self):
+        """The World built from the definition as it is now (rebuilt after each edit)."""
+        state = (self.doc._state(), id(self.doc.definition))
+        if state != self._world_state or self._world is None:
+            self._world = World.from_level(copy.deepcopy(self.doc.definition))
+            self._world_state = state
+            self._check_at = self.app.time + CHECK_DELAY
+            self.app.renderer.invalidate()
+        return self._world
+
+    # ---- input ----------------------------------------------------------------------------
+    def handle_event(self, event):
+        kind = event.type
+        if self.testing:
+            if kind == pygame.KEYDOWN and event.key in (pygame.K_TAB, pygame.K_F2, pygame.K_ESCAPE):
+                self.stop_test()
+                return True
+            return self.app.play.handle_event(event)
+        if kind == pygame.KEYDOWN:
+            return self.key(event)
+        if kind == pygame.MOUSEBUTTONDOWN:
+            self.button_down(event.button, event.pos)
+        elif kind == pygame.MOUSEMOTION:
+            self.motion(event.pos)
+        elif kind == pygame.MOUSEBUTTONUP:
+            self.button_up(event.button, event.pos)
+        elif kind == pygame.MOUSEWHEEL:
+            self.wheel(getattr(event, "precise_y", event.y))
+        else:
+            return False
+        return True
+
+    def key(self, event):
+        ed, key = self.editor, event.key
+        mods = event.mod
+        ctrl, shift = bool(mods & pygame.KMOD_CTRL), bool(mods & pygame.KMOD_SHIFT)
+        if self.entry is not None:
+            self.type_key(event)
+        elif self.prompt is not None:
+            self.answer(key)
+        elif self.doc.conflict is not None and key in (pygame.K_k, pygame.K_t):
+            ed.resolve("mine" if key == pygame.K_k else "theirs")
+        elif key in (pygame.K_TAB, pygame.K_F2):
+            self.start_test()
+        elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture):
+            self.leave()
+        elif key in (pygame.K_h, pygame.K_F1) and not ctrl:
+            self.app.push(HelpMode(self.app, EDIT_KEYMAP, "Level editor: keys and mouse"))
+        elif ctrl and key == pygame.K_s:
+            if shift or self.doc.path is None:
+                self.entry = ("name", "")
+            else:
+                self.save()
+        elif key == pygame.K_n and not ctrl:
+            ed.new_level()
+        elif key == pygame.K_f and not ctrl:
+            self.fit()
+        elif key == pygame.K_LEFTBRACKET:
+            ed.select_prop(-1)
+        elif key == pygame.K_RIGHTBRACKET:
+            ed.select_prop(+1)
+        elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+            ed.step_prop(+1, fine=shift and key != pygame.K_PLUS)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            ed.step_prop(-1, fine=shift)
+        elif key == pygame.K_v and not ctrl:
+            if ed.properties():
+                self.entry = ("value", "")
+        else:
+            return ed.key(pygame.key.name(key), shift=shift, ctrl=ctrl)
+        return True
+
+    def type_key(self, event):
+        kind, text = self.entry
+        if event.key == pygame.K_ESCAPE:
+            self.entry = None
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.entry = None
+            if kind == "name":
+                if self.editor.save_as(text, self.app.level_dir):
+                    self.app.session.open(self.doc.path)
+            else:
+                self.editor.type_prop(text)
+                self._world_state = object()
+        elif event.key == pygame.K_BACKSPACE:
+            self.entry = (kind, text[:-1])
+        elif event.unicode and event.unicode.isprintable() and len(text) < 64:
+            self.entry = (kind, text + event.unicode)
+
+    def answer(self, key):
+        """The leave or quit prompt: S saves, D discards, Esc keeps editing."""
+        what, self.prompt = self.prompt, None
+        if key == pygame.K_s:
+            if self.doc.path is None:
+                self.entry = ("name", "")
+                return
+            if not self.save():
+                return
+        elif key != pygame.K_d:
+            return
+        if what == "quit":
+            self._quit_ok = True
+            self.app.request_quit()
+        else:
+            if key == pygame.K_d:
+                while self.doc.undo():      # back to the last saved state: nothing else is kept
+                    if not self.doc.dirty:
+                        break
+            self.leave()
+
+    def save(self):
+        if self.editor.save():
+            self._sync_session()
+            self.app.toast(self.editor.message)
+            return True
+        return False
+
+    def leave(self):
+        if self.doc.dirty:
+            self.prompt = "leave"
+            return
+        self._sync_session()
+        self._outside = True
+        self.app.pop()
+
+    def start_test(self):
+        """Play a fresh World built from the edited definition; the definition is not touched."""
+        self.testing = True
+        self.app.session.set_doc(copy.deepcopy(self.doc.definition))
+        self.app.clock.paused = False
+        self.app.toast("play-test: Tab returns to the editor")
+
+    def stop_test(self):
+        self.testing = False
+        self._world_state = object()
+        self.app.renderer.invalidate()
+
+    def _sync_session(self):
+        """Play continues from the definition as edited (and as saved: the live reload then
+        sees no change in our own write)."""
+        self.app.session.set_doc(copy.deepcopy(self.doc.definition))
+        if self.doc.path is not None:
+            self.app.session.path = self.doc.path
+
+    # ---- pointer --------------------------------------------------------------------------
+    def tol(self):
+        return PICK_PX / self.app.camera.scale
+
+    def world_point(self, pos):
+        return tuple(float(v) for v in self.app.camera.screen_to_world(pos))
+
+    def button_down(self, button, pos):
+        if button in (2, 3):
+            self._pan = (pos, pos)
+            return
+        if button != 1:
+            return
+        tool = self.toolbar_hit(pos)
+        if tool is not None:
+            self.editor.set_tool(tool)
+            return
+        row = self.panel_hit(pos)
+        if row is not None:
+            self.editor.prop = row
+            self.entry = ("value", "")
+            return
+        shift = bool(_mods() & pygame.KMOD_SHIFT)
+        self.editor.press(self.world_point(pos), self.tol(), shift=shift)
+
+    def motion(self, pos):
+        if self._pan is not None:
+            last = self._pan[1]
+            self.app.camera.pan(pos[0] - last[0], pos[1] - last[1])
+            self._pan = (self._pan[0], pos)
+            return
+        self.editor.motion(self.world_point(pos), self.tol())
+
+    def button_up(self, button, pos):
+        if button in (2, 3):
+            self._pan = None
+            return
+        if button != 1 or self.toolbar_hit(pos) is not None or self.panel_hit(pos) is not None:
+            return
+        shift = bool(_mods() & pygame.KMOD_SHIFT)
+        p = self.world_point(pos)
+        self.editor.release(p, self.tol(), shift=shift)
+        t, last = self._last_click
+        if self.app.time - t <= DOUBLE_CLICK and abs(pos[0] - last[0]) <= 4 and abs(pos[1] - last[1]) <= 4:
+            self.editor.double_click(p, self.tol())
+            self._last_click = (-1.0, (0, 0))
+        else:
+            self._last_click = (self.app.time, pos)
+
+    def wheel(self, notches):
+        if _mods() & pygame.KMOD_CTRL:
+            self.editor.grid_step(notches)
+            return
+        row = self.panel_hit(self.app.mouse)
+        if row is not None:
+            self.editor.prop = row
+            self.editor.step_prop(1 if notches > 0 else -1,
+                                  fine=bool(_mods() & pygame.KMOD_SHIFT))
+            return
+        self.app.camera.zoom_at(self.app.mouse, ZOOM_PER_NOTCH ** notches)
+
+    # ---- layout ---------------------------------------------------------------------------
+    def toolbar_rects(self):
+        w, h = BUTTON_SIZE
+        return [pygame.Rect(8 + k * (w + 4), TOOLBAR_TOP, w, h) for k in range(len(TOOLS))]
+
+    def toolbar_hit(self, pos):
+        for rect, tool in zip(self.toolbar_rects(), TOOLS):
+            if rect.collidepoint(pos):
+                return tool
+        return None
+
+    def panel_rect(self):
+        rows = self.editor.properties()
+        width, _ = self.app.size
+        return pygame.Rect(width - PANEL_WIDTH - 8, TOOLBAR_TOP + BUTTON_SIZE[1] + 8, PANEL_WIDTH,
+                           34 + ROW_HEIGHT * max(1, len(rows)) + 22)
+
+    def panel_hit(self, pos):
+        rows = self.editor.properties()
+        if not rows:
+            return None
+        rect = self.panel_rect()
+        if not rect.collidepoint(pos):
+            return None
+        k = (pos[1] - rect.y - 30) // ROW_HEIGHT
+        return int(k) if 0 <= k < len(rows) else None
+
+    # ---- drawing --------------------------------------------------------------------------
+    def draw(self, surface):
+        app = self.app
+        if self.testing:
+            app.play.draw(surface)
+            self._label(surface, "PLAY-TEST    Tab: back to the editor", (surface.get_width() // 2, 90),
+                        WARN, centre=True)
+            return
+        camera = app.camera
+        app.renderer.draw(surface, self.shown_world(), camera)
+        self.draw_selection(surface)
+        self.draw_preview(surface)
+        self.draw_markers(surface)
+        self.draw_toolbar(surface)
+        self.draw_panel(surface)
+        self.draw_status(surface)
+        if self.prompt is not None or self.doc.conflict is not None:
+            self.draw_prompt(surface)
+        if self.entry is not None:
+            self.draw_entry(surface)
+
+    def _px(self, p):
+        """Screen pixels of a world point, kept within what pygame's drawing takes."""
+        q = np.clip(self.app.camera.world_to_screen(np.asarray(p, float)), -MAX_PX, MAX_PX)
+        return tuple(float(v) for v in q)
+
+    def _label(self, surface, text, pos, colour=TEXT, size=SIZE_BODY, centre=False, back=True, bold=False):
+        s = self.app.hud.text(text, size, colour, bold=bold)
+        rect = s.get_rect(center=pos) if centre else s.get_rect(topleft=pos)
+        if back:
+            box = rect.inflate(10, 6)
+            panel = pygame.Surface(box.size, pygame.SRCALPHA)
+            panel.fill(PANEL_BG)
+            surface.blit(panel, box.topleft)
+        surface.blit(s, rect)
+        return rect
+
+    def _outline(self, surface, name, item, colour, width=2):
+        px, scale = self._px, self.app.camera.scale
+        if name == "segments":
+            a, b = px(item["a"]), px(item["b"])
+            r = max(item["radius"] * scale, 0)
+            if a == b:
+                pygame.draw.circle(surface, colour, a, min(r, MAX_PX) + 3, width)
+            else:
+                pygame.draw.line(surface, colour, a, b, width + 2 * int(min(r, 200)))
+        elif name in ("polylines", "polygons"):
+            pts = [px(p) for p in item["points"]]
+            closed = name == "polygons" or item.get("closed", False)
+            pygame.draw.lines(surface, colour, closed, pts, width + 1)
+        elif name in ("balls", "spawners"):
+            pygame.draw.circle(surface, colour, px(item["pos"]), min(item["radius"] * scale, MAX_PX) + 4, width)
+        elif name == "springs":
+            balls = self.doc.definition["balls"]
+            a = px(balls[item["a"]]["pos"])
+            b = px(balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"])
+            pygame.draw.line(surface, colour, a, b, width + 1)
+        elif name == "zones":
+            if "rect" in item:
+                (x0, y0), (x1, y1) = item["rect"]
+                pts = [px(p) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+            elif "polygon" in item:
+                pts = [px(p) for p in item["polygon"]]
+            else:
+                shape = item.get("circle") or item.get("ellipse")
+                radii = shape.get("radii") or (shape["radius"], shape["radius"])
+                t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+                c = shape["center"]
+                pts = [px((c[0] + radii[0] * np.cos(a), c[1] + radii[1] * np.sin(a))) for a in t]
+            pygame.draw.lines(surface, colour, True, pts, width)
+
+    def draw_selection(self, surface):
+        hover = self.editor.hover
+        if hover is not None and self.doc.exists(hover) and hover not in self.doc.selection:
+            self._outline(surface, hover[0], self.doc.item(hover), HOVER, 1)
+        for ref in self.doc.selection:
+            if not self.doc.exists(ref):
+                continue
+            item = self.doc.item(ref)
+            self._outline(surface, ref[0], item, SELECTED)
+            for _, p in handles(ref[0], item):
+                x, y = self._px(p)
+                pygame.draw.rect(surface, HANDLE, pygame.Rect(x - 4, y - 4, 9, 9), 2)
+
+    def draw_preview(self, surface):
+        ed = self.editor
+        if ed.preview is not None:
+            kind, pts = ed.preview
+            screen = [self._px(p) for p in pts]
+            if kind == "zone" and len(screen) == 2:
+                (ax, ay), (bx, by) = screen
+                pygame.draw.rect(surface, PREVIEW, pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)), 2)
+            elif len(screen) >= 2:
+                pygame.draw.lines(surface, PREVIEW, kind == "polygon" and len(screen) > 2, screen, 2)
+            for p in screen:
+                pygame.draw.circle(surface, PREVIEW, p, 4)
+        if ed.box is not None:
+            (ax, ay), (bx, by) = self._px(ed.box[0]), self._px(ed.box[1])
+            pygame.draw.rect(surface, BOX, pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)), 1)
+        if ed.tool in ("ball", "spawner") and ed.snapped is not None and self.app.mouse_known:
+            r = 0.25 * self.app.camera.scale
+            pygame.draw.circle(surface, PREVIEW, self._px(ed.snapped[0]), r, 1)
+        if ed.snapped is not None and ed.tool != "select" and self.app.mouse_known:
+            p = self._px(ed.snapped[0])
+            pygame.draw.circle(surface, SNAP, p, 6, 2)
+            if not ed.snapped[1].startswith("grid"):
+                self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, SIZE_SMALL)
+
+    def draw_markers(self, surface):
+        """A ring with "!" at each finding; its reason beside it when there are few (moved
+        down where two would overlap), else for the one under the pointer."""
+        mx, my = self.app.mouse
+        near = None
+        for k, f in enumerate(self.findings):
+            x, y = self._px(f.point)
+            pygame.draw.circle(surface, MARKER_BACK, (x, y), MARKER_RADIUS + 2)
+            pygame.draw.circle(surface, MARKER, (x, y), MARKER_RADIUS, 3)
+            self._label(surface, "!", (x, y + 1), MARKER, SIZE_BODY, centre=True, back=False, bold=True)
+            d = (x - mx) ** 2 + (y - my) ** 2
+            if d <= MARKER_HOVER ** 2 and (near is None or d < near[0]):
+                near = (d, k)
+        placed = []
+        for k, f in enumerate(self.findings):
+            if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
+                x, y = self._px(f.point)
+                reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
+                s = self.app.hud.text(reason, SIZE_SMALL, MARKER)
+                rect = s.get_rect(topleft=(x + MARKER_RADIUS + 8, y - 8)).inflate(10, 6)
+                if rect.right > surface.get_width():            # no room on the right: the left
+                    rect.right = x - MARKER_RADIUS - 4
+                while rect.collidelist(placed) >= 0:
+                    rect.y += rect.height + 2
+                placed.append(rect)
+                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, SIZE_SMALL)
+
+    def draw_toolbar(self, surface):
+        name = self.doc.definition.get("name") or "(no name)"
+        y = TOOLBAR_TOP + BUTTON_SIZE[1] + 6
+        title = self.app.hud.text(f"Editing: {name}", SIZE_BODY, WARN, bold=True)
+        surface.blit(title, (10, y))
+        surface.blit(self.app.hud.text(HINT, SIZE_SMALL, DIM), (title.get_width() + 30, y + 2))
+        for k, (rect, tool) in enumerate(zip(self.toolbar_rects(), TOOLS)):
+            pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
+            pygame.draw.rect(surface, DIM, rect, 1, border_radius=4)
+            s = self.app.hud.text(f"{k + 1} {tool}", SIZE_SMALL, TEXT)
+            surface.blit(s, s.get_rect(center=rect.center))
+
+    def draw_panel(self, surface):
+        rows = self.editor.properties()
+        if not rows:
+            return
+        rect = self.panel_rect()
+        panel = pygame.Surface(rect.size, pygame.SRCALPHA)
+        panel.fill(PANEL_BG)
+        surface.blit(panel, rect.topleft)
+        sel = self.doc.selection
+        title = f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
+        surface.blit(self.app.hud.text(title, SIZE_BODY, WARN, bold=True), (rect.x + 8, rect.y + 6))
+        current = self.editor.prop % len(rows)
+        for k, (label, _key, _index, value) in enumerate(rows):
+            y = rect.y + 30 + k * ROW_HEIGHT
+            if k == current:
+                pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
+            surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else DIM), (rect.x + 8, y + 3))
+            shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+            surface.blit(self.app.hud.text(shown, SIZE_BODY, TEXT), (rect.x + 130, y + 3))
+        foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, DIM)
+        surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
+
+    def draw_status(self, surface):
+        ed, doc = self.editor, self.doc
+        width, height = surface.get_size()
+        bar = pygame.Surface((width, STATUS_HEIGHT), pygame.SRCALPHA)
+        bar.fill(PANEL_BG)
+        surface.blit(bar, (0, height - STATUS_HEIGHT))
+        name = os.path.basename(doc.path) if doc.path else "(new level)"
+        cx, cy = ed.cursor
+        parts = [name + (" *" if doc.dirty else ""), f"cursor ({cx:.2f}, {cy:.2f}) m",
+                 f"grid {ed.grid:g} m {'on' if ed.grid_on else 'off'}"]
+        if ed.tool == "zone":
+            parts.append(f"new zones: {ed.zone_kind}")
+        if self.findings:
+            many = len(self.findings) > MARKER_LABELS
+            parts.append(f"{len(self.findings)} check{'s' if many or len(self.findings) > 1 else ''} found"
+                         + (" (point at a ! for its reason)" if many else ""))
+        colour = TEXT
+        if ed.message:
+            parts.append(ed.message)
+            colour = WARN
+        surface.blit(self.app.hud.text("    ".join(parts), SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
+
+    def draw_prompt(self, surface):
+        if self.prompt is not None:
+            lines = ["Unsaved changes.", "S: save    D: discard them    Esc: keep editing"]
+        elif isinstance(self.doc.conflict, LevelError):
+            lines = ["The level file on disk does not load (someone is editing it?).",
+                     "K: keep yours (saving overwrites the file)    or fix the file: it is taken when it loads"]
+        else:
+            lines = ["The level file changed on disk while you have unsaved edits.",
+                     "K: keep yours (saving overwrites the file)    T: take the file's (Ctrl+Z brings yours back)"]
+        cx = surface.get_width() // 2
+        y = surface.get_height() // 2 - 30
+        for k, line in enumerate(lines):
+            self._label(surface, line, (cx, y + 30 * k), WARN if k == 0 else TEXT, SIZE_BODY, centre=True, bold=k == 0)
+
+    def draw_entry(self, surface):
+        kind, text = self.entry
+        if kind == "name":
+            line = f"Save as: levels/{text}_.json    (Enter saves, Esc cancels)"
+        else:
+            rows = self.editor.properties()
+            label = rows[self.editor.prop % len(rows)][0] if rows else "value"
+            line = f"{label} = {text}_    (Enter sets, Esc cancels)"
+        self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
+                    centre=True)
+
+
+class _Checker(threading.Thread):
+    """game.checks.check on a copy of the definition, off the frame."""
+
+    def __init__(self, definition, state):
+        super().__init__(daemon=True, name="level checks")
+        self.definition, self.state, self.findings = definition, state, []
+
+    def run(self):
+        try:
+            self.findings = check(self.definition)
+        except Exception as e:          # a bug in a check must not take the editor down
+            self.findings = [Finding((0.0, 0.0), f"the level checks failed: {type(e).__name__}: {e}")]
+
+
+def _mods():
+    """The held modifier keys (none where there is no video system, as in headless tests)."""
+    try:
+        return pygame.key.get_mods()
+    except pygame.error:
+        return 0
+
+
+def _same(a, b):
+    import json
+    return json.dumps(a) == json.dumps(b)
+
+
+def new_level_file(path):
+    """Write the template level to ``path`` (for ``--edit`` on a file that is not there yet)."""
+    definition = template_definition(os.path.splitext(os.path.basename(path))[0] or "New level")
+    save_level(definition, path)
