@@ -505,14 +505,18 @@ def _paths(value, here=()):
 @FUZZ
 @given(st.sampled_from(VALID), st.data())
 def test_fuzz_levels_with_values_replaced(original, data):
-    doc = json.loads(original)
+    doc = _replace_values(json.loads(original), data, data.draw(st.integers(1, 3)), JSON_VALUES)
+    _load_or_refuse(json.dumps(doc))
+
+
+def _replace_values(doc, data, count, values):
+    """``doc`` with ``count`` values at drawn paths replaced by values drawn from ``values``."""
     paths = list(_paths(doc))
-    for _ in range(data.draw(st.integers(1, 3))):
+    for _ in range(count):
         path = data.draw(st.sampled_from(paths))
-        value = data.draw(JSON_VALUES)
+        value = data.draw(values)
         if not path:
-            doc = value
-            break
+            return value
         parent = doc
         try:
             for step in path[:-1]:
@@ -520,7 +524,7 @@ def test_fuzz_levels_with_values_replaced(original, data):
             parent[path[-1]] = value
         except (KeyError, IndexError, TypeError):
             pass
-    _load_or_refuse(json.dumps(doc))
+    return doc
 
 
 @FUZZ
@@ -1034,21 +1038,8 @@ def test_the_watchers_scanner_reads_levels_as_load_does(path):
 @FUZZ
 @given(st.sampled_from(VALID), st.data())
 def test_the_fast_schema_check_agrees_with_jsonschema(original, data):
-    doc = json.loads(original)
-    paths = list(_paths(doc))
-    for _ in range(data.draw(st.integers(0, 3))):
-        path = data.draw(st.sampled_from(paths))
-        value = data.draw(JSON_VALUES | st.sampled_from([True, 1.0, 2, -0.0, 1e6, 1e6 + 1, 10 ** 30, "", []]))
-        if not path:
-            doc = value
-            break
-        parent = doc
-        try:
-            for step in path[:-1]:
-                parent = parent[step]
-            parent[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            pass
+    edges = st.sampled_from([True, 1.0, 2, -0.0, 1e6, 1e6 + 1, 10 ** 30, "", []])
+    doc = _replace_values(json.loads(original), data, data.draw(st.integers(0, 3)), JSON_VALUES | edges)
     validator = level_schema.validator()
     assert level_schema.compile_schema(validator.schema)(doc) == validator.is_valid(doc)
 
