@@ -11,6 +11,8 @@ SUBSTEPS = 4                    # sub-steps per fixed tick
 DRAG = 0.0                      # linear drag, 1/s  (a = -drag * v)
 
 MATERIAL = {"restitution": 0.4, "friction": 0.3, "density": 1.0}  # density in kg/m^2
+ROLLING = 0.0                   # rolling resistance (Box2D v3's: the resisting torque is this x radius x normal force)
+SPIN = 0.0                      # rad/s, counter-clockwise: a ball's spin when its definition has none
 
 BALL_RADIUS = 0.25              # m
 SEGMENT_RADIUS = 0.0            # m; 0 = thin wall, > 0 = stadium (capsule)

@@ -1,0 +1,478 @@
+"""The contact solver: impacts, then Box2D v3's soft step, over contacts solved in colours.
+
+One algorithm, two executions: numpy solves a colour at once (gather, compute, scatter; no
+two contacts of a colour share a ball, so nothing collides), the compiled kernels of
+``game._kernels`` loop over the colour's contacts one by one with the same arithmetic in the
+same order. Both give the same bits (tests/test_solver.py).
+
+A sub-step's contacts (``prepare``): every candidate pair's normal and depth are measured
+afresh at the integrated positions x*; the pairs that touch (depth > -TOUCH_SLOP) become
+contacts, in a canonical order (by ball id, then the other ball's id, then static index),
+coloured, and warm-started from the last sub-step's impulses matched by the same key.
+
+The solve (``solve``), Box2D's sign convention with the normal n pointing from body b to
+ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_x):
+1. impacts: a contact closing faster than ``restitution_threshold`` gets the collision
+   impulse P = (1 + e) (-v_n) / k_n (k_n = 1/m_a + 1/m_b) and Coulomb friction bounded by
+   mu times its impulses so far; passes over the colours repeat until none closes that fast
+   (a Newton's cradle passes the knock one contact a colour). The impact happened
+   tau = depth / (-v_n) ago (at most h): positions and angles move by dv tau, reflecting the
+   penetration instead of keeping it, so bounces keep their energy.
+2. warm start: last sub-step's normal, tangent and rolling impulses are applied again.
+3. ``iterations`` soft passes (contact_hertz, damping_ratio: bias rate, mass and impulse
+   scales; push-out at most ``max_push_speed``), with friction clamped to mu * normal and
+   rolling resistance; their velocity change moves positions by h dv (x* was integrated
+   with the velocities before it).
+4. ``relax_iterations`` passes without the bias: velocities only, removing the push-out
+   speed so it never becomes energy.
+"""
+import dataclasses
+import math
+
+import numpy as np
+
+from game import collide
+
+TOUCH_SLOP = 1e-9          # m: a pair this close or closer is a contact (the positions are x*)
+MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
+STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
+_HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
+_STATIC_KEY = 1 << 31      # key = id_a * 2^32 + (id_b, or this + static index)
+EXECUTIONS = ("compiled", "numpy")
+
+
+@dataclasses.dataclass
+class SolverOptions:
+    """The solver's switches, each changeable between ticks.
+
+    substeps: sub-steps per tick; iterations / relax_iterations: soft passes with and
+    without the push-out bias; warm_start: begin each sub-step from the last one's impulses;
+    restitution_threshold: m/s, contacts closing slower do not bounce; contact_hertz: Hz,
+    the stiffness of the soft contact; damping_ratio: its damping (Box2D: 10); max_push_speed:
+    m/s, the fastest a soft contact pushes overlapping bodies apart.
+    """
+    substeps: int = 4
+    iterations: int = 2
+    relax_iterations: int = 2
+    warm_start: bool = True
+    restitution_threshold: float = 0.5
+    contact_hertz: float = 30.0
+    damping_ratio: float = 10.0
+    max_push_speed: float = 3.0
+
+    def describe(self):
+        """One line for the debug layer."""
+        return (f"substeps {self.substeps}  iterations {self.iterations}  relax {self.relax_iterations}  "
+                f"warm start {'on' if self.warm_start else 'off'}  bounce above {self.restitution_threshold:g} m/s  "
+                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s")
+
+
+def soft(hertz, damping_ratio, h):
+    """Box2D v3's soft constraint for a sub-step h: (bias_rate 1/s, mass_scale, impulse_scale).
+
+    A spring-damper of frequency hertz and damping ratio zeta, solved implicitly:
+    omega = 2 pi hertz, a1 = 2 zeta + h omega, a2 = h omega a1, a3 = 1 / (1 + a2);
+    bias_rate = omega / a1, mass_scale = a2 a3, impulse_scale = a3.
+    """
+    if hertz <= 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * damping_ratio + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+class Contacts:
+    """One sub-step's contacts in solve order (by colour, then canonical), as arrays (C,).
+
+    ``a``: ball; ``b``: other ball, or N (the statics' still stand-in); ``static``: capsule
+    index or -1; ``nx, ny``: unit normal from b towards a; ``depth``: overlap at x* (m);
+    ``base``: depth + (p_a - p_b) . n, so that depth(p) = base - (p_a - p_b) . n;
+    ``ra, rb``: lever arms (m, 0 for statics); ``mass_n, mass_t, mass_r``: effective masses
+    of the normal, tangent and rolling rows; ``restitution, friction, rolling`` (rolling in
+    m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
+    result out); ``key``: int64 ids; ``colour_start``: (K + 1,) the colours' slices;
+    ``approach``: closing speed at x* before the solve (m/s, > 0 closing).
+    """
+
+    FIELDS = ("a", "b", "static", "nx", "ny", "depth", "base", "ra", "rb", "mass_n", "mass_t", "mass_r",
+              "restitution", "friction", "rolling", "pn", "pt", "pr", "key", "approach")
+
+    def __init__(self, n, **arrays):
+        self.n = n
+        for name in self.FIELDS:
+            setattr(self, name, arrays[name])
+        self.colour_start = arrays["colour_start"]
+
+    @classmethod
+    def empty(cls, n):
+        z = np.zeros(0)
+        zi = np.zeros(0, np.int64)
+        fields = {name: (zi if name in ("a", "b", "static", "key") else z) for name in cls.FIELDS}
+        return cls(n, colour_start=np.zeros(1, np.int64), **fields)
+
+    def __len__(self):
+        return len(self.a)
+
+    @property
+    def colours(self):
+        return len(self.colour_start) - 1
+
+    def points(self, pos, radius, rows=None):
+        """(K, 2) touch points on ball a's surface where the other body meets it."""
+        rows = np.arange(len(self)) if rows is None else rows
+        a = self.a[rows]
+        lever = radius[a] - self.depth[rows]
+        return pos[a] - np.stack((self.nx[rows] * lever, self.ny[rows] * lever), axis=1)
+
+
+def colour_contacts(a, b, n, key):
+    """(C,) colour of each contact: no two contacts of a colour share a ball (index n, the
+    statics' stand-in, is shared freely).
+
+    Rounds: a contact whose priority (its key, Fibonacci-hashed: a fixed pseudo-random
+    order, so chains of contacts do not wait one a round) is the least among the uncoloured
+    contacts of both its balls takes this round's colour. Integer work only: the compiled
+    twin ``_kernels.colour_contacts`` gives the same colours (tests/test_solver.py).
+    """
+    m = len(a)
+    colour = np.full(m, -1, np.int64)
+    if m == 0:
+        return colour
+    rank = priority_ranks(key)
+    left = np.arange(m)
+    best = np.empty(n + 1, np.int64)
+    c = 0
+    while len(left):
+        la, lb, lr = a[left], b[left], rank[left]
+        best.fill(m)
+        np.minimum.at(best, la, lr)
+        np.minimum.at(best, lb, lr)
+        chosen = (best[la] == lr) & ((lb == n) | (best[lb] == lr))
+        colour[left[chosen]] = c
+        left = left[~chosen]
+        c += 1
+    return colour
+
+
+def priority_ranks(key):
+    """(C,) ranks 0..C-1 of the contacts by hashed key (a bijection of int64, so no ties)."""
+    hashed = key.astype(np.uint64) * _HASH          # wraps modulo 2^64, as intended
+    rank = np.empty(len(key), np.int64)
+    rank[np.argsort(hashed, kind="stable")] = np.arange(len(key))
+    return rank
+
+
+class Solver:
+    """The contact solver of one World: its options and its execution.
+
+    ``execution`` is "compiled" (the numba kernels once ``game.accel.KERNELS`` has loaded,
+    numpy until then) or "numpy"; both give the same bits. The solver keeps last sub-step's
+    impulses by contact key for warm starting.
+    """
+
+    def __init__(self, execution="compiled", options=None):
+        if execution not in EXECUTIONS:
+            raise ValueError(f"unknown solver {execution!r}; expected one of {', '.join(EXECUTIONS)}")
+        self.requested = execution
+        self.options = options if options is not None else SolverOptions()
+        self._warm = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+
+    @property
+    def execution(self):
+        """"compiled" when this solver runs the kernels now, else "numpy"."""
+        return "compiled" if self.kernels() is not None else "numpy"
+
+    def kernels(self):
+        from game import accel
+        return accel.KERNELS if self.requested == "compiled" else None
+
+    def forget(self):
+        """Drop the stored impulses (the balls were rebuilt)."""
+        self._warm = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+
+    # ------------------------------------------------------------------ contacts
+    def prepare(self, world, candidates, prev):
+        """This sub-step's Contacts from the candidate pairs, with fresh geometry at world.pos.
+
+        ``candidates``: (i, j, bi, s) ball pairs i < j and (ball, capsule) pairs, each sorted.
+        ``prev``: (N, 2) positions at the sub-step's start (which side of a wall a ball came from).
+        """
+        n = world.count
+        pos, radius, statics = world.pos, world.radius, world.statics
+        i, j, bi, s = candidates
+        # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
+        dx = pos[i, 0] - pos[j, 0]
+        dy = pos[i, 1] - pos[j, 1]
+        dist = np.sqrt(dx * dx + dy * dy)
+        reach = radius[i] + radius[j]
+        touch = np.nonzero(reach - dist > -TOUCH_SLOP)[0]
+        i, j, dx, dy, dist = i[touch], j[touch], dx[touch], dy[touch], dist[touch]
+        apart = dist > 1e-12
+        inv = 1.0 / np.where(apart, dist, 1.0)
+        pnx = np.where(apart, dx * inv, 1.0)       # coincident centres part along +x
+        pny = np.where(apart, dy * inv, 0.0)
+        pdepth = reach[touch] - dist
+        # Ball-static pairs: seed 000's offset from each capsule, polygons' insides.
+        if len(bi):
+            snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
+            collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
+            touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
+            bi, s, snx, sny, sdepth = bi[touch], s[touch], snormal[touch, 0], snormal[touch, 1], sdepth[touch]
+        else:
+            snx = sny = sdepth = np.zeros(0)
+        if len(i) + len(bi) == 0:
+            return Contacts.empty(n)
+        ids = world.ids
+        a = np.concatenate((i, bi))
+        b = np.concatenate((j, np.full(len(bi), n, np.int64)))
+        static = np.concatenate((np.full(len(i), -1, np.int64), s))
+        key = ids[a] * (1 << 32) + np.concatenate((ids[j], _STATIC_KEY + s))
+        nx = np.concatenate((pnx, snx))
+        ny = np.concatenate((pny, sny))
+        depth = np.concatenate((pdepth, sdepth))
+        # Canonical order by key, then colours; the solve order is by colour, then key.
+        canonical = np.argsort(key, kind="stable")
+        a, b, static, key, nx, ny, depth = (x[canonical] for x in (a, b, static, key, nx, ny, depth))
+        kernels = self.kernels()
+        if kernels is not None:
+            colour = kernels.colour_contacts(a, b, n, priority_ranks(key))
+        else:
+            colour = colour_contacts(a, b, n, key)
+        order = np.argsort(colour, kind="stable")
+        a, b, static, key, nx, ny, depth, colour = (x[order] for x in (a, b, static, key, nx, ny, depth, colour))
+        colour_start = np.zeros(int(colour[-1]) + 2, np.int64)
+        np.cumsum(np.bincount(colour), out=colour_start[1:])
+
+        px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
+        vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
+        w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
+        on_ball = static < 0
+        base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
+        ra = radius[a]
+        rb = np.where(on_ball, radius[np.minimum(b, n - 1)], 0.0)
+        k_n = w[a] + w[b]
+        k_t = k_n + (inv_i[a] * (ra * ra) + inv_i[b] * (rb * rb))
+        k_r = inv_i[a] + inv_i[b]
+        with np.errstate(divide="ignore"):
+            mass_n = np.where(k_n > 0, 1.0 / k_n, 0.0)
+            mass_t = np.where(k_t > 0, 1.0 / k_t, 0.0)
+            mass_r = np.where(k_r > 0, 1.0 / k_r, 0.0)
+        # Materials as Box2D mixes them: the livelier restitution, the geometric mean of
+        # friction, the larger rolling resistance (times the radius: an arm, in metres).
+        st = np.maximum(static, 0)
+        other = np.minimum(b, n - 1)
+        restitution = np.maximum(world.restitution[a], np.where(on_ball, world.restitution[other],
+                                                                statics.restitution[st] if len(statics) else 0.0))
+        friction = np.sqrt(world.friction[a] * np.where(on_ball, world.friction[other],
+                                                         statics.friction[st] if len(statics) else 0.0))
+        roll_b = np.where(on_ball, world.rolling[other] * rb,
+                          (statics.rolling[st] if len(statics) else 0.0) * ra)
+        rolling = np.maximum(world.rolling[a] * ra, roll_b)
+        approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
+        pn, pt, pr = self._warm_start(key)
+        return Contacts(n, a=a, b=b, static=static, nx=nx, ny=ny, depth=depth, base=base, ra=ra, rb=rb,
+                        mass_n=mass_n, mass_t=mass_t, mass_r=mass_r, restitution=restitution,
+                        friction=friction, rolling=rolling, pn=pn, pt=pt, pr=pr, key=key,
+                        approach=approach, colour_start=colour_start)
+
+    def _warm_start(self, key):
+        """(pn, pt, pr) of last sub-step's contacts with the same keys, zero for new ones."""
+        m = len(key)
+        old_key, old_n, old_t, old_r = self._warm
+        if not self.options.warm_start or len(old_key) == 0:
+            return np.zeros(m), np.zeros(m), np.zeros(m)
+        at = np.minimum(np.searchsorted(old_key, key), len(old_key) - 1)
+        found = old_key[at] == key
+        return (np.where(found, old_n[at], 0.0), np.where(found, old_t[at], 0.0),
+                np.where(found, old_r[at], 0.0))
+
+    # --------------------------------------------------------------------- solve
+    def solve(self, world, contacts, h):
+        """Solve one sub-step's contacts, in place on world.pos, vel, angle and spin."""
+        c = contacts
+        if len(c):
+            o = self.options
+            rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h)
+            s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h)
+            n = world.count
+            px, py = _extended(world.pos[:, 0]), _extended(world.pos[:, 1])
+            vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
+            spin, angle = _extended(world.spin), _extended(world.angle)
+            w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
+            args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
+                    c.restitution, c.friction, c.rolling, c.static, c.pn, c.pt, c.pr,
+                    px, py, vx, vy, spin, angle, w, inv_i,
+                    h, o.restitution_threshold, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
+                    int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                    s_impulse_scale, o.max_push_speed)
+            kernels = self.kernels()
+            (kernels.solve if kernels is not None else solve_numpy)(*args)
+            world.pos = np.stack((px[:n], py[:n]), axis=1)
+            world.vel = np.stack((vx[:n], vy[:n]), axis=1)
+            world.spin = spin[:n].copy()
+            world.angle = angle[:n].copy()
+        order = np.argsort(c.key, kind="stable")
+        self._warm = (c.key[order], c.pn[order], c.pt[order], c.pr[order])
+
+
+def _extended(array):
+    """The array with one more entry, 0, for the still stand-in of the statics."""
+    out = np.empty(len(array) + 1)
+    out[:-1] = array
+    out[-1] = 0.0
+    return out
+
+
+def solve_numpy(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r,
+                restitution, friction, rolling, static, pn, pt, pr,
+                px, py, vx, vy, spin, angle, w, inv_i,
+                h, threshold, max_passes, warm_start, iterations, relax_iterations,
+                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """The numpy execution of the solve (see the module docstring), in place on the
+    extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
+    vectorised gather-compute-scatter; ``_kernels.solve`` is the same, contact by contact."""
+    colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
+    on_static = static >= 0
+    # 1. Impacts, until no contact closes faster than the threshold.
+    imp_n = np.zeros(len(a))
+    imp_t = np.zeros(len(a))
+    for _ in range(max_passes):
+        hits = 0
+        for lo, hi in colours:
+            ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+            vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
+            sel = np.nonzero(-vn > threshold)[0]
+            if len(sel) == 0:
+                continue
+            hits += len(sel)
+            k = sel + lo
+            ka, kb, knx, kny, vn = a[k], b[k], nx[k], ny[k], vn[sel]
+            rvx = vx[ka] - vx[kb]
+            rvy = vy[ka] - vy[kb]
+            depth = base[k] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny)
+            tau = np.minimum(np.maximum(depth / (0.0 - vn), 0.0), h)
+            p_n = (1.0 + restitution[k]) * (0.0 - vn) * mass_n[k]
+            imp_n[k] = imp_n[k] + p_n
+            vt = (rvy * knx - rvx * kny) - spin[ka] * ra[k] - spin[kb] * rb[k]
+            old = imp_t[k]
+            limit = friction[k] * imp_n[k]
+            new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
+            imp_t[k] = new
+            p_t = new - old
+            jx = p_n * knx - p_t * kny
+            jy = p_n * kny + p_t * knx
+            dvax, dvay = jx * w[ka], jy * w[ka]
+            dvbx, dvby = jx * w[kb], jy * w[kb]
+            dwa = (0.0 - ra[k] * p_t) * inv_i[ka]
+            dwb = (0.0 - rb[k] * p_t) * inv_i[kb]
+            vx[ka] = vx[ka] + dvax
+            vy[ka] = vy[ka] + dvay
+            vx[kb] = vx[kb] - dvbx
+            vy[kb] = vy[kb] - dvby
+            spin[ka] = spin[ka] + dwa
+            spin[kb] = spin[kb] + dwb
+            px[ka] = px[ka] + dvax * tau
+            py[ka] = py[ka] + dvay * tau
+            px[kb] = px[kb] - dvbx * tau
+            py[kb] = py[kb] - dvby * tau
+            angle[ka] = angle[ka] + dwa * tau
+            angle[kb] = angle[kb] + dwb * tau
+        if hits == 0:
+            break
+    # 2. Warm start.
+    vx0, vy0, spin0 = vx.copy(), vy.copy(), spin.copy()
+    if warm_start:
+        for lo, hi in colours:
+            ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+            p_n, p_t, p_r = pn[lo:hi], pt[lo:hi], pr[lo:hi]
+            jx = p_n * knx - p_t * kny
+            jy = p_n * kny + p_t * knx
+            vx[ka] = vx[ka] + jx * w[ka]
+            vy[ka] = vy[ka] + jy * w[ka]
+            vx[kb] = vx[kb] - jx * w[kb]
+            vy[kb] = vy[kb] - jy * w[kb]
+            spin[ka] = spin[ka] + (p_r - ra[lo:hi] * p_t) * inv_i[ka]
+            spin[kb] = spin[kb] + (0.0 - p_r - rb[lo:hi] * p_t) * inv_i[kb]
+    else:
+        pn[:] = 0.0
+        pt[:] = 0.0
+        pr[:] = 0.0
+    # 3. Soft passes with the push-out bias; their velocity change moves the positions.
+    for _ in range(iterations):
+        for lo, hi in colours:
+            _pass(lo, hi, True, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale,
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    px[:] = px + h * (vx - vx0)
+    py[:] = py + h * (vy - vy0)
+    angle[:] = angle + h * (spin - spin0)
+    # 4. Relax: the same passes without the bias, velocities only.
+    for _ in range(relax_iterations):
+        for lo, hi in colours:
+            _pass(lo, hi, False, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale,
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    # The statics' stand-in stays still at the origin whatever was written to it.
+    for array in (px, py, vx, vy, spin, angle):
+        array[-1] = 0.0
+
+
+def _pass(lo, hi, use_bias, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+          on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale, impulse_scale,
+          s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance."""
+    ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+    s = 0.0 - (base[lo:hi] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny))   # separation
+    if use_bias:
+        st = on_static[lo:hi]
+        k_rate = np.where(st, s_rate, rate)
+        k_ms = np.where(st, s_mass_scale, mass_scale)
+        k_is = np.where(st, s_impulse_scale, impulse_scale)
+        bias = np.where(s > 0.0, s * (1.0 / h), np.maximum(k_ms * k_rate * s, 0.0 - max_push))
+        ms = np.where(s > 0.0, 1.0, k_ms)
+        im = np.where(s > 0.0, 0.0, k_is)
+    else:
+        bias = np.where(s > 0.0, s * (1.0 / h), 0.0)
+        ms = np.ones(hi - lo)
+        im = np.zeros(hi - lo)
+    vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
+    old = pn[lo:hi].copy()        # a copy: the slice is written below
+    new = np.maximum(old - mass_n[lo:hi] * (ms * vn + bias) - im * old, 0.0)
+    pn[lo:hi] = new
+    p_n = new - old
+    wa, wb = w[ka], w[kb]
+    vax = vx[ka] + p_n * knx * wa
+    vay = vy[ka] + p_n * kny * wa
+    vbx = vx[kb] - p_n * knx * wb
+    vby = vy[kb] - p_n * kny * wb
+    # Friction at the contact point: it turns the balls.
+    kra, krb = ra[lo:hi], rb[lo:hi]
+    sa, sb = spin[ka], spin[kb]
+    vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
+    old = pt[lo:hi].copy()        # a copy: the slice is written below
+    limit = friction[lo:hi] * new
+    newt = np.minimum(np.maximum(old - vt * mass_t[lo:hi], 0.0 - limit), limit)
+    pt[lo:hi] = newt
+    p_t = newt - old
+    vax = vax - p_t * kny * wa
+    vay = vay + p_t * knx * wa
+    vbx = vbx + p_t * kny * wb
+    vby = vby - p_t * knx * wb
+    sa = sa - (kra * p_t) * inv_i[ka]
+    sb = sb - (krb * p_t) * inv_i[kb]
+    # Rolling resistance: an angular impulse on the relative spin, |pr| <= rolling * pn.
+    old = pr[lo:hi].copy()        # a copy: the slice is written below
+    limit = rolling[lo:hi] * new
+    newr = np.minimum(np.maximum(old - mass_r[lo:hi] * (sa - sb), 0.0 - limit), limit)
+    pr[lo:hi] = newr
+    p_r = newr - old
+    sa = sa + p_r * inv_i[ka]
+    sb = sb - p_r * inv_i[kb]
+    vx[ka] = vax
+    vy[ka] = vay
+    vx[kb] = vbx
+    vy[kb] = vby
+    spin[ka] = sa
+    spin[kb] = sb
