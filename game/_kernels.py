@@ -200,8 +200,8 @@ def colour_contacts(a, b, n, rank):
 
 
 @njit(cache=True)
-def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-               static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale, impulse_scale,
+def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+               static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
                s_rate, s_mass_scale, s_impulse_scale, max_push):
     """solver._pass, one contact after another."""
     for k in range(lo, hi):
@@ -209,14 +209,14 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mas
         q = b[k]
         knx = nx[k]
         kny = ny[k]
-        s = 0.0 - (base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny))
         bias = 0.0
         ms = 1.0
         im = 0.0
-        if s > 0.0:
-            bias = s * (1.0 / h)
-        elif use_bias:
-            if static[k] >= 0:
+        if use_bias:
+            s = separation[k]
+            if s > 0.0:
+                bias = s * (1.0 / h_move)
+            elif static[k] >= 0:
                 bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
                 ms = s_mass_scale
                 im = s_impulse_scale
@@ -267,10 +267,10 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mas
 
 
 @njit(cache=True)
-def solve(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r,
+def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
           restitution, friction, rolling, static, pn, pt, pr,
           px, py, vx, vy, spin, angle, w, inv_i,
-          h, threshold, max_passes, warm_start, iterations, relax_iterations,
+          h, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
           rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
     """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
     m = len(a)
@@ -289,21 +289,40 @@ def solve(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r,
             rvx = vx[p] - vx[q]
             rvy = vy[p] - vy[q]
             vn = rvx * knx + rvy * kny
-            if not (-vn > threshold):
+            depth = base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny)
+            if not (-vn > threshold and depth > -touch_slop):
                 continue
             hits += 1
-            depth = base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny)
-            tau = min(max(depth / (0.0 - vn), 0.0), h)
-            p_n = (1.0 + restitution[k]) * (0.0 - vn) * mass_n[k]
+            mx = knx
+            my = kny
+            if static[k] < 0:
+                dx = px[p] - px[q]
+                dy = py[p] - py[q]
+                reach = ra[k] + rb[k]
+                du = dx * rvx + dy * rvy
+                uu = rvx * rvx + rvy * rvy
+                disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+                back = (du + np.sqrt(max(disc, 0.0))) / uu
+                tau = min(max(back, 0.0), h)
+                tx = dx - tau * rvx
+                ty = dy - tau * rvy
+                length = np.sqrt(tx * tx + ty * ty)
+                if length > 0.0:
+                    mx = tx / length
+                    my = ty / length
+            else:
+                tau = min(max(depth / (0.0 - vn), 0.0), h)
+            vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
+            p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * knx - rvx * kny) - spin[p] * ra[k] - spin[q] * rb[k]
+            vt = (rvy * mx - rvx * my) - spin[p] * ra[k] - spin[q] * rb[k]
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
             imp_t[k] = new
             p_t = new - old
-            jx = p_n * knx - p_t * kny
-            jy = p_n * kny + p_t * knx
+            jx = p_n * mx - p_t * my
+            jy = p_n * my + p_t * mx
             dvax = jx * w[p]
             dvay = jy * w[p]
             dvbx = jx * w[q]
@@ -347,18 +366,18 @@ def solve(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r,
     # 3. soft passes with the bias, then their velocity change moves the positions
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, base, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h,
+            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t,
+                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
                        rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     for e in range(size):
-        px[e] = px[e] + h * (vx[e] - vx0[e])
-        py[e] = py[e] + h * (vy[e] - vy0[e])
-        angle[e] = angle[e] + h * (spin[e] - spin0[e])
+        px[e] = px[e] + h_move * (vx[e] - vx0[e])
+        py[e] = py[e] + h_move * (vy[e] - vy0[e])
+        angle[e] = angle[e] + h_move * (spin[e] - spin0[e])
     # 4. relax
     for _ in range(relax_iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, base, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h,
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t,
+                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
                        rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     px[size - 1] = 0.0
     py[size - 1] = 0.0
@@ -622,9 +641,9 @@ def warm_up():
     z = np.zeros(m)
     ext = np.zeros(4)
     colour = colour_contacts(i, j, 3, np.arange(m))
-    solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
+    solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
           ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
-          1 / 240, 0.5, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
+          1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
     vel = np.zeros((3, 2))
     for stepper in UNIFORM_STEPPERS.values():
         stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)

@@ -33,7 +33,7 @@ import numpy as np
 
 from game import collide
 
-TOUCH_SLOP = 1e-9          # m: a pair this close or closer is a contact (the positions are x*)
+TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
 _HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
@@ -56,7 +56,7 @@ class SolverOptions:
     relax_iterations: int = 2
     warm_start: bool = True
     restitution_threshold: float = 0.5
-    contact_hertz: float = 30.0
+    contact_hertz: float = 60.0
     damping_ratio: float = 10.0
     max_push_speed: float = 3.0
 
@@ -89,6 +89,8 @@ class Contacts:
     ``a``: ball; ``b``: other ball, or N (the statics' still stand-in); ``static``: capsule
     index or -1; ``nx, ny``: unit normal from b towards a; ``depth``: overlap at x* (m);
     ``base``: depth + (p_a - p_b) . n, so that depth(p) = base - (p_a - p_b) . n;
+    ``separation``: the gap at x* - h v*, where the soft step moves from (m, > 0 apart);
+    ``ax, ay``: the forces' relative acceleration a_a - a_b this sub-step (m/s^2);
     ``ra, rb``: lever arms (m, 0 for statics); ``mass_n, mass_t, mass_r``: effective masses
     of the normal, tangent and rolling rows; ``restitution, friction, rolling`` (rolling in
     m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
@@ -96,7 +98,7 @@ class Contacts:
     ``approach``: closing speed at x* before the solve (m/s, > 0 closing).
     """
 
-    FIELDS = ("a", "b", "static", "nx", "ny", "depth", "base", "ra", "rb", "mass_n", "mass_t", "mass_r",
+    FIELDS = ("a", "b", "static", "nx", "ny", "depth", "base", "separation", "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r",
               "restitution", "friction", "rolling", "pn", "pt", "pr", "key", "approach")
 
     def __init__(self, n, **arrays):
@@ -193,11 +195,14 @@ class Solver:
         self._warm = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
 
     # ------------------------------------------------------------------ contacts
-    def prepare(self, world, candidates, prev):
+    def prepare(self, world, candidates, prev, h_move, acceleration=None):
         """This sub-step's Contacts from the candidate pairs, with fresh geometry at world.pos.
 
         ``candidates``: (i, j, bi, s) ball pairs i < j and (ball, capsule) pairs, each sorted.
-        ``prev``: (N, 2) positions at the sub-step's start (which side of a wall a ball came from).
+        ``prev``: (N, 2) positions at the sub-step's start (which side of a wall a ball came from);
+        ``h_move``: s, the sub-step times the integrator's CONTACT_WEIGHT: a velocity change
+        dv of the solve moves positions by h_move dv. ``acceleration``: (N, 2) m/s^2 the
+        forces gave each ball this sub-step (impacts take the velocities at the touch).
         """
         n = world.count
         pos, radius, statics = world.pos, world.radius, world.statics
@@ -250,6 +255,10 @@ class Solver:
         w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
         on_ball = static < 0
         base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
+        # The soft step moves the positions to x* + h_move (v - v*): as if from x* - h_move v*
+        # with the solved velocity v, as Box2D integrates after its solve. So it measures the
+        # gap there: a gap that the move closes may close, no more.
+        separation = 0.0 - (depth + h_move * ((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny))
         ra = radius[a]
         rb = np.where(on_ball, radius[np.minimum(b, n - 1)], 0.0)
         k_n = w[a] + w[b]
@@ -271,8 +280,14 @@ class Solver:
                           (statics.rolling[st] if len(statics) else 0.0) * ra)
         rolling = np.maximum(world.rolling[a] * ra, roll_b)
         approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
+        if acceleration is None:
+            ax = ay = np.zeros(len(a))
+        else:
+            gx, gy = _extended(acceleration[:, 0]), _extended(acceleration[:, 1])
+            ax, ay = gx[a] - gx[b], gy[a] - gy[b]
         pn, pt, pr = self._warm_start(key)
-        return Contacts(n, a=a, b=b, static=static, nx=nx, ny=ny, depth=depth, base=base, ra=ra, rb=rb,
+        return Contacts(n, a=a, b=b, static=static, nx=nx, ny=ny, depth=depth, base=base,
+                        separation=separation, ax=ax, ay=ay, ra=ra, rb=rb,
                         mass_n=mass_n, mass_t=mass_t, mass_r=mass_r, restitution=restitution,
                         friction=friction, rolling=rolling, pn=pn, pt=pt, pr=pr, key=key,
                         approach=approach, colour_start=colour_start)
@@ -289,22 +304,23 @@ class Solver:
                 np.where(found, old_r[at], 0.0))
 
     # --------------------------------------------------------------------- solve
-    def solve(self, world, contacts, h):
-        """Solve one sub-step's contacts, in place on world.pos, vel, angle and spin."""
+    def solve(self, world, contacts, h, h_move):
+        """Solve one sub-step h (s) of contacts, in place on world.pos, vel, angle and spin;
+        the soft step's velocity change dv moves positions by h_move dv (see prepare)."""
         c = contacts
         if len(c):
             o = self.options
-            rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h)
-            s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h)
+            rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
+            s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
             n = world.count
             px, py = _extended(world.pos[:, 0]), _extended(world.pos[:, 1])
             vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
             spin, angle = _extended(world.spin), _extended(world.angle)
             w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
-            args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
+            args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.separation, c.ax, c.ay, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
                     c.restitution, c.friction, c.rolling, c.static, c.pn, c.pt, c.pr,
                     px, py, vx, vy, spin, angle, w, inv_i,
-                    h, o.restitution_threshold, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
+                    h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
                     int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                     s_impulse_scale, o.max_push_speed)
             kernels = self.kernels()
@@ -325,10 +341,10 @@ def _extended(array):
     return out
 
 
-def solve_numpy(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r,
+def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
                 restitution, friction, rolling, static, pn, pt, pr,
                 px, py, vx, vy, spin, angle, w, inv_i,
-                h, threshold, max_passes, warm_start, iterations, relax_iterations,
+                h, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
                 rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
     """The numpy execution of the solve (see the module docstring), in place on the
     extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
@@ -343,26 +359,48 @@ def solve_numpy(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r
         for lo, hi in colours:
             ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
             vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
-            sel = np.nonzero(-vn > threshold)[0]
+            depth = base[lo:hi] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny)
+            sel = np.nonzero((-vn > threshold) & (depth > -touch_slop))[0]
             if len(sel) == 0:
                 continue
             hits += len(sel)
             k = sel + lo
-            ka, kb, knx, kny, vn = a[k], b[k], nx[k], ny[k], vn[sel]
+            ka, kb, knx, kny, vn, depth = a[k], b[k], nx[k], ny[k], vn[sel], depth[sel]
             rvx = vx[ka] - vx[kb]
             rvy = vy[ka] - vy[kb]
-            depth = base[k] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny)
-            tau = np.minimum(np.maximum(depth / (0.0 - vn), 0.0), h)
-            p_n = (1.0 + restitution[k]) * (0.0 - vn) * mass_n[k]
+            # They touched tau ago: for a ball pair, back along the relative velocity u until
+            # |d - tau u| = r_a + r_b (the root of a quadratic), and the impulse acts along
+            # the normal there, where both balls met; against a static, back through the depth
+            # at the closing speed, along the normal found.
+            dx = px[ka] - px[kb]
+            dy = py[ka] - py[kb]
+            reach = ra[k] + rb[k]
+            du = dx * rvx + dy * rvy
+            uu = rvx * rvx + rvy * rvy
+            disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+            back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
+            pair = static[k] < 0
+            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), h)
+            tx = dx - tau * rvx
+            ty = dy - tau * rvy
+            length = np.sqrt(tx * tx + ty * ty)
+            use = pair & (length > 0.0)
+            safe = np.where(use, length, 1.0)
+            mx = np.where(use, tx / safe, knx)
+            my = np.where(use, ty / safe, kny)
+            # The closing speed at the touch, tau before the forces' last change of it: the
+            # collision takes that, and the forces act on after it (x* + dv tau holds both).
+            vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
+            p_n = np.maximum((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * knx - rvx * kny) - spin[ka] * ra[k] - spin[kb] * rb[k]
+            vt = (rvy * mx - rvx * my) - spin[ka] * ra[k] - spin[kb] * rb[k]
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
             imp_t[k] = new
             p_t = new - old
-            jx = p_n * knx - p_t * kny
-            jy = p_n * kny + p_t * knx
+            jx = p_n * mx - p_t * my
+            jy = p_n * my + p_t * mx
             dvax, dvay = jx * w[ka], jy * w[ka]
             dvbx, dvby = jx * w[kb], jy * w[kb]
             dwa = (0.0 - ra[k] * p_t) * inv_i[ka]
@@ -402,39 +440,44 @@ def solve_numpy(colour_start, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r
     # 3. Soft passes with the push-out bias; their velocity change moves the positions.
     for _ in range(iterations):
         for lo, hi in colours:
-            _pass(lo, hi, True, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale,
+            _pass(lo, hi, True, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
-    px[:] = px + h * (vx - vx0)
-    py[:] = py + h * (vy - vy0)
-    angle[:] = angle + h * (spin - spin0)
+    px[:] = px + h_move * (vx - vx0)
+    py[:] = py + h_move * (vy - vy0)
+    angle[:] = angle + h_move * (spin - spin0)
     # 4. Relax: the same passes without the bias, velocities only.
     for _ in range(relax_iterations):
         for lo, hi in colours:
-            _pass(lo, hi, False, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale,
+            _pass(lo, hi, False, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     # The statics' stand-in stays still at the origin whatever was written to it.
     for array in (px, py, vx, vy, spin, angle):
         array[-1] = 0.0
 
 
-def _pass(lo, hi, use_bias, a, b, nx, ny, base, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-          on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h, rate, mass_scale, impulse_scale,
+def _pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+          on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
           s_rate, s_mass_scale, s_impulse_scale, max_push):
-    """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance."""
+    """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance.
+
+    With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
+    (speculative, bias s / h), an overlap is pushed out softly. Without it (relax), the
+    contacts that pushed stop their approach, no more: the push-out speed goes, and a ball
+    at rest reports no speed."""
     ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
-    s = 0.0 - (base[lo:hi] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny))   # separation
     if use_bias:
+        s = separation[lo:hi]
         st = on_static[lo:hi]
         k_rate = np.where(st, s_rate, rate)
         k_ms = np.where(st, s_mass_scale, mass_scale)
         k_is = np.where(st, s_impulse_scale, impulse_scale)
-        bias = np.where(s > 0.0, s * (1.0 / h), np.maximum(k_ms * k_rate * s, 0.0 - max_push))
+        bias = np.where(s > 0.0, s * (1.0 / h_move), np.maximum(k_ms * k_rate * s, 0.0 - max_push))
         ms = np.where(s > 0.0, 1.0, k_ms)
         im = np.where(s > 0.0, 0.0, k_is)
     else:
-        bias = np.where(s > 0.0, s * (1.0 / h), 0.0)
+        bias = np.zeros(hi - lo)
         ms = np.ones(hi - lo)
         im = np.zeros(hi - lo)
     vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny

@@ -19,7 +19,7 @@ import numpy as np
 
 from game import collide, defaults, geometry
 from game.forces import Forces
-from game.integrators import INTEGRATORS
+from game.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.solver import Solver, SolverOptions
 
 TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
@@ -98,7 +98,7 @@ class World:
     def __init__(self, gravity=defaults.GRAVITY, integrator=defaults.INTEGRATOR,
                  substeps=defaults.SUBSTEPS, drag=defaults.DRAG, bounds=defaults.BOUNDS,
                  material=None, solver="compiled"):
-        self.material = dict(defaults.MATERIAL, rolling=defaults.ROLLING, **(material or {}))
+        self.material = {"rolling": defaults.ROLLING, **defaults.MATERIAL, **(material or {})}
         self.forces = Forces(gravity, drag)
         self.integrator = integrator
         self.solver = Solver(solver, SolverOptions(substeps=int(substeps)))
@@ -353,17 +353,20 @@ class World:
             return
         kernels = self.solver.kernels()
         threshold = self.solver.options.restitution_threshold
-        prev = self.pos.copy()
+        prev, prev_vel = self.pos.copy(), self.vel.copy()
         # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
         self._integrate(t, h, kernels)
+        acceleration = (self.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
         # 2. Sweep fast balls against the statics: stop them at the first touch.
         fast, hits = collide.sweep(prev, self.pos, self.vel, self.radius, self.restitution,
                                    self.friction, self.statics, kernels, threshold)
         # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
-        contacts = self.solver.prepare(self, self._find_candidates(prev, dt, kernels), prev)
+        h_move = CONTACT_WEIGHT[self._integrator] * h
+        contacts = self.solver.prepare(self, self._find_candidates(prev, dt, kernels), prev, h_move,
+                                       acceleration)
         # 4. Respond: impacts, then the soft step, colour by colour.
         solved_from = self.pos.copy()
-        self.solver.solve(self, contacts, h)
+        self.solver.solve(self, contacts, h, h_move)
         # An impact can send a light ball further than its contacts looked (a fast heavy
         # ball hit it), so the solver's moves are swept against the statics too.
         collide.sweep(solved_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
@@ -509,7 +512,7 @@ class World:
             return 0.0
         found = collide.find_candidates(self.pos, self.pos, self.radius, self.grid, self.statics, 0.0,
                                         self.solver.kernels())
-        c = Solver("numpy").prepare(self, found, self.pos)
+        c = Solver("numpy").prepare(self, found, self.pos, 0.0)
         return float(max(0.0, c.depth.max())) if len(c) else 0.0
 
     def to_level(self):
