@@ -56,7 +56,7 @@ class SolverOptions:
     relax_iterations: int = 2
     warm_start: bool = True
     restitution_threshold: float = 0.5
-    contact_hertz: float = 60.0
+    contact_hertz: float = 120.0
     damping_ratio: float = 10.0
     max_push_speed: float = 3.0
 
@@ -322,7 +322,7 @@ class Solver:
                     px, py, vx, vy, spin, angle, w, inv_i,
                     h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
                     int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                    s_impulse_scale, o.max_push_speed)
+                    s_impulse_scale, o.max_push_speed * (h / h_move))   # positions move h_move dv
             kernels = self.kernels()
             (kernels.solve if kernels is not None else solve_numpy)(*args)
             world.pos = np.stack((px[:n], py[:n]), axis=1)
