@@ -34,6 +34,10 @@ SWEPT_HIT = (255, 60, 60)
 BROAD_GRID = (70, 90, 60)
 BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
+SPIN_MARK = (20, 22, 30)            # the line on each ball that turns with its angle
+SOLVER_TEXT = (200, 205, 170)
+SPIN_MARK_MIN_PX = 3                # balls smaller than this (px) get no mark
+SPIN_MARK_LENGTH = 0.8              # of the radius, from the centre
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -138,6 +142,7 @@ class Renderer:
         self._static = None
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
+        self._font = None            # the debug layer's solver line
 
     def invalidate(self):
         """Forget the static layer (call when the level's geometry changed)."""
@@ -168,6 +173,8 @@ class Renderer:
             self.draw_velocities(surface, world, camera)
         if "contacts" in debug:
             self.draw_contacts(surface, world, camera)
+        if debug:
+            self.draw_solver_options(surface, world)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
@@ -324,6 +331,33 @@ class Renderer:
         sprites = self._sprites
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
         _blit_many(surface, [(sprites[k], p) for k, p in zip(keys.tolist(), top_left.tolist())])
+        self.draw_spin_marks(surface, world, camera)
+
+    def draw_spin_marks(self, surface, world, camera):
+        """A line from each ball's centre towards its rim at ``angle`` (counter-clockwise from
+        +x), so a rolling ball is seen to turn; balls under SPIN_MARK_MIN_PX get none."""
+        screen = camera.world_to_screen(world.pos)
+        length = np.asarray(world.radius) * camera.scale * SPIN_MARK_LENGTH
+        keep = length >= SPIN_MARK_MIN_PX
+        if not keep.any():
+            return
+        angle = np.asarray(world.angle)[keep]
+        start = screen[keep]
+        # Screen y points down: a counter-clockwise turn in the world is clockwise on screen.
+        end = start + length[keep, None] * np.stack((np.cos(angle), -np.sin(angle)), axis=1)
+        plot_segments(surface, start, end, SPIN_MARK, width=2)
+
+    def draw_solver_options(self, surface, world):
+        """The contact solver's switches (world.solver.options) and execution, one line at the
+        bottom right (debug layers)."""
+        if not pygame.font.get_init():
+            pygame.font.init()
+        if self._font is None:
+            self._font = pygame.font.Font(None, 18)
+        line = f"{world.solver.execution} solver: {world.solver.options.describe()}"
+        text = self._font.render(line, True, SOLVER_TEXT)
+        width, height = surface.get_size()
+        surface.blit(text, (width - text.get_width() - 10, height - text.get_height() - 30))
 
     def draw_springs(self, surface, world, camera, hidden=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched."""
