@@ -358,7 +358,7 @@ def test_a_pile_of_four_hundred_balls_comes_to_rest(solver):
     w = make({"gravity": [0, -G], "bounds": [0, 0, width, height],
               "material": material(0.3, 0.5, 0.01),
               "polylines": [{"points": box, "closed": True}], "balls": balls}, solver)
-    run(w, 6 * 60)
+    run(w, 4 * 60)                          # they land within 2 s
     before = w.pos.copy()
     mean_vel = np.zeros_like(w.vel)
     for _ in range(60):
@@ -478,6 +478,26 @@ def test_numpy_and_compiled_give_the_same_bits_on_every_shipped_level(path):
     assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
     numpy_hash, compiled_hash = same_bits(load(path), 600)
     assert numpy_hash == compiled_hash
+
+
+@needs_kernels
+def test_the_kernels_loading_mid_play_changes_nothing():
+    """The game starts a "compiled" world on the numpy execution and switches when the
+    kernels load (game.accel): the switch must not change a bit of the run."""
+    assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
+    level = load(os.path.join(ROOT, "levels", "01_ball_pit.json"))
+    previous = accel.use(KERNELS)
+    try:
+        steady = World.from_level(level, solver="compiled")
+        run(steady, 300)
+        accel.use(None)                        # not loaded yet
+        switched = World.from_level(level, solver="compiled")
+        run(switched, 150)
+        accel.use(KERNELS)                     # loaded now
+        run(switched, 150)
+    finally:
+        accel.use(previous)
+    assert switched.state_hash() == steady.state_hash()
 
 
 @needs_kernels
