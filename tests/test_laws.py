@@ -165,7 +165,11 @@ def test_newtons_cradle_passes_the_knock_to_the_last_ball(solver, gap):
 def test_rebound_height_is_restitution_squared_times_drop_height(solver, restitution):
     """Dropped from h = 1 m onto a frictionless floor: it hits at sqrt(2 g h), leaves at
     e sqrt(2 g h) and rises to e^2 h. The apex is read as y + vy^2 / (2 g), exact in free
-    flight (rk4 integrates constant gravity exactly), so tick sampling does not matter."""
+    flight (rk4 integrates constant gravity exactly), so tick sampling does not matter.
+    The 1 % needs the impact to act on the velocity at the touch, v* - g tau (tau: the time
+    since touch within the sub-step), and gravity to act again for tau after it: reflecting
+    the end-of-sub-step v* instead adds (1 + e) g tau to the rebound speed, about 3.5 % of
+    the height at e = 0.5 with h = 1/240 s."""
     h, r = 1.0, 0.1
     w = make({"gravity": [0, -G], "material": material(restitution, 0.0),
               "segments": [{"a": [-5, 0], "b": [5, 0]}],
