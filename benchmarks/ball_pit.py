@@ -167,9 +167,9 @@ def report(data):
              f"median ms per tick" + (f", median of {data['repeats']} runs" if data["repeats"] > 1 else "")]
     if results and "ours" in results[0]:
         s = results[0]["ours"]["settings"]
+        rotation = "balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"
         lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick, "
-                     + (f"solver {s['solver']}, " if s.get("solver") else "")
-                     + ("balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"))
+                     + (f"solver {s['solver']}, " if s.get("solver") else "") + rotation)
     if results and "pymunk" in results[0]:
         s = results[0]["pymunk"]["settings"]
         broad = {"tree": "bounding-box tree (default)", "hash": "spatial hash"}[s["broadphase"]]
