@@ -58,7 +58,7 @@ def one_execution():
 
 
 def make(level, solver, **extra):
-    """A world from a level dict (gravity off and a wide bounds unless given)."""
+    """A world from a level dict (no gravity, wide bounds and rk4 unless it says otherwise)."""
     level = dict({"gravity": [0, 0], "bounds": [-50, -50, 50, 50], "integrator": "rk4"}, **level, **extra)
     return World.from_level(level, solver=solver)
 
@@ -101,6 +101,8 @@ def test_the_solver_belongs_to_the_world_with_its_options(solver):
     e = w.energy()
     assert e["rotational"] == pytest.approx(0.5 * inertia(w)[0] * 9.0, rel=1e-12)
     assert e["total"] == pytest.approx(e["kinetic"] + e["rotational"] + e["gravitational"] + e["spring"])
+    other = make({"balls": [{"pos": [0, 0], "spin": 2.0, "radius": 0.5}]}, solver)
+    assert other.state_hash() != w.state_hash()           # the hash covers spin (and angle)
     run(w, 60)                                # a free spinning ball turns 3 rad in 1 s
     assert w.angle[0] == pytest.approx(3.0, rel=1e-9)
 
