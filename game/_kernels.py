@@ -5,8 +5,8 @@ two give the same bits (tests/test_accel.py, tests/test_solver.py): ``ball_conta
 finds the ball pairs ``collide.ball_pairs`` and the distance cull find; ``static_contacts``
 the ball-capsule candidates of ``collide.static_candidates``; ``sweep`` is
 ``collide.sweep``; the ``*_uniform`` steppers are ``game.integrators`` under gravity and
-drag; ``colour_contacts`` and ``solve`` are ``game.solver``'s colouring and its numpy solve,
-contact by contact where numpy takes a colour at once.
+drag; ``prepare_contacts`` and ``solve`` are ``game.solver``'s prepare_numpy (with the
+colouring) and solve_numpy, contact by contact where numpy takes a colour at once.
 
 Arrays indexed by ball have one more entry inside ``solve``: index N is the still
 stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i, N).
@@ -175,28 +175,198 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     return oi, os_, onx, ony, odepth
 
 
+HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
 @njit(cache=True)
-def colour_contacts(a, b, n, rank):
-    """solver.colour_contacts, given the priority ranks: the same rounds, the same colours."""
-    m = len(a)
+def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
+                     rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
+                     old_key, old_n, old_t, old_r):
+    """solver.prepare_numpy, contact by contact. The canonical order is a merge of the two
+    sorted lists by ball (ball ids grow with the index, so it is the order by key); the
+    colours, the same rounds; the solve order, a counting sort by colour."""
+    # Ball pairs that touch.
+    m1 = len(i)
+    ti = np.empty(m1, np.int64)
+    tj = np.empty(m1, np.int64)
+    tnx = np.empty(m1)
+    tny = np.empty(m1)
+    tdepth = np.empty(m1)
+    cp = 0
+    for q in range(m1):
+        p = i[q]
+        o = j[q]
+        dx = px[p] - px[o]
+        dy = py[p] - py[o]
+        dist = np.sqrt(dx * dx + dy * dy)
+        reach = radius[p] + radius[o]
+        if not (reach - dist > -touch_slop):
+            continue
+        ti[cp] = p
+        tj[cp] = o
+        if dist > 1e-12:
+            inv = 1.0 / dist
+            tnx[cp] = dx * inv
+            tny[cp] = dy * inv
+        else:
+            tnx[cp] = 1.0
+            tny[cp] = 0.0
+        tdepth[cp] = reach - dist
+        cp += 1
+    cs = len(bi)
+    m = cp + cs
+    # Merge into the canonical order.
+    ca = np.empty(m, np.int64)
+    cb = np.empty(m, np.int64)
+    cst = np.empty(m, np.int64)
+    ckey = np.empty(m, np.int64)
+    cnx = np.empty(m)
+    cny = np.empty(m)
+    cdepth = np.empty(m)
+    p = 0
+    q = 0
+    for k in range(m):
+        if q >= cs or (p < cp and ti[p] <= bi[q]):
+            ca[k] = ti[p]
+            cb[k] = tj[p]
+            cst[k] = -1
+            ckey[k] = ids[ti[p]] * (1 << 32) + ids[tj[p]]
+            cnx[k] = tnx[p]
+            cny[k] = tny[p]
+            cdepth[k] = tdepth[p]
+            p += 1
+        else:
+            ca[k] = bi[q]
+            cb[k] = n
+            cst[k] = s[q]
+            ckey[k] = ids[bi[q]] * (1 << 32) + (static_key + s[q])
+            cnx[k] = snx[q]
+            cny[k] = sny[q]
+            cdepth[k] = sdepth[q]
+            q += 1
+    # Warm start by key (both key lists sorted).
+    wn = np.zeros(m)
+    wt = np.zeros(m)
+    wr = np.zeros(m)
+    o = 0
+    for k in range(m):
+        while o < len(old_key) and old_key[o] < ckey[k]:
+            o += 1
+        if o < len(old_key) and old_key[o] == ckey[k]:
+            wn[k] = old_n[o]
+            wt[k] = old_t[o]
+            wr[k] = old_r[o]
+    # Colours: rounds over the uncoloured contacts.
+    priority = np.empty(m, np.uint64)
+    for k in range(m):
+        priority[k] = np.uint64(ckey[k]) * HASH
     colour = np.full(m, -1, np.int64)
-    best = np.empty(n + 1, np.int64)
-    left = m
+    best = np.empty(n + 1, np.uint64)
+    left = np.arange(m)
+    count = m
     c = 0
-    while left > 0:
-        best[:] = m
-        for k in range(m):
-            if colour[k] < 0:
-                if rank[k] < best[a[k]]:
-                    best[a[k]] = rank[k]
-                if rank[k] < best[b[k]]:
-                    best[b[k]] = rank[k]
-        for k in range(m):
-            if colour[k] < 0 and best[a[k]] == rank[k] and (b[k] == n or best[b[k]] == rank[k]):
+    while count > 0:
+        for q in range(count):
+            k = left[q]
+            best[ca[k]] = NONE
+            best[cb[k]] = NONE
+        for q in range(count):
+            k = left[q]
+            if priority[k] < best[ca[k]]:
+                best[ca[k]] = priority[k]
+            if priority[k] < best[cb[k]]:
+                best[cb[k]] = priority[k]
+        keep = 0
+        for q in range(count):
+            k = left[q]
+            if best[ca[k]] == priority[k] and (cb[k] == n or best[cb[k]] == priority[k]):
                 colour[k] = c
-                left -= 1
+            else:
+                left[keep] = k
+                keep += 1
+        count = keep
         c += 1
-    return colour
+    colour_start = np.zeros(c + 1, np.int64)
+    for k in range(m):
+        colour_start[colour[k] + 1] += 1
+    for k in range(c):
+        colour_start[k + 1] += colour_start[k]
+    fill = colour_start[:-1].copy()
+    order = np.empty(m, np.int64)
+    for k in range(m):
+        order[fill[colour[k]]] = k
+        fill[colour[k]] += 1
+    # Everything the solve needs, in solve order.
+    a = np.empty(m, np.int64)
+    b = np.empty(m, np.int64)
+    static = np.empty(m, np.int64)
+    key = np.empty(m, np.int64)
+    nx = np.empty(m)
+    ny = np.empty(m)
+    depth = np.empty(m)
+    base = np.empty(m)
+    separation = np.empty(m)
+    ax = np.empty(m)
+    ay = np.empty(m)
+    ra = np.empty(m)
+    rb = np.empty(m)
+    mass_n = np.empty(m)
+    mass_t = np.empty(m)
+    mass_r = np.empty(m)
+    restitution = np.empty(m)
+    friction = np.empty(m)
+    rolling = np.empty(m)
+    pn = np.empty(m)
+    pt = np.empty(m)
+    pr = np.empty(m)
+    approach = np.empty(m)
+    for e in range(m):
+        k = order[e]
+        A = ca[k]
+        B = cb[k]
+        ST = cst[k]
+        kx = cnx[k]
+        ky = cny[k]
+        d = cdepth[k]
+        a[e] = A
+        b[e] = B
+        static[e] = ST
+        key[e] = ckey[k]
+        nx[e] = kx
+        ny[e] = ky
+        depth[e] = d
+        pn[e] = wn[k]
+        pt[e] = wt[k]
+        pr[e] = wr[k]
+        base[e] = d + ((px[A] - px[B]) * kx + (py[A] - py[B]) * ky)
+        separation[e] = 0.0 - (d + h_move * ((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky))
+        r_a = radius[A]
+        r_b = radius[B] if ST < 0 else 0.0
+        ra[e] = r_a
+        rb[e] = r_b
+        k_n = w[A] + w[B]
+        k_t = k_n + (inv_i[A] * (r_a * r_a) + inv_i[B] * (r_b * r_b))
+        k_r = inv_i[A] + inv_i[B]
+        mass_n[e] = 1.0 / k_n if k_n > 0 else 0.0
+        mass_t[e] = 1.0 / k_t if k_t > 0 else 0.0
+        mass_r[e] = 1.0 / k_r if k_r > 0 else 0.0
+        if ST < 0:
+            e_b = rest[B]
+            f_b = fric[B]
+            roll_b = roll[B] * r_b
+        else:
+            e_b = st_rest[ST]
+            f_b = st_fric[ST]
+            roll_b = st_roll[ST] * r_a
+        restitution[e] = max(rest[A], e_b)
+        friction[e] = np.sqrt(fric[A] * f_b)
+        rolling[e] = max(roll[A] * r_a, roll_b)
+        approach[e] = -((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky)
+        ax[e] = gx[A] - gx[B]
+        ay[e] = gy[A] - gy[B]
+    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
+            mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach)
 
 
 @njit(cache=True)
@@ -640,7 +810,9 @@ def warm_up():
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
-    colour = colour_contacts(i, j, 3, np.arange(m))
+    prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
+                     np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
+                     i[:0], z[:0], z[:0], z[:0])
     solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
           ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
           1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)

@@ -37,8 +37,10 @@ TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
 _HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
 _STATIC_KEY = 1 << 31      # key = id_a * 2^32 + (id_b, or this + static index)
 EXECUTIONS = ("compiled", "numpy")
+_NO_WARM = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
 
 
 @dataclasses.dataclass
@@ -94,25 +96,27 @@ class Contacts:
     ``ra, rb``: lever arms (m, 0 for statics); ``mass_n, mass_t, mass_r``: effective masses
     of the normal, tangent and rolling rows; ``restitution, friction, rolling`` (rolling in
     m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
-    result out); ``key``: int64 ids; ``colour_start``: (K + 1,) the colours' slices;
+    result out); ``key``: int64 ids; ``order``: each contact's place in the canonical
+    order (by key); ``colour_start``: (K + 1,) the colours' slices;
     ``approach``: closing speed at x* before the solve (m/s, > 0 closing).
     """
 
-    FIELDS = ("a", "b", "static", "nx", "ny", "depth", "base", "separation", "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r",
-              "restitution", "friction", "rolling", "pn", "pt", "pr", "key", "approach")
+    # What prepare_numpy and its kernel twin return, in this order.
+    FIELDS = ("a", "b", "static", "key", "order", "colour_start", "nx", "ny", "depth", "base", "separation",
+              "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r", "restitution", "friction", "rolling",
+              "pn", "pt", "pr", "approach")
+    _INTEGER = ("a", "b", "static", "key", "order", "colour_start")
 
     def __init__(self, n, **arrays):
         self.n = n
         for name in self.FIELDS:
             setattr(self, name, arrays[name])
-        self.colour_start = arrays["colour_start"]
 
     @classmethod
     def empty(cls, n):
-        z = np.zeros(0)
-        zi = np.zeros(0, np.int64)
-        fields = {name: (zi if name in ("a", "b", "static", "key") else z) for name in cls.FIELDS}
-        return cls(n, colour_start=np.zeros(1, np.int64), **fields)
+        fields = {name: np.zeros(0, np.int64 if name in cls._INTEGER else float) for name in cls.FIELDS}
+        fields["colour_start"] = np.zeros(1, np.int64)
+        return cls(n, **fields)
 
     def __len__(self):
         return len(self.a)
@@ -129,41 +133,111 @@ class Contacts:
         return pos[a] - np.stack((self.nx[rows] * lever, self.ny[rows] * lever), axis=1)
 
 
-def colour_contacts(a, b, n, key):
+def colour_contacts(a, b, n, priority):
     """(C,) colour of each contact: no two contacts of a colour share a ball (index n, the
     statics' stand-in, is shared freely).
 
-    Rounds: a contact whose priority (its key, Fibonacci-hashed: a fixed pseudo-random
-    order, so chains of contacts do not wait one a round) is the least among the uncoloured
-    contacts of both its balls takes this round's colour. Integer work only: the compiled
-    twin ``_kernels.colour_contacts`` gives the same colours (tests/test_solver.py).
+    Rounds: a contact whose ``priority`` (uint64, all different: the key Fibonacci-hashed, a
+    fixed pseudo-random order, so chains of contacts do not wait one a round) is the least
+    among the uncoloured contacts of both its balls takes this round's colour. Integer work
+    only: the compiled twin in ``_kernels.prepare_contacts`` gives the same colours.
     """
     m = len(a)
     colour = np.full(m, -1, np.int64)
-    if m == 0:
-        return colour
-    rank = priority_ranks(key)
     left = np.arange(m)
-    best = np.empty(n + 1, np.int64)
+    best = np.empty(n + 1, np.uint64)
     c = 0
     while len(left):
-        la, lb, lr = a[left], b[left], rank[left]
-        best.fill(m)
-        np.minimum.at(best, la, lr)
-        np.minimum.at(best, lb, lr)
-        chosen = (best[la] == lr) & ((lb == n) | (best[lb] == lr))
+        la, lb, lp = a[left], b[left], priority[left]
+        best.fill(_NONE)
+        np.minimum.at(best, la, lp)
+        np.minimum.at(best, lb, lp)
+        chosen = (best[la] == lp) & ((lb == n) | (best[lb] == lp))
         colour[left[chosen]] = c
         left = left[~chosen]
         c += 1
     return colour
 
 
-def priority_ranks(key):
-    """(C,) ranks 0..C-1 of the contacts by hashed key (a bijection of int64, so no ties)."""
-    hashed = key.astype(np.uint64) * _HASH          # wraps modulo 2^64, as intended
-    rank = np.empty(len(key), np.int64)
-    rank[np.argsort(hashed, kind="stable")] = np.arange(len(key))
-    return rank
+def priorities(key):
+    """(C,) uint64: the keys Fibonacci-hashed (a bijection of 64-bit integers, so no ties)."""
+    return key.astype(np.uint64) * _HASH          # wraps modulo 2^64, as intended
+
+
+def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
+                  rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
+                  old_key, old_n, old_t, old_r):
+    """The numpy execution of Solver.prepare's arithmetic: ball pairs' fresh geometry, the
+    canonical order, colours, the solve order, masses, materials and warm starts.
+
+    Ball arrays have N + 1 entries (index N: the statics' still stand-in); (i, j) touching
+    candidates sorted, (bi, s, snx, sny, sdepth) the touching ball-static contacts sorted;
+    old_*: last sub-step's keys (sorted) and impulses. Returns the arrays of
+    Contacts.FIELDS, in solve order."""
+    # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
+    dx = px[i] - px[j]
+    dy = py[i] - py[j]
+    dist = np.sqrt(dx * dx + dy * dy)
+    reach = radius[i] + radius[j]
+    touch = np.nonzero(reach - dist > -touch_slop)[0]
+    i, j, dx, dy, dist, reach = i[touch], j[touch], dx[touch], dy[touch], dist[touch], reach[touch]
+    apart = dist > 1e-12
+    inv = 1.0 / np.where(apart, dist, 1.0)
+    a = np.concatenate((i, bi))
+    b = np.concatenate((j, np.full(len(bi), n, np.int64)))
+    static = np.concatenate((np.full(len(i), -1, np.int64), s))
+    key = ids[a] * (1 << 32) + np.concatenate((ids[j], static_key + s))
+    nx = np.concatenate((np.where(apart, dx * inv, 1.0), snx))      # coincident centres part along +x
+    ny = np.concatenate((np.where(apart, dy * inv, 0.0), sny))
+    depth = np.concatenate((reach - dist, sdepth))
+    # Canonical order by key, then colours; the solve order is by colour, then key.
+    canonical = np.argsort(key, kind="stable")
+    a, b, static, key, nx, ny, depth = (x[canonical] for x in (a, b, static, key, nx, ny, depth))
+    m = len(a)
+    # Warm start: last sub-step's impulses of the same keys, zero for new contacts.
+    wn, wt, wr = np.zeros(m), np.zeros(m), np.zeros(m)
+    if len(old_key) and m:
+        at = np.minimum(np.searchsorted(old_key, key), len(old_key) - 1)
+        found = old_key[at] == key
+        wn, wt, wr = (np.where(found, old[at], 0.0) for old in (old_n, old_t, old_r))
+    colour = colour_contacts(a, b, n, priorities(key))
+    order = np.argsort(colour, kind="stable")
+    colour_start = np.zeros(int(colour.max(initial=-1)) + 2, np.int64)
+    np.cumsum(np.bincount(colour, minlength=len(colour_start) - 1), out=colour_start[1:])
+    a, b, static, key, nx, ny, depth, wn, wt, wr = (x[order] for x in (a, b, static, key, nx, ny, depth, wn, wt, wr))
+    on_ball = static < 0
+    st = np.maximum(static, 0)
+    base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
+    # The soft step moves the positions to x* + h_move (v - v*): as if from x* - h_move v*
+    # with the solved velocity v, as Box2D integrates after its solve. So it measures the
+    # gap there: a gap that the move closes may close, no more.
+    separation = 0.0 - (depth + h_move * ((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny))
+    ra = radius[a]
+    rb = np.where(on_ball, radius[b], 0.0)
+    k_n = w[a] + w[b]
+    k_t = k_n + (inv_i[a] * (ra * ra) + inv_i[b] * (rb * rb))
+    k_r = inv_i[a] + inv_i[b]
+    with np.errstate(divide="ignore"):
+        mass_n = np.where(k_n > 0, 1.0 / k_n, 0.0)
+        mass_t = np.where(k_t > 0, 1.0 / k_t, 0.0)
+        mass_r = np.where(k_r > 0, 1.0 / k_r, 0.0)
+    # Materials as Box2D mixes them: the livelier restitution, the geometric mean of
+    # friction, the larger rolling resistance (times the radius: an arm, in metres).
+    restitution = np.maximum(rest[a], np.where(on_ball, rest[b], st_rest[st]))
+    friction = np.sqrt(fric[a] * np.where(on_ball, fric[b], st_fric[st]))
+    rolling = np.maximum(roll[a] * ra, np.where(on_ball, roll[b] * rb, st_roll[st] * ra))
+    approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
+    ax = gx[a] - gx[b]
+    ay = gy[a] - gy[b]
+    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
+            mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach)
+
+
+def _canonical(array, order):
+    """The solve-order ``array`` back in canonical order (``order``: canonical index by place)."""
+    out = np.empty_like(array)
+    out[order] = array
+    return out
 
 
 class Solver:
@@ -179,7 +253,7 @@ class Solver:
             raise ValueError(f"unknown solver {execution!r}; expected one of {', '.join(EXECUTIONS)}")
         self.requested = execution
         self.options = options if options is not None else SolverOptions()
-        self._warm = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+        self._warm = _NO_WARM
 
     @property
     def execution(self):
@@ -192,7 +266,7 @@ class Solver:
 
     def forget(self):
         """Drop the stored impulses (the balls were rebuilt)."""
-        self._warm = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+        self._warm = _NO_WARM
 
     # ------------------------------------------------------------------ contacts
     def prepare(self, world, candidates, prev, h_move, acceleration=None):
@@ -207,101 +281,30 @@ class Solver:
         n = world.count
         pos, radius, statics = world.pos, world.radius, world.statics
         i, j, bi, s = candidates
-        # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
-        dx = pos[i, 0] - pos[j, 0]
-        dy = pos[i, 1] - pos[j, 1]
-        dist = np.sqrt(dx * dx + dy * dy)
-        reach = radius[i] + radius[j]
-        touch = np.nonzero(reach - dist > -TOUCH_SLOP)[0]
-        i, j, dx, dy, dist = i[touch], j[touch], dx[touch], dy[touch], dist[touch]
-        apart = dist > 1e-12
-        inv = 1.0 / np.where(apart, dist, 1.0)
-        pnx = np.where(apart, dx * inv, 1.0)       # coincident centres part along +x
-        pny = np.where(apart, dy * inv, 0.0)
-        pdepth = reach[touch] - dist
-        # Ball-static pairs: seed 000's offset from each capsule, polygons' insides.
+        # Ball-static pairs: seed 000's offset from each capsule, polygons' insides (numpy in
+        # both executions: few pairs, and the polygon case is rare).
         if len(bi):
             snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
             collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
             touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
-            bi, s, snx, sny, sdepth = bi[touch], s[touch], snormal[touch, 0], snormal[touch, 1], sdepth[touch]
+            bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
+            snx, sny = np.ascontiguousarray(snormal[touch, 0]), np.ascontiguousarray(snormal[touch, 1])
         else:
             snx = sny = sdepth = np.zeros(0)
-        if len(i) + len(bi) == 0:
-            return Contacts.empty(n)
-        ids = world.ids
-        a = np.concatenate((i, bi))
-        b = np.concatenate((j, np.full(len(bi), n, np.int64)))
-        static = np.concatenate((np.full(len(i), -1, np.int64), s))
-        key = ids[a] * (1 << 32) + np.concatenate((ids[j], _STATIC_KEY + s))
-        nx = np.concatenate((pnx, snx))
-        ny = np.concatenate((pny, sny))
-        depth = np.concatenate((pdepth, sdepth))
-        # Canonical order by key, then colours; the solve order is by colour, then key.
-        canonical = np.argsort(key, kind="stable")
-        a, b, static, key, nx, ny, depth = (x[canonical] for x in (a, b, static, key, nx, ny, depth))
+        one = np.zeros(1)       # the statics' materials when there are none (never read)
+        st_rest = statics.restitution if len(statics) else one
+        st_fric = statics.friction if len(statics) else one
+        st_roll = statics.rolling if len(statics) else one
+        acc = np.zeros((n, 2)) if acceleration is None else acceleration
+        warm = self._warm if self.options.warm_start else _NO_WARM
+        args = (n, i, j, bi, s, snx, sny, sdepth, _extended(pos[:, 0]), _extended(pos[:, 1]),
+                _extended(world.vel[:, 0]), _extended(world.vel[:, 1]), _extended(acc[:, 0]),
+                _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
+                _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
+                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm
         kernels = self.kernels()
-        if kernels is not None:
-            colour = kernels.colour_contacts(a, b, n, priority_ranks(key))
-        else:
-            colour = colour_contacts(a, b, n, key)
-        order = np.argsort(colour, kind="stable")
-        a, b, static, key, nx, ny, depth, colour = (x[order] for x in (a, b, static, key, nx, ny, depth, colour))
-        colour_start = np.zeros(int(colour[-1]) + 2, np.int64)
-        np.cumsum(np.bincount(colour), out=colour_start[1:])
-
-        px, py = _extended(pos[:, 0]), _extended(pos[:, 1])
-        vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
-        w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
-        on_ball = static < 0
-        base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
-        # The soft step moves the positions to x* + h_move (v - v*): as if from x* - h_move v*
-        # with the solved velocity v, as Box2D integrates after its solve. So it measures the
-        # gap there: a gap that the move closes may close, no more.
-        separation = 0.0 - (depth + h_move * ((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny))
-        ra = radius[a]
-        rb = np.where(on_ball, radius[np.minimum(b, n - 1)], 0.0)
-        k_n = w[a] + w[b]
-        k_t = k_n + (inv_i[a] * (ra * ra) + inv_i[b] * (rb * rb))
-        k_r = inv_i[a] + inv_i[b]
-        with np.errstate(divide="ignore"):
-            mass_n = np.where(k_n > 0, 1.0 / k_n, 0.0)
-            mass_t = np.where(k_t > 0, 1.0 / k_t, 0.0)
-            mass_r = np.where(k_r > 0, 1.0 / k_r, 0.0)
-        # Materials as Box2D mixes them: the livelier restitution, the geometric mean of
-        # friction, the larger rolling resistance (times the radius: an arm, in metres).
-        st = np.maximum(static, 0)
-        other = np.minimum(b, n - 1)
-        restitution = np.maximum(world.restitution[a], np.where(on_ball, world.restitution[other],
-                                                                statics.restitution[st] if len(statics) else 0.0))
-        friction = np.sqrt(world.friction[a] * np.where(on_ball, world.friction[other],
-                                                         statics.friction[st] if len(statics) else 0.0))
-        roll_b = np.where(on_ball, world.rolling[other] * rb,
-                          (statics.rolling[st] if len(statics) else 0.0) * ra)
-        rolling = np.maximum(world.rolling[a] * ra, roll_b)
-        approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
-        if acceleration is None:
-            ax = ay = np.zeros(len(a))
-        else:
-            gx, gy = _extended(acceleration[:, 0]), _extended(acceleration[:, 1])
-            ax, ay = gx[a] - gx[b], gy[a] - gy[b]
-        pn, pt, pr = self._warm_start(key)
-        return Contacts(n, a=a, b=b, static=static, nx=nx, ny=ny, depth=depth, base=base,
-                        separation=separation, ax=ax, ay=ay, ra=ra, rb=rb,
-                        mass_n=mass_n, mass_t=mass_t, mass_r=mass_r, restitution=restitution,
-                        friction=friction, rolling=rolling, pn=pn, pt=pt, pr=pr, key=key,
-                        approach=approach, colour_start=colour_start)
-
-    def _warm_start(self, key):
-        """(pn, pt, pr) of last sub-step's contacts with the same keys, zero for new ones."""
-        m = len(key)
-        old_key, old_n, old_t, old_r = self._warm
-        if not self.options.warm_start or len(old_key) == 0:
-            return np.zeros(m), np.zeros(m), np.zeros(m)
-        at = np.minimum(np.searchsorted(old_key, key), len(old_key) - 1)
-        found = old_key[at] == key
-        return (np.where(found, old_n[at], 0.0), np.where(found, old_t[at], 0.0),
-                np.where(found, old_r[at], 0.0))
+        fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
+        return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
 
     # --------------------------------------------------------------------- solve
     def solve(self, world, contacts, h, h_move):
@@ -329,8 +332,8 @@ class Solver:
             world.vel = np.stack((vx[:n], vy[:n]), axis=1)
             world.spin = spin[:n].copy()
             world.angle = angle[:n].copy()
-        order = np.argsort(c.key, kind="stable")
-        self._warm = (c.key[order], c.pn[order], c.pt[order], c.pr[order])
+        # Kept in canonical order (sorted keys) for the next sub-step's warm start.
+        self._warm = tuple(_canonical(x, c.order) for x in (c.key, c.pn, c.pt, c.pr))
 
 
 def _extended(array):
