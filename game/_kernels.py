@@ -205,8 +205,11 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
             continue
         ti[cp] = p
         tj[cp] = o
-        if dist > 1e-12:
-            inv = 1.0 / dist
+        dx = (px[p] - h_move * vx[p]) - (px[o] - h_move * vx[o])
+        dy = (py[p] - h_move * vy[p]) - (py[o] - h_move * vy[o])
+        length = np.sqrt(dx * dx + dy * dy)
+        if length > 1e-12:
+            inv = 1.0 / length
             tnx[cp] = dx * inv
             tny[cp] = dy * inv
         else:
@@ -382,6 +385,13 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n,
         bias = 0.0
         ms = 1.0
         im = 0.0
+        if not use_bias and static[k] < 0:
+            dx = px[p] - px[q]
+            dy = py[p] - py[q]
+            length = np.sqrt(dx * dx + dy * dy)
+            if length > 1e-12:
+                knx = dx / length
+                kny = dy / length
         if use_bias:
             s = separation[k]
             if s > 0.0:

@@ -180,9 +180,14 @@ def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, i
     dist = np.sqrt(dx * dx + dy * dy)
     reach = radius[i] + radius[j]
     touch = np.nonzero(reach - dist > -touch_slop)[0]
-    i, j, dx, dy, dist, reach = i[touch], j[touch], dx[touch], dy[touch], dist[touch], reach[touch]
-    apart = dist > 1e-12
-    inv = 1.0 / np.where(apart, dist, 1.0)
+    i, j, dist, reach = i[touch], j[touch], dist[touch], reach[touch]
+    # Their normal where the soft step moves them from, x* - h_move v* (see separation below):
+    # impulses along the line of centres there keep angular momentum as the balls move on.
+    dx = (px[i] - h_move * vx[i]) - (px[j] - h_move * vx[j])
+    dy = (py[i] - h_move * vy[i]) - (py[j] - h_move * vy[j])
+    length = np.sqrt(dx * dx + dy * dy)
+    apart = length > 1e-12
+    inv = 1.0 / np.where(apart, length, 1.0)
     a = np.concatenate((i, bi))
     b = np.concatenate((j, np.full(len(bi), n, np.int64)))
     static = np.concatenate((np.full(len(i), -1, np.int64), s))
@@ -483,6 +488,15 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n, mass
         bias = np.zeros(hi - lo)
         ms = np.ones(hi - lo)
         im = np.zeros(hi - lo)
+        # Velocities only, at the moved positions: a ball pair's normal is its line of
+        # centres now (an impulse off it would turn the pair about nothing).
+        dx = px[ka] - px[kb]
+        dy = py[ka] - py[kb]
+        length = np.sqrt(dx * dx + dy * dy)
+        fresh = ~on_static[lo:hi] & (length > 1e-12)
+        safe = np.where(fresh, length, 1.0)
+        knx = np.where(fresh, dx / safe, knx)
+        kny = np.where(fresh, dy / safe, kny)
     vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
     old = pn[lo:hi].copy()        # a copy: the slice is written below
     new = np.maximum(old - mass_n[lo:hi] * (ms * vn + bias) - im * old, 0.0)
