@@ -37,7 +37,7 @@ AIM = (255, 255, 255)
 SPIN_MARK = (20, 22, 30)            # the line on each ball that turns with its angle
 SOLVER_TEXT = (200, 205, 170)
 SPIN_MARK_MIN_PX = 3                # balls smaller than this (px) get no mark
-SPIN_MARK_LENGTH = 0.8              # of the radius, from the centre
+SPIN_MARK_SPAN = (0.3, 0.8)         # the mark runs between these fractions of the radius
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -334,18 +334,19 @@ class Renderer:
         self.draw_spin_marks(surface, world, camera)
 
     def draw_spin_marks(self, surface, world, camera):
-        """A line from each ball's centre towards its rim at ``angle`` (counter-clockwise from
-        +x), so a rolling ball is seen to turn; balls under SPIN_MARK_MIN_PX get none."""
-        screen = camera.world_to_screen(world.pos)
-        length = np.asarray(world.radius) * camera.scale * SPIN_MARK_LENGTH
-        keep = length >= SPIN_MARK_MIN_PX
+        """A line along each ball's radius at ``angle`` (counter-clockwise from +x), short of
+        the centre and the rim, so a rolling ball is seen to turn and its centre keeps its
+        colour; balls under SPIN_MARK_MIN_PX get none."""
+        radius_px = np.asarray(world.radius) * camera.scale
+        keep = radius_px * SPIN_MARK_SPAN[1] >= SPIN_MARK_MIN_PX
         if not keep.any():
             return
+        centre = camera.world_to_screen(world.pos[keep])
         angle = np.asarray(world.angle)[keep]
-        start = screen[keep]
         # Screen y points down: a counter-clockwise turn in the world is clockwise on screen.
-        end = start + length[keep, None] * np.stack((np.cos(angle), -np.sin(angle)), axis=1)
-        plot_segments(surface, start, end, SPIN_MARK, width=2)
+        along = radius_px[keep, None] * np.stack((np.cos(angle), -np.sin(angle)), axis=1)
+        plot_segments(surface, centre + SPIN_MARK_SPAN[0] * along, centre + SPIN_MARK_SPAN[1] * along,
+                      SPIN_MARK, width=2)
 
     def draw_solver_options(self, surface, world):
         """The contact solver's switches (world.solver.options) and execution, one line at the
