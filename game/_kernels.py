@@ -3,7 +3,7 @@
 Each is the compiled twin of numpy code, with the same arithmetic in the same order so the
 two give the same bits (tests/test_accel.py, tests/test_solver.py): ``ball_contacts``
 finds the ball pairs ``collide.ball_pairs`` and the distance cull find; ``static_contacts``
-the ball-capsule candidates of ``collide.static_candidates``; ``sweep`` is
+the ball-capsule candidates of ``collide.find_candidates``; ``sweep`` is
 ``collide.sweep``; the ``*_uniform`` steppers are ``game.integrators`` under gravity and
 drag; ``prepare_contacts`` and ``solve`` are ``game.solver``'s prepare_numpy (with the
 colouring) and solve_numpy, contact by contact where numpy takes a colour at once.
@@ -373,7 +373,7 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 
 
 @njit(cache=True)
-def _soft_pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
                s_rate, s_mass_scale, s_impulse_scale, max_push):
     """solver._pass, one contact after another."""
@@ -546,7 +546,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # 3. soft passes with the bias, then their velocity change moves the positions
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t,
+            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
                        mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
                        rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     for e in range(size):
@@ -556,7 +556,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # 4. relax
     for _ in range(relax_iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t,
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
                        mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
                        rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     px[size - 1] = 0.0

@@ -448,7 +448,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # 3. Soft passes with the push-out bias; their velocity change moves the positions.
     for _ in range(iterations):
         for lo, hi in colours:
-            _pass(lo, hi, True, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+            _pass(lo, hi, True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                   on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     px[:] = px + h_move * (vx - vx0)
@@ -457,7 +457,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # 4. Relax: the same passes without the bias, velocities only.
     for _ in range(relax_iterations):
         for lo, hi in colours:
-            _pass(lo, hi, False, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+            _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                   on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
     # The statics' stand-in stays still at the origin whatever was written to it.
@@ -465,7 +465,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
         array[-1] = 0.0
 
 
-def _pass(lo, hi, use_bias, a, b, nx, ny, base, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
           on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
           s_rate, s_mass_scale, s_impulse_scale, max_push):
     """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance.
