@@ -450,7 +450,7 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
 def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
           restitution, friction, rolling, static, pn, pt, pr,
           px, py, vx, vy, spin, angle, w, inv_i,
-          h, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
           rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
     """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
     m = len(a)
@@ -483,7 +483,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                 uu = rvx * rvx + rvy * rvy
                 disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
                 back = (du + np.sqrt(max(disc, 0.0))) / uu
-                tau = min(max(back, 0.0), h)
+                tau = min(max(back, 0.0), tau_max)
                 tx = dx - tau * rvx
                 ty = dy - tau * rvy
                 length = np.sqrt(tx * tx + ty * ty)
@@ -491,7 +491,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                     mx = tx / length
                     my = ty / length
             else:
-                tau = min(max(depth / (0.0 - vn), 0.0), h)
+                tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
