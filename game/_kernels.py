@@ -175,6 +175,48 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     return oi, os_, onx, ony, odepth
 
 
+@njit(cache=True)
+def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_radius, polygon):
+    """collide.ball_static_geometry, pair by pair with its arithmetic: (nx, ny, depth) of
+    balls i at (px, py) against capsules s, (qx, qy) the balls' positions at the sub-step's
+    start."""
+    m = len(i)
+    nx = np.empty(m)
+    ny = np.empty(m)
+    depth = np.empty(m)
+    for k in range(m):
+        a = i[k]
+        c = s[k]
+        dx = bx[c] - ax[c]
+        dy = by[c] - ay[c]
+        wx = px[a] - ax[c]
+        wy = py[a] - ay[c]
+        dd = dx * dx + dy * dy
+        wd = wx * dx + wy * dy
+        t = min(max(wd, 0.0), dd) / max(dd, TINY)
+        vx = px[a] - (ax[c] + t * dx)
+        vy = py[a] - (ay[c] + t * dy)
+        dist = np.sqrt(vx * vx + vy * vy)
+        came_from = dx * (qy[a] - ay[c]) - dy * (qx[a] - ax[c])
+        now = dx * (py[a] - ay[c]) - dy * (px[a] - ax[c])
+        mx = px[a] - qx[a]
+        my = py[a] - qy[a]
+        side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
+        side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
+        edge = polygon[c] >= 0
+        crossed = (came_from * now < 0) and (side_a * side_b <= 0) and not edge
+        sign = 1.0 if (came_from >= 0 and not edge) else -1.0
+        if crossed or dist <= 1e-12:
+            nx[k] = sign * snx[c]
+            ny[k] = sign * sny[c]
+        else:
+            nx[k] = vx / dist
+            ny[k] = vy / dist
+        reach = radius[a] + seg_radius[c]
+        depth[k] = reach + dist if crossed else reach - dist
+    return nx, ny, depth
+
+
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
 NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -820,6 +862,8 @@ def warm_up():
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
+    static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:],
+                    np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
     prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
                      np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
                      i[:0], z[:0], z[:0], z[:0])

@@ -288,10 +288,19 @@ class Solver:
         n = world.count
         pos, radius, statics = world.pos, world.radius, world.statics
         i, j, bi, s = candidates
-        # Ball-static pairs: seed 000's offset from each capsule, polygons' insides (numpy in
-        # both executions: few pairs, and the polygon case is rare).
+        # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
+        # the polygons' insides (numpy in both executions: the case is rare).
+        kernels = self.kernels()
         if len(bi):
-            snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
+            if kernels is not None:
+                st = statics
+                snx, sny, sdepth = kernels.static_geometry(
+                    np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
+                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s,
+                    st.ax, st.ay, st.bx, st.by, st.nx, st.ny, st.radius, st.polygon)
+                snormal = np.stack((snx, sny), axis=1)
+            else:
+                snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
             collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
             touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
             bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
@@ -309,7 +318,6 @@ class Solver:
                 _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
                 _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
                 _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm
-        kernels = self.kernels()
         fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
         return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
 
