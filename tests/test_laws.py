@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game import accel, geometry
@@ -457,6 +457,8 @@ free_scenes = given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 10),
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @free_scenes
+@example(seed=4037574104, n=6, execution="numpy")       # found gaining 1.3 % in a tick (solver 90cec9b)
+@example(seed=1266290710, n=7, execution="numpy")       # and 0.06 %
 def test_free_collisions_conserve_momentum_and_never_gain_energy(seed, n, execution):
     """No gravity, no walls: only contact impulses act, equal and opposite, so the linear
     momentum sum m v is conserved (to rounding: 1e-9 of sum |m v|); with e <= 1 and
@@ -472,6 +474,8 @@ def test_free_collisions_conserve_momentum_and_never_gain_energy(seed, n, execut
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @free_scenes
+@example(seed=3, n=6, execution="numpy")                # one impact off by 1.2e-7 (solver 90cec9b)
+@example(seed=3325949859, n=10, execution="numpy")      # off by 1.6e-3
 def test_free_collisions_conserve_angular_momentum(seed, n, execution):
     """Angular momentum about the origin, sum (m x cross v + I spin), is conserved to 1e-9
     of sum |m x cross v| + |I spin|: each contact impulse J acts on both balls at one common
