@@ -1,7 +1,8 @@
 """Ballpit: a 2D physics sandbox.
 
     python main.py [--level FILE]                      play in a window
-    python main.py --headless --level FILE --steps N [--integrator NAME] [--json] [--save OUT.json]
+    python main.py --headless --level FILE --steps N [--integrator NAME] [--solver numpy|compiled]
+                   [--json] [--save OUT.json]
     python main.py --screenshot OUT.png --level FILE [--steps N]
     python main.py --check FILE                        level checks, one a line; exit 1 if any
     python main.py --edit FILE                         the level editor on FILE (new if missing)
@@ -30,6 +31,8 @@ def build_parser():
     p.add_argument("--steps", type=_non_negative_int, default=None, metavar="N",
                    help="ticks of 1/60 s to run (headless, screenshot)")
     p.add_argument("--integrator", metavar="NAME", help="integrator to run with (headless)")
+    p.add_argument("--solver", metavar="EXECUTION", default="compiled",
+                   help="headless: contact solver execution, compiled (numba, once loaded) or numpy; the same answer")
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
     p.add_argument("--screenshot", type=_file_name, metavar="OUT.png", help="render offscreen to a PNG and exit")

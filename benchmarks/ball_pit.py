@@ -3,6 +3,7 @@
     python benchmarks/ball_pit.py                    # N = 1,000, 2,000, 5,000, 10,000
     python benchmarks/ball_pit.py --quick            # N = 1,000 and 5,000
     python benchmarks/ball_pit.py --sizes 100 --ticks 10 --warmup 5 --json
+    python benchmarks/ball_pit.py --solver numpy     # this engine's numpy execution (issue 9 builds)
 
 The scene (``common.pit_scene``): a box of inner width W = 20 sqrt(N/100) m and height 2 W
 of four capsules of radius 0.5 whose inner faces lie on the box; six slanted obstacles of
@@ -12,10 +13,16 @@ down; one tick is 1/60 s. Each engine runs its warm-up ticks untimed, then the t
 one by one (time.perf_counter around each step); the figure is the median ms per tick.
 Both engines run in the same process, their order alternating from size to size.
 
+Balls rotate in both engines: pymunk's bodies have the moment of a disc, m r^2 / 2
+(``pymunk.moment_for_circle``), as this engine's balls do since issue 9 (friction turns
+them; no rolling resistance in either). On an older build of this engine, whose balls
+only slide, the report says so; the benchmark detects the features (``solver=``, ``spin``)
+rather than requiring them.
+
 Quality is measured the same way for both from the final positions
 (``common.quality``): balls escaped (centre outside the box's inner rectangle), the
 overlapping ball-ball pairs with their mean and deepest overlap, the deepest reach past an
-inner wall face, and the mean speed (how settled the pile is).
+inner wall face, the mean speed (how settled the pile is) and the mean |spin|.
 
 Materials: this engine combines a pair's coefficients as max(restitution) and the geometric
 mean of friction, so 0.5 on every shape gives 0.5 per contact. pymunk multiplies the two
@@ -47,13 +54,16 @@ def box_of(scene):
 
 
 # ---------------------------------------------------------------------------- this engine
-def run_ours(scene, ticks, warmup, integrator=None, substeps=None):
-    world, build_s = common.build_world(scene, integrator, substeps)
+def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None):
+    world, build_s = common.build_world(scene, integrator, substeps, solver)
     ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
+    spin = common.world_spin(world)
+    execution = getattr(getattr(world, "solver", None), "execution", None)
     return {"ms": ms, "build_s": build_s,
-            "quality": quality(world.pos, world.vel, world.radius, box_of(scene)),
+            "quality": quality(world.pos, world.vel, world.radius, box_of(scene), spin),
             "settings": {"integrator": world.integrator, "substeps": world.substeps,
-                         "grid_cell": float(world.grid_cell)}}
+                         "grid_cell": float(world.grid_cell), "solver": execution,
+                         "rotating": spin is not None}}
 
 
 # ---------------------------------------------------------------------------- pymunk
@@ -72,7 +82,7 @@ def build_pymunk(scene, iterations=10, broadphase="tree", slop=None):
         seg.elasticity, seg.friction = per_shape
         statics.append(seg)
     space.add(*statics)
-    moment = pymunk.moment_for_circle(BALL_MASS, 0.0, BALL_RADIUS)
+    moment = pymunk.moment_for_circle(BALL_MASS, 0.0, BALL_RADIUS)     # a disc: m r^2 / 2
     bodies, things = [], []
     for x, y in scene["balls"]:
         body = pymunk.Body(BALL_MASS, moment)
@@ -96,8 +106,10 @@ def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None
     ms = time_ticks(lambda: space.step(TICK), ticks, warmup)
     pos = np.array([tuple(b.position) for b in bodies], float).reshape(-1, 2)
     vel = np.array([tuple(b.velocity) for b in bodies], float).reshape(-1, 2)
-    return {"ms": ms, "build_s": build_s, "quality": quality(pos, vel, BALL_RADIUS, box_of(scene)),
+    spin = np.array([b.angular_velocity for b in bodies], float)
+    return {"ms": ms, "build_s": build_s, "quality": quality(pos, vel, BALL_RADIUS, box_of(scene), spin),
             "settings": {"iterations": space.iterations, "broadphase": broadphase,
+                         "moment": bodies[0].moment if bodies else None,
                          "collision_slop": space.collision_slop,
                          "collision_bias": space.collision_bias, "elasticity_per_shape": math.sqrt(RESTITUTION),
                          "friction_per_shape": math.sqrt(FRICTION)}}
@@ -105,7 +117,7 @@ def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None
 
 # ---------------------------------------------------------------------------- the run
 def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None, substeps=None,
-        iterations=10, broadphase="tree", slop=None, progress=None):
+        iterations=10, broadphase="tree", slop=None, progress=None, solver=None):
     """Run every size; returns the results as a dict (what --json prints)."""
     results = []
     flip = 0
@@ -118,7 +130,7 @@ def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None
             for engine in order:
                 t0 = time.perf_counter()
                 if engine == "ours":
-                    out = run_ours(scene, ticks, warmup, integrator, substeps)
+                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver)
                 else:
                     out = run_pymunk(scene, ticks, warmup, iterations, broadphase, slop)
                 runs[engine].append(out)
@@ -155,13 +167,15 @@ def report(data):
              f"median ms per tick" + (f", median of {data['repeats']} runs" if data["repeats"] > 1 else "")]
     if results and "ours" in results[0]:
         s = results[0]["ours"]["settings"]
-        lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick")
+        rotation = "balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"
+        lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick, "
+                     + (f"solver {s['solver']}, " if s.get("solver") else "") + rotation)
     if results and "pymunk" in results[0]:
         s = results[0]["pymunk"]["settings"]
         broad = {"tree": "bounding-box tree (default)", "hash": "spatial hash"}[s["broadphase"]]
         lines.append(f"pymunk: {data['machine'].get('pymunk', '?')}, {broad}, iterations {s['iterations']}, "
                      f"collision_slop {s['collision_slop']:g}, collision_bias {s['collision_bias']:.3g}, elasticity and friction "
-                     f"{s['elasticity_per_shape']:.4f} per shape (0.5 per contact)")
+                     f"{s['elasticity_per_shape']:.4f} per shape (0.5 per contact), balls rotate (moment m r^2 / 2)")
     lines.append("")
     head = ["N"] + [f"{e} ms/tick" for e in engines]
     if len(engines) == 2:
@@ -175,15 +189,16 @@ def report(data):
     lines.append(table(head, rows, "r" * len(head)))
     lines.append("")
     qhead = ["N", "engine", "escaped", "overlapping pairs", "mean overlap mm", "max overlap mm",
-             "max past wall mm", "mean speed m/s"]
+             "max past wall mm", "mean speed m/s", "mean |spin| rad/s"]
     qrows = []
     for r in results:
         for e in engines:
             q = r[e]["quality"]
             qrows.append([f"{r['n']:,}", e, q["escaped"], q["overlap_pairs"], _mm(q["overlap_mean"]),
                           _mm(q["overlap_max"]), _mm(q["wall_overlap_max"]), f"{q['speed_mean']:.3f}"
-                          + ("" if q["finite"] else " (non-finite!)")])
-    lines.append(table(qhead, qrows, "rlrrrrrr"))
+                          + ("" if q["finite"] else " (non-finite!)"),
+                          "-" if q.get("spin_mean") is None else f"{q['spin_mean']:.3f}"])
+    lines.append(table(qhead, qrows, "rlrrrrrrr"))
     lines.append("")
     lines.append("scaling exponent (least-squares slope of log ms against log N; 1 = linear): "
                  + ", ".join(f"{e} {data['scaling_exponent'][e]:.2f}" for e in engines))
@@ -202,6 +217,8 @@ def main(argv=None):
     p.add_argument("--only", choices=ENGINES, help="run one engine only")
     p.add_argument("--integrator", help="this engine's integrator (default: the engine's default)")
     p.add_argument("--substeps", type=int, help="this engine's sub-steps per tick (default: the engine's)")
+    p.add_argument("--solver", choices=("compiled", "numpy"), default=None,
+                   help="this engine's contact solver execution (builds with issue 9's solver; default: the World's)")
     p.add_argument("--iterations", type=int, default=10, help="pymunk's solver iterations (default 10)")
     p.add_argument("--pymunk-broadphase", choices=("tree", "hash"), default="tree",
                    help="pymunk's broad phase: its default bounding-box tree or its spatial hash")
@@ -214,12 +231,15 @@ def main(argv=None):
         p.error("--ticks and --repeats must be at least 1, --warmup at least 0")
     sizes = args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES)
     engines = (args.only,) if args.only else ENGINES
+    if args.solver and "ours" in engines and not common.world_has_solver_choice():
+        p.error("--solver: this build's World has no solver choice (it needs issue 9's solver)")
 
     def progress(text):
         print(text, file=sys.stderr, flush=True)
 
     data = run(sizes, args.ticks, args.warmup, args.repeats, engines, args.integrator, args.substeps,
-               args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress)
+               args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress,
+               args.solver)
     print(common.dump_json(data) if args.json else report(data))
     return 0
 

@@ -92,7 +92,8 @@ def pit_level(scene):
         "name": f"Ball pit benchmark, {scene['n']} balls",
         "gravity": [0.0, -GRAVITY],
         "bounds": [-2 * WALL_RADIUS, -2 * WALL_RADIUS, w + 2 * WALL_RADIUS, h + 2 * WALL_RADIUS],
-        "material": {"restitution": RESTITUTION, "friction": FRICTION},
+        # No rolling resistance: pymunk has none (engines without spin ignore the key).
+        "material": {"restitution": RESTITUTION, "friction": FRICTION, "rolling": 0.0},
         "segments": segments,
         "balls": balls,
     }
@@ -144,8 +145,19 @@ def _expand(lo, hi):
     return expand(lo, hi)
 
 
-def build_world(scene, integrator=None, substeps=None):
-    """(World built from the scene's level, seconds it took), with optional overrides."""
+def world_has_solver_choice():
+    """Whether this build's World takes ``solver=`` (issue 9); older builds pick the
+    execution by whether the kernels loaded, so the benchmark runs against either."""
+    import inspect
+    from game.world import World
+    return "solver" in inspect.signature(World.from_level).parameters
+
+
+def build_world(scene, integrator=None, substeps=None, solver=None):
+    """(World built from the scene's level, seconds it took), with optional overrides.
+
+    ``solver``: "compiled" or "numpy" on a build whose World takes it (ValueError on an
+    older one); None keeps the World's default."""
     from game import accel
     from game.world import World
     accel.load()                 # the compiled kernels, as the game uses them once loaded
@@ -154,9 +166,20 @@ def build_world(scene, integrator=None, substeps=None):
         level["integrator"] = integrator
     if substeps:
         level["substeps"] = int(substeps)
+    options = {}
+    if solver is not None:
+        if not world_has_solver_choice():
+            raise ValueError("this build's World has no solver choice (--solver needs issue 9's solver)")
+        options["solver"] = solver
     t0 = time.perf_counter()
-    world = World.from_level(level)
+    world = World.from_level(level, **options)
     return world, time.perf_counter() - t0
+
+
+def world_spin(world):
+    """(N,) rad/s: the balls' spin, or None on a build whose balls do not rotate."""
+    spin = getattr(world, "spin", None)
+    return None if spin is None else np.asarray(spin, float)
 
 
 def overlapping_pairs(pos, radius):
@@ -223,7 +246,7 @@ def overlapping_pairs_brute(pos, radius):
     return i[hit], j[hit], depth[hit]
 
 
-def quality(pos, vel, radius, box):
+def quality(pos, vel, radius, box, spin=None):
     """Quality of a final state, measured the same way for any engine.
 
     ``box`` = (x_min, y_min, x_max, y_max), the inner rectangle. Returns:
@@ -232,12 +255,14 @@ def quality(pos, vel, radius, box):
     (the mean over touching pairs, 0 if none); ``overlap_max`` the deepest; ``overlap_per_ball``
     the summed depth divided by N; ``wall_overlap_max`` the deepest a ball reaches past an
     inner face of the box (0 if none); ``speed_mean`` the mean speed (m/s), to show
-    whether the pile has settled. Depths in metres.
+    whether the pile has settled; ``spin_mean`` the mean |spin| (rad/s) of the (N,) ``spin``,
+    None where the engine's balls do not rotate. Depths in metres.
     """
     pos = np.asarray(pos, float).reshape(-1, 2)
     vel = np.asarray(vel, float).reshape(-1, 2)
     n = len(pos)
     radius = np.broadcast_to(np.asarray(radius, float), (n,))
+    spin = None if spin is None else np.asarray(spin, float).reshape(-1)
     x0, y0, x1, y1 = box
     with np.errstate(invalid="ignore"):
         inside = (pos[:, 0] >= x0) & (pos[:, 0] <= x1) & (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
@@ -254,7 +279,9 @@ def quality(pos, vel, radius, box):
         "overlap_per_ball": float(depth.sum() / n) if n else 0.0,
         "wall_overlap_max": float(max(0.0, past.max())) if len(past) else 0.0,
         "speed_mean": float(np.mean(speed[np.isfinite(speed)])) if np.isfinite(speed).any() else float("nan"),
-        "finite": bool(np.isfinite(pos).all() and np.isfinite(vel).all()),
+        "spin_mean": None if spin is None else float(np.mean(np.abs(spin))) if n else 0.0,
+        "finite": bool(np.isfinite(pos).all() and np.isfinite(vel).all()
+                       and (spin is None or np.isfinite(spin).all())),
     }
 
 

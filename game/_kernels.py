@@ -1,15 +1,14 @@
 """numba kernels behind ``game.accel`` (imported only by ``accel.load``).
 
-Each mirrors numpy code and is checked against it in tests/test_accel.py:
-``ball_contacts`` finds what ``collide.ball_pairs`` and the distance cull find (and builds
-the whole contact list); ``static_contacts`` what ``ball_static_geometry`` gives;
-``refresh`` is ``Contacts.refresh``; ``sweep`` is ``collide.sweep``; the ``*_uniform``
-steppers are ``game.integrators`` under gravity and drag, bit for bit. ``respond`` does
-what ``approach_speeds``, ``push_apart`` and ``resolve_velocities`` do, but solves the
-contacts Gauss-Seidel style (one after another in a fixed order, so a run repeats exactly)
-where numpy averages Jacobi passes.
+Each is the compiled twin of numpy code, with the same arithmetic in the same order so the
+two give the same bits (tests/test_accel.py, tests/test_solver.py): ``ball_contacts``
+finds the ball pairs ``collide.ball_pairs`` and the distance cull find; ``static_contacts``
+the ball-capsule candidates of ``collide.find_candidates``; ``sweep`` is
+``collide.sweep``; the ``*_uniform`` steppers are ``game.integrators`` under gravity and
+drag; ``prepare_contacts`` and ``solve`` are ``game.solver``'s prepare_numpy (with the
+colouring) and solve_numpy, contact by contact where numpy takes a colour at once.
 
-Arrays indexed by ball have one more entry inside ``respond``: index N is the still
+Arrays indexed by ball have one more entry inside ``solve``: index N is the still
 stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i, N).
 """
 import math
@@ -34,12 +33,9 @@ def _cell(x, y, ox, oy, inv, ncx, ncy):
 
 
 @njit(cache=True)
-def ball_contacts(px, py, radius, restitution, friction, margin, cell, ox, oy, ncx, ncy,
-                  ti, tj, tnx, tny, tdepth, trhs, trest, tfric, treach):
-    """Ball pairs closer than their reach plus margins, followed by the given tail of
-    contacts (t*): the arrays (i, j, nx, ny, depth, rhs, restitution, friction, reach) of
-    collide.Contacts. A pair's restitution is the larger of its balls', its friction the
-    geometric mean; rhs = reach.
+def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
+    """(i, j): the ball pairs closer than their reach plus margins, as
+    ``collide._ball_contacts`` finds them (in another order).
 
     A counting sort bins the balls into the grid (cell >= the largest diameter; points are
     clipped into the grid as ``collide.Grid.cells`` does) and copies them in cell order.
@@ -76,15 +72,10 @@ def ball_contacts(px, py, radius, restitution, friction, margin, cell, ox, oy, n
         sm[p] = margin[a]
 
     # Write into room for a typical number of pairs; if a crowd needs more, count and go again.
-    tail = len(ti)
     room = 8 * n + 64
     for attempt in range(2):
-        oi = np.empty(room + tail, np.int64)
-        oj = np.empty(room + tail, np.int64)
-        onx = np.empty(room + tail)
-        ony = np.empty(room + tail)
-        odepth = np.empty(room + tail)
-        oreach = np.empty(room + tail)
+        oi = np.empty(room, np.int64)
+        oj = np.empty(room, np.int64)
         k = 0
         for p in range(n):
             c = key[order[p]]
@@ -96,49 +87,17 @@ def ball_contacts(px, py, radius, restitution, friction, margin, cell, ox, oy, n
                 for q in range(lo, hi):
                     ddx = sx[p] - sx[q]
                     ddy = sy[p] - sy[q]
-                    reach = sr[p] + sr[q]
-                    limit = reach + sm[p] + sm[q]
-                    d2 = ddx * ddx + ddy * ddy
-                    if d2 >= limit * limit:
+                    limit = sr[p] + sr[q] + sm[p] + sm[q]
+                    if ddx * ddx + ddy * ddy >= limit * limit:
                         continue
                     if k < room:
-                        dist = np.sqrt(d2)
                         oi[k] = order[p]
                         oj[k] = order[q]
-                        if dist > 1e-12:
-                            onx[k] = ddx / dist
-                            ony[k] = ddy / dist
-                        else:       # coincident centres part along +x
-                            onx[k] = 1.0
-                            ony[k] = 0.0
-                        odepth[k] = reach - dist
-                        oreach[k] = reach
                     k += 1
         if k <= room:
             break
         room = k
-    total = k + tail
-    orest = np.empty(total)
-    ofric = np.empty(total)
-    orhs = np.empty(total)
-    for q in range(k):
-        a = oi[q]
-        b = oj[q]
-        orest[q] = max(restitution[a], restitution[b])
-        ofric[q] = np.sqrt(friction[a] * friction[b])
-        orhs[q] = oreach[q]
-    for q in range(tail):
-        oi[k + q] = ti[q]
-        oj[k + q] = tj[q]
-        onx[k + q] = tnx[q]
-        ony[k + q] = tny[q]
-        odepth[k + q] = tdepth[q]
-        orhs[k + q] = trhs[q]
-        orest[k + q] = trest[q]
-        ofric[k + q] = tfric[q]
-        oreach[k + q] = treach[q]
-    return (oi[:total], oj[:total], onx[:total], ony[:total], odepth[:total], orhs, orest, ofric,
-            oreach[:total])
+    return oi[:k], oj[:k]
 
 
 @njit(cache=True)
@@ -216,214 +175,451 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     return oi, os_, onx, ony, odepth
 
 
-# Gathered contacts are laid out in this stride: neighbours in the solve order are then
-# contacts of different balls (a ball's contacts lie together in the found order), so one
-# contact's update need not wait for the last one's to reach memory.
-INTERLEAVE = 16
-
-
 @njit(cache=True)
-def _interleaved(q, count):
-    """Where gathered contact ``q`` of ``count`` goes: contacts q, q + S, q + 2S, ... next to
-    each other (S = INTERLEAVE); a permutation of range(count)."""
-    r = q % INTERLEAVE
-    before = r * (count // INTERLEAVE) + min(r, count % INTERLEAVE)
-    return before + q // INTERLEAVE
-
-
-@njit(cache=True)
-def respond(i, j, nx, ny, rhs, depth, reach, static, restitution, friction,
-            pos, vel, prev, inv_mass, h, position_iterations, velocity_iterations, wall_passes,
-            near_fraction, resting_speed, slop):
-    """One sub-step's response, in place on ``pos`` and ``vel``; returns the approach speeds.
-
-    1. approach speed of each touching contact (depth > -slop), before anything moves;
-    2. the push: Gauss-Seidel passes over contacts near touching (depth > -near_fraction
-       reach), ball-ball split by inverse mass, then the statics alone (walls last);
-    3. each ball's velocity into its push is cancelled, by at most |push| / h;
-    4. positional static friction against statics (|slide| <= friction * depth found);
-    5. sequential impulses on touching contacts: restitution above resting_speed, Coulomb
-       friction bounded by the normal impulse plus what the push already stopped.
-    """
-    n = pos.shape[0]
+def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_radius, polygon):
+    """collide.ball_static_geometry, pair by pair with its arithmetic: (nx, ny, depth) of
+    balls i at (px, py) against capsules s, (qx, qy) the balls' positions at the sub-step's
+    start."""
     m = len(i)
-    px = np.zeros(n + 1)
-    py = np.zeros(n + 1)
-    vx = np.zeros(n + 1)
-    vy = np.zeros(n + 1)
-    w = np.zeros(n + 1)
-    for a in range(n):
-        px[a] = pos[a, 0]
-        py[a] = pos[a, 1]
-        vx[a] = vel[a, 0]
-        vy[a] = vel[a, 1]
-        w[a] = inv_mass[a]
-
-    # 1. approach speeds; and how many contacts the push and the impulses will take
-    approach = np.zeros(m)
-    near = 0
-    touching = 0
-    walls = np.empty(m, np.int64)      # the ball-static contacts, listed
-    nw = 0
+    nx = np.empty(m)
+    ny = np.empty(m)
+    depth = np.empty(m)
     for k in range(m):
         a = i[k]
-        b = j[k]
-        if static[k]:
-            walls[nw] = k
-            nw += 1
-        if w[a] + w[b] > 0.0:
-            if depth[k] > -near_fraction * reach[k]:
-                near += 1
-            if depth[k] > -slop:
-                touching += 1
-        if depth[k] > -slop:
-            approach[k] = -((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k])
+        c = s[k]
+        dx = bx[c] - ax[c]
+        dy = by[c] - ay[c]
+        wx = px[a] - ax[c]
+        wy = py[a] - ay[c]
+        dd = dx * dx + dy * dy
+        wd = wx * dx + wy * dy
+        t = min(max(wd, 0.0), dd) / max(dd, TINY)
+        vx = px[a] - (ax[c] + t * dx)
+        vy = py[a] - (ay[c] + t * dy)
+        dist = np.sqrt(vx * vx + vy * vy)
+        came_from = dx * (qy[a] - ay[c]) - dy * (qx[a] - ax[c])
+        now = dx * (py[a] - ay[c]) - dy * (px[a] - ax[c])
+        mx = px[a] - qx[a]
+        my = py[a] - qy[a]
+        side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
+        side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
+        edge = polygon[c] >= 0
+        crossed = (came_from * now < 0) and (side_a * side_b <= 0) and not edge
+        sign = 1.0 if (came_from >= 0 and not edge) else -1.0
+        if crossed or dist <= 1e-12:
+            nx[k] = sign * snx[c]
+            ny[k] = sign * sny[c]
+        else:
+            nx[k] = vx / dist
+            ny[k] = vy / dist
+        reach = radius[a] + seg_radius[c]
+        depth[k] = reach + dist if crossed else reach - dist
+    return nx, ny, depth
 
-    # 2. push. The contacts near touching are gathered once into contiguous arrays with
-    # each end's share of the push (in the INTERLEAVE order), so the passes run over just
-    # them and never divide.
-    pa = np.empty(near, np.int64)
-    pb = np.empty(near, np.int64)
-    pnx = np.empty(near)
-    pny = np.empty(near)
-    prhs = np.empty(near)
-    pwa = np.empty(near)
-    pwb = np.empty(near)
-    q = 0
-    for k in range(m):
-        a = i[k]
-        b = j[k]
-        ws = w[a] + w[b]
-        if depth[k] > -near_fraction * reach[k] and ws > 0.0:
-            o = _interleaved(q, near)
-            pa[o] = a
-            pb[o] = b
-            pnx[o] = nx[k]
-            pny[o] = ny[k]
-            prhs[o] = rhs[k]
-            pwa[o] = w[a] / ws
-            pwb[o] = w[b] / ws
-            q += 1
-    x0 = px.copy()
-    y0 = py.copy()
-    for _ in range(position_iterations):
-        moved = False
-        for q in range(near):
-            a = pa[q]
-            b = pb[q]
-            d = prhs[q] - ((px[a] - px[b]) * pnx[q] + (py[a] - py[b]) * pny[q])
-            if d > 0.0:
-                px[a] += d * pwa[q] * pnx[q]
-                py[a] += d * pwa[q] * pny[q]
-                px[b] -= d * pwb[q] * pnx[q]
-                py[b] -= d * pwb[q] * pny[q]
-                moved = True
-        if not moved:
-            break
-    for _ in range(wall_passes):
-        for q in range(nw):
-            k = walls[q]
-            a = i[k]
-            d = rhs[k] - (px[a] * nx[k] + py[a] * ny[k])
-            if d > 0.0:
-                px[a] += d * nx[k]
-                py[a] += d * ny[k]
 
-    # 3. cancel the velocity into each push
-    for a in range(n):
-        dx = px[a] - x0[a]
-        dy = py[a] - y0[a]
+HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
+                     rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
+                     old_key, old_n, old_t, old_r):
+    """solver.prepare_numpy, contact by contact. The canonical order is a merge of the two
+    sorted lists by ball (ball ids grow with the index, so it is the order by key); the
+    colours, the same rounds; the solve order, a counting sort by colour."""
+    # Ball pairs that touch.
+    m1 = len(i)
+    ti = np.empty(m1, np.int64)
+    tj = np.empty(m1, np.int64)
+    tnx = np.empty(m1)
+    tny = np.empty(m1)
+    tdepth = np.empty(m1)
+    cp = 0
+    for q in range(m1):
+        p = i[q]
+        o = j[q]
+        dx = px[p] - px[o]
+        dy = py[p] - py[o]
+        dist = np.sqrt(dx * dx + dy * dy)
+        reach = radius[p] + radius[o]
+        if not (reach - dist > -touch_slop):
+            continue
+        ti[cp] = p
+        tj[cp] = o
+        dx = (px[p] - h_move * vx[p]) - (px[o] - h_move * vx[o])
+        dy = (py[p] - h_move * vy[p]) - (py[o] - h_move * vy[o])
         length = np.sqrt(dx * dx + dy * dy)
-        if length > 0.0:
-            ux = dx / length
-            uy = dy / length
-            along = vx[a] * ux + vy[a] * uy
-            cancel = min(max(along, -length / h), 0.0)
-            vx[a] -= ux * cancel
-            vy[a] -= uy * cancel
-
-    # 4. positional static friction: undo each sticking contact's slide, averaged per ball
-    sx = np.zeros(n + 1)
-    sy = np.zeros(n + 1)
-    sticks = np.zeros(n + 1)
-    for q in range(nw):
-        k = walls[q]
-        if depth[k] > 0.0 and friction[k] > 0.0:
-            a = i[k]
-            dx = px[a] - prev[a, 0]
-            dy = py[a] - prev[a, 1]
-            along = dx * nx[k] + dy * ny[k]
-            dx -= nx[k] * along
-            dy -= ny[k] * along
-            length = np.sqrt(dx * dx + dy * dy)
-            if length > 0.0 and length <= friction[k] * depth[k]:
-                sx[a] += dx
-                sy[a] += dy
-                sticks[a] += 1.0
-    for q in range(nw):
-        a = i[walls[q]]
-        if sticks[a] > 0.0:
-            px[a] -= sx[a] / sticks[a]
-            py[a] -= sy[a] / sticks[a]
-            sticks[a] = 0.0            # once per ball
-
-    # 5. impulses, on the touching contacts gathered into contiguous arrays as in 2.
-    ta = np.empty(touching, np.int64)
-    tb = np.empty(touching, np.int64)
-    tnx = np.empty(touching)
-    tny = np.empty(touching)
-    eff = np.empty(touching)
-    target = np.zeros(touching)
-    stopped = np.empty(touching)
-    mu = np.empty(touching)
+        if length > 1e-12:
+            inv = 1.0 / length
+            tnx[cp] = dx * inv
+            tny[cp] = dy * inv
+        else:
+            tnx[cp] = 1.0
+            tny[cp] = 0.0
+        tdepth[cp] = reach - dist
+        cp += 1
+    cs = len(bi)
+    m = cp + cs
+    # Merge into the canonical order.
+    ca = np.empty(m, np.int64)
+    cb = np.empty(m, np.int64)
+    cst = np.empty(m, np.int64)
+    ckey = np.empty(m, np.int64)
+    cnx = np.empty(m)
+    cny = np.empty(m)
+    cdepth = np.empty(m)
+    p = 0
     q = 0
     for k in range(m):
-        a = i[k]
-        b = j[k]
-        ws = w[a] + w[b]
-        if depth[k] > -slop and ws > 0.0:
-            o = _interleaved(q, touching)
-            ta[o] = a
-            tb[o] = b
-            tnx[o] = nx[k]
-            tny[o] = ny[k]
-            eff[o] = 1.0 / ws
-            if approach[k] > resting_speed:
-                target[o] = restitution[k] * approach[k]
-            left = max(-((vx[a] - vx[b]) * nx[k] + (vy[a] - vy[b]) * ny[k]), 0.0)
-            stopped[o] = max(max(approach[k], 0.0) - left, 0.0) * eff[o]
-            mu[o] = friction[k]
+        if q >= cs or (p < cp and ti[p] <= bi[q]):
+            ca[k] = ti[p]
+            cb[k] = tj[p]
+            cst[k] = -1
+            ckey[k] = ids[ti[p]] * (1 << 32) + ids[tj[p]]
+            cnx[k] = tnx[p]
+            cny[k] = tny[p]
+            cdepth[k] = tdepth[p]
+            p += 1
+        else:
+            ca[k] = bi[q]
+            cb[k] = n
+            cst[k] = s[q]
+            ckey[k] = ids[bi[q]] * (1 << 32) + (static_key + s[q])
+            cnx[k] = snx[q]
+            cny[k] = sny[q]
+            cdepth[k] = sdepth[q]
             q += 1
-    acc_n = np.zeros(touching)
-    acc_t = np.zeros(touching)
-    for _ in range(velocity_iterations):
-        for q in range(touching):
-            a = ta[q]
-            b = tb[q]
-            rx = vx[a] - vx[b]
-            ry = vy[a] - vy[b]
-            vn = rx * tnx[q] + ry * tny[q]
-            vt = ry * tnx[q] - rx * tny[q]
-            new_n = max(acc_n[q] + (target[q] - vn) * eff[q], 0.0)
-            dn = new_n - acc_n[q]
-            acc_n[q] = new_n
-            limit = mu[q] * (new_n + stopped[q])
-            new_t = min(max(acc_t[q] - vt * eff[q], -limit), limit)
-            dt = new_t - acc_t[q]
-            acc_t[q] = new_t
-            ix = dn * tnx[q] - dt * tny[q]
-            iy = dn * tny[q] + dt * tnx[q]
-            vx[a] += ix * w[a]
-            vy[a] += iy * w[a]
-            vx[b] -= ix * w[b]
-            vy[b] -= iy * w[b]
+    # Warm start by key (both key lists sorted).
+    wn = np.zeros(m)
+    wt = np.zeros(m)
+    wr = np.zeros(m)
+    o = 0
+    for k in range(m):
+        while o < len(old_key) and old_key[o] < ckey[k]:
+            o += 1
+        if o < len(old_key) and old_key[o] == ckey[k]:
+            wn[k] = old_n[o]
+            wt[k] = old_t[o]
+            wr[k] = old_r[o]
+    # Colours: rounds over the uncoloured contacts.
+    priority = np.empty(m, np.uint64)
+    for k in range(m):
+        priority[k] = np.uint64(ckey[k]) * HASH
+    colour = np.full(m, -1, np.int64)
+    best = np.empty(n + 1, np.uint64)
+    left = np.arange(m)
+    count = m
+    c = 0
+    while count > 0:
+        for q in range(count):
+            k = left[q]
+            best[ca[k]] = NONE
+            best[cb[k]] = NONE
+        for q in range(count):
+            k = left[q]
+            if priority[k] < best[ca[k]]:
+                best[ca[k]] = priority[k]
+            if priority[k] < best[cb[k]]:
+                best[cb[k]] = priority[k]
+        keep = 0
+        for q in range(count):
+            k = left[q]
+            if best[ca[k]] == priority[k] and (cb[k] == n or best[cb[k]] == priority[k]):
+                colour[k] = c
+            else:
+                left[keep] = k
+                keep += 1
+        count = keep
+        c += 1
+    colour_start = np.zeros(c + 1, np.int64)
+    for k in range(m):
+        colour_start[colour[k] + 1] += 1
+    for k in range(c):
+        colour_start[k + 1] += colour_start[k]
+    fill = colour_start[:-1].copy()
+    order = np.empty(m, np.int64)
+    for k in range(m):
+        order[fill[colour[k]]] = k
+        fill[colour[k]] += 1
+    # Everything the solve needs, in solve order.
+    a = np.empty(m, np.int64)
+    b = np.empty(m, np.int64)
+    static = np.empty(m, np.int64)
+    key = np.empty(m, np.int64)
+    nx = np.empty(m)
+    ny = np.empty(m)
+    depth = np.empty(m)
+    base = np.empty(m)
+    separation = np.empty(m)
+    ax = np.empty(m)
+    ay = np.empty(m)
+    ra = np.empty(m)
+    rb = np.empty(m)
+    mass_n = np.empty(m)
+    mass_t = np.empty(m)
+    mass_r = np.empty(m)
+    restitution = np.empty(m)
+    friction = np.empty(m)
+    rolling = np.empty(m)
+    pn = np.empty(m)
+    pt = np.empty(m)
+    pr = np.empty(m)
+    approach = np.empty(m)
+    for e in range(m):
+        k = order[e]
+        A = ca[k]
+        B = cb[k]
+        ST = cst[k]
+        kx = cnx[k]
+        ky = cny[k]
+        d = cdepth[k]
+        a[e] = A
+        b[e] = B
+        static[e] = ST
+        key[e] = ckey[k]
+        nx[e] = kx
+        ny[e] = ky
+        depth[e] = d
+        pn[e] = wn[k]
+        pt[e] = wt[k]
+        pr[e] = wr[k]
+        base[e] = d + ((px[A] - px[B]) * kx + (py[A] - py[B]) * ky)
+        separation[e] = 0.0 - (d + h_move * ((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky))
+        r_a = radius[A]
+        r_b = radius[B] if ST < 0 else 0.0
+        ra[e] = r_a
+        rb[e] = r_b
+        k_n = w[A] + w[B]
+        k_t = k_n + (inv_i[A] * (r_a * r_a) + inv_i[B] * (r_b * r_b))
+        k_r = inv_i[A] + inv_i[B]
+        mass_n[e] = 1.0 / k_n if k_n > 0 else 0.0
+        mass_t[e] = 1.0 / k_t if k_t > 0 else 0.0
+        mass_r[e] = 1.0 / k_r if k_r > 0 else 0.0
+        if ST < 0:
+            e_b = rest[B]
+            f_b = fric[B]
+            roll_b = roll[B] * r_b
+        else:
+            e_b = st_rest[ST]
+            f_b = st_fric[ST]
+            roll_b = st_roll[ST] * r_a
+        restitution[e] = max(rest[A], e_b)
+        friction[e] = np.sqrt(fric[A] * f_b)
+        rolling[e] = max(roll[A] * r_a, roll_b)
+        approach[e] = -((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky)
+        ax[e] = gx[A] - gx[B]
+        ay[e] = gy[A] - gy[B]
+    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
+            mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach)
 
-    for a in range(n):
-        pos[a, 0] = px[a]
-        pos[a, 1] = py[a]
-        vel[a, 0] = vx[a]
-        vel[a, 1] = vy[a]
-    return approach
+
+@njit(cache=True)
+def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+               static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
+               s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """solver._pass, one contact after another."""
+    for k in range(lo, hi):
+        p = a[k]
+        q = b[k]
+        knx = nx[k]
+        kny = ny[k]
+        bias = 0.0
+        ms = 1.0
+        im = 0.0
+        if not use_bias and static[k] < 0:
+            dx = px[p] - px[q]
+            dy = py[p] - py[q]
+            length = np.sqrt(dx * dx + dy * dy)
+            if length > 1e-12:
+                knx = dx / length
+                kny = dy / length
+        if use_bias:
+            s = separation[k]
+            if s > 0.0:
+                bias = s * (1.0 / h_move)
+            elif static[k] >= 0:
+                bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
+                ms = s_mass_scale
+                im = s_impulse_scale
+            else:
+                bias = max(mass_scale * rate * s, 0.0 - max_push)
+                ms = mass_scale
+                im = impulse_scale
+        vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
+        old = pn[k]
+        new = max(old - mass_n[k] * (ms * vn + bias) - im * old, 0.0)
+        pn[k] = new
+        p_n = new - old
+        wa = w[p]
+        wb = w[q]
+        vax = vx[p] + p_n * knx * wa
+        vay = vy[p] + p_n * kny * wa
+        vbx = vx[q] - p_n * knx * wb
+        vby = vy[q] - p_n * kny * wb
+        kra = ra[k]
+        krb = rb[k]
+        sa = spin[p]
+        sb = spin[q]
+        vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
+        old = pt[k]
+        limit = friction[k] * new
+        newt = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
+        pt[k] = newt
+        p_t = newt - old
+        vax = vax - p_t * kny * wa
+        vay = vay + p_t * knx * wa
+        vbx = vbx + p_t * kny * wb
+        vby = vby - p_t * knx * wb
+        sa = sa - (kra * p_t) * inv_i[p]
+        sb = sb - (krb * p_t) * inv_i[q]
+        old = pr[k]
+        limit = rolling[k] * new
+        newr = min(max(old - mass_r[k] * (sa - sb), 0.0 - limit), limit)
+        pr[k] = newr
+        p_r = newr - old
+        sa = sa + p_r * inv_i[p]
+        sb = sb - p_r * inv_i[q]
+        vx[p] = vax
+        vy[p] = vay
+        vx[q] = vbx
+        vy[q] = vby
+        spin[p] = sa
+        spin[q] = sb
+
+
+@njit(cache=True)
+def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
+          restitution, friction, rolling, static, pn, pt, pr,
+          px, py, vx, vy, spin, angle, w, inv_i,
+          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
+    m = len(a)
+    size = len(px)
+    colours = len(colour_start) - 1
+    imp_n = np.zeros(m)
+    imp_t = np.zeros(m)
+    # 1. impacts
+    for _ in range(max_passes):
+        hits = 0
+        for k in range(m):
+            p = a[k]
+            q = b[k]
+            knx = nx[k]
+            kny = ny[k]
+            rvx = vx[p] - vx[q]
+            rvy = vy[p] - vy[q]
+            vn = rvx * knx + rvy * kny
+            depth = base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny)
+            if not (-vn > threshold and depth > -touch_slop):
+                continue
+            hits += 1
+            mx = knx
+            my = kny
+            if static[k] < 0:
+                dx = px[p] - px[q]
+                dy = py[p] - py[q]
+                reach = ra[k] + rb[k]
+                du = dx * rvx + dy * rvy
+                uu = rvx * rvx + rvy * rvy
+                disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+                back = (du + np.sqrt(max(disc, 0.0))) / uu
+                tau = min(max(back, 0.0), tau_max)
+                tx = dx - tau * rvx
+                ty = dy - tau * rvy
+                length = np.sqrt(tx * tx + ty * ty)
+                if length > 0.0:
+                    mx = tx / length
+                    my = ty / length
+            else:
+                tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
+            vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
+            p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
+            imp_n[k] = imp_n[k] + p_n
+            vt = (rvy * mx - rvx * my) - spin[p] * ra[k] - spin[q] * rb[k]
+            old = imp_t[k]
+            limit = friction[k] * imp_n[k]
+            new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
+            imp_t[k] = new
+            p_t = new - old
+            jx = p_n * mx - p_t * my
+            jy = p_n * my + p_t * mx
+            dvax = jx * w[p]
+            dvay = jy * w[p]
+            dvbx = jx * w[q]
+            dvby = jy * w[q]
+            dwa = (0.0 - ra[k] * p_t) * inv_i[p]
+            dwb = (0.0 - rb[k] * p_t) * inv_i[q]
+            vx[p] = vx[p] + dvax
+            vy[p] = vy[p] + dvay
+            vx[q] = vx[q] - dvbx
+            vy[q] = vy[q] - dvby
+            spin[p] = spin[p] + dwa
+            spin[q] = spin[q] + dwb
+            px[p] = px[p] + dvax * tau
+            py[p] = py[p] + dvay * tau
+            px[q] = px[q] - dvbx * tau
+            py[q] = py[q] - dvby * tau
+            angle[p] = angle[p] + dwa * tau
+            angle[q] = angle[q] + dwb * tau
+        if hits == 0:
+            break
+    # 2. warm start
+    vx0 = vx.copy()
+    vy0 = vy.copy()
+    spin0 = spin.copy()
+    if warm_start:
+        for k in range(m):
+            p = a[k]
+            q = b[k]
+            jx = pn[k] * nx[k] - pt[k] * ny[k]
+            jy = pn[k] * ny[k] + pt[k] * nx[k]
+            vx[p] = vx[p] + jx * w[p]
+            vy[p] = vy[p] + jy * w[p]
+            vx[q] = vx[q] - jx * w[q]
+            vy[q] = vy[q] - jy * w[q]
+            spin[p] = spin[p] + (pr[k] - ra[k] * pt[k]) * inv_i[p]
+            spin[q] = spin[q] + (0.0 - pr[k] - rb[k] * pt[k]) * inv_i[q]
+    else:
+        pn[:] = 0.0
+        pt[:] = 0.0
+        pr[:] = 0.0
+    # 3. soft passes with the bias, then their velocity change moves the positions; the
+    # velocities and impulses go back to the warm start's (split impulses)
+    vxw = vx.copy()
+    vyw = vy.copy()
+    spinw = spin.copy()
+    pnw = pn.copy()
+    ptw = pt.copy()
+    prw = pr.copy()
+    for _ in range(iterations):
+        for c in range(colours):
+            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
+                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
+                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    for e in range(size):
+        px[e] = px[e] + h_move * (vx[e] - vx0[e])
+        py[e] = py[e] + h_move * (vy[e] - vy0[e])
+        angle[e] = angle[e] + h_move * (spin[e] - spin0[e])
+    vx[:] = vxw
+    vy[:] = vyw
+    spin[:] = spinw
+    pn[:] = pnw
+    pt[:] = ptw
+    pr[:] = prw
+    # 4. relax
+    for _ in range(relax_iterations):
+        for c in range(colours):
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
+                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
+                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    px[size - 1] = 0.0
+    py[size - 1] = 0.0
+    vx[size - 1] = 0.0
+    vy[size - 1] = 0.0
+    spin[size - 1] = 0.0
+    angle[size - 1] = 0.0
 
 
 @njit(cache=True)
@@ -660,52 +856,36 @@ UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_unifo
                     "verlet": verlet_uniform, "rk4": rk4_uniform}
 
 
-@njit(cache=True)
-def refresh(pos, found_at, margin, i, j, nx, ny, rhs, depth):
-    """Contacts.refresh with its margin check: if every ball is still within its margin of
-    where the contacts were found, write each contact's depth at ``pos`` into ``depth`` and
-    return True; else return False and leave ``depth`` alone (the contacts must be found
-    again). Index N in ``j`` is the statics' still stand-in at the origin."""
-    n = pos.shape[0]
-    for a in range(n):
-        dx = pos[a, 0] - found_at[a, 0]
-        dy = pos[a, 1] - found_at[a, 1]
-        if not (dx * dx + dy * dy < margin[a] * margin[a]):
-            return False
-    for k in range(len(i)):
-        a = i[k]
-        b = j[k]
-        if b == n:
-            depth[k] = rhs[k] - (pos[a, 0] * nx[k] + pos[a, 1] * ny[k])
-        else:
-            depth[k] = rhs[k] - ((pos[a, 0] - pos[b, 0]) * nx[k] + (pos[a, 1] - pos[b, 1]) * ny[k])
-    return True
-
-
 def warm_up():
     """Compile (or load from the cache) every kernel on a tiny problem."""
     px = np.array([0.0, 0.5, 3.0])
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
-    ei = np.zeros(0, np.int64)
-    e = np.zeros(0)
-    i, j, nx, ny, depth, rhs, rest, fric, reach = ball_contacts(px, py, r, r, r, np.zeros(3), 1.0, -2.0, -2.0,
-                                                              8, 6, ei, ei, e, e, e, e, e, e, e)
+    i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    nx = np.ones(len(i))
+    ny = np.zeros(len(i))
+    depth = np.zeros(len(i))
     a = np.array([-5.0, 1.0])
     b = np.array([5.0, 1.0])
     start = np.zeros(49, np.int64)
     start[1:] = 1
     static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
                     a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
+    pos = np.stack((px, py), axis=1)
     m = len(i)
     z = np.zeros(m)
-    pos = np.stack((px, py), axis=1)
-    respond(i, j, nx, ny, reach, depth, reach, np.zeros(m, np.bool_), z, z,
-            pos, np.zeros((3, 2)), pos.copy(), np.ones(3), 1 / 240, 1, 1, 1, 0.05, 0.25, 1e-4)
+    ext = np.zeros(4)
+    static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:],
+                    np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
+    prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
+                     np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
+                     i[:0], z[:0], z[:0], z[:0])
+    solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
+          ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
+          1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
     vel = np.zeros((3, 2))
     for stepper in UNIFORM_STEPPERS.values():
         stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
-    refresh(pos, pos.copy(), np.ones(3), i, j, nx, ny, reach, depth.copy())
     box = np.array([[-5.0, 1.0, 5.0, 1.0]])
     sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
           np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)

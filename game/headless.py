@@ -3,7 +3,8 @@
 Steps the world ``steps`` fixed ticks of 1/60 s, timing each step, and reports on stdout:
 with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
 ``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``max_overlap``
-(metres), ``finite``, ``state_hash``, plus ``level``, ``name``, ``integrator``,
+(metres), ``finite``, ``state_hash``, ``solver`` (the execution that ran: "compiled" or
+"numpy", the same bits), plus ``level``, ``name``, ``integrator``,
 ``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
 zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was reached at some
 tick, as the game latches it) and ``complete_at`` (simulated seconds, null if never)); without it a short summary for a
@@ -65,10 +66,14 @@ def _run(args):
     integrator = getattr(args, "integrator", None)
     save_path = getattr(args, "save", None)
     as_json = bool(getattr(args, "json", False))
+    execution = getattr(args, "solver", None) or "compiled"
 
     from game.integrators import INTEGRATORS
     if integrator is not None and integrator not in INTEGRATORS:
         raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
+    from game.solver import EXECUTIONS
+    if execution not in EXECUTIONS:
+        raise _BadInput(f"--solver: expected one of {', '.join(EXECUTIONS)}, got {execution!r}")
     if save_path is not None:
         _check_writable(save_path)
 
@@ -78,8 +83,9 @@ def _run(args):
 
     from game import accel
     from game.world import World
-    accel.load()                 # before the first step: the whole run on one solver path
-    world = World.from_level(doc)
+    if execution == "compiled":
+        accel.load()             # before the first step: the whole run on one execution
+    world = World.from_level(doc, solver=execution)
     report = simulate(world, steps)
     report.update(level=level_path, name=world.name)
     if save_path is not None and report["finite"]:
@@ -128,6 +134,7 @@ def simulate(world, steps, dt=TICK):
         "max_overlap": None if overlap is None else _number(overlap),
         "finite": bool(finite),
         "state_hash": world.state_hash(),
+        "solver": world.solver.execution,
     }
     progress = world.goal_progress()
     if progress is not None:
@@ -174,7 +181,7 @@ def _summary(r):
     overlap = "?" if r["max_overlap"] is None else f"{r['max_overlap'] * 1000:.1f} mm"
     stopped = "" if r["steps"] == r["steps_requested"] else f" (stopped early of {r['steps_requested']})"
     return "\n".join([
-        f"{r['name']} ({r['level']}), {r['integrator']}: {r['steps']} steps of 1/60 s{stopped}, "
+        f"{r['name']} ({r['level']}), {r['integrator']}, {r['solver']} solver: {r['steps']} steps of 1/60 s{stopped}, "
         f"{ms} ms per step (median)",
         f"balls {r['balls']}, escaped {r['escaped']}, deepest overlap {overlap}, "
         f"finite {'yes' if r['finite'] else 'NO'}",

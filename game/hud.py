@@ -96,6 +96,16 @@ class EnergyHistory:
         return np.array(self.times, float), np.array(self.rows, float).reshape(-1, len(self.KEYS))
 
 
+def load_font(size, bold=False):
+    """The shipped font at ``size`` px; pygame's default (at a similar size) if the file cannot be read."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    try:
+        return pygame.font.Font(FONT_BOLD if bold else FONT_REGULAR, size)
+    except (OSError, pygame.error):
+        return pygame.font.Font(None, size * 3 // 2)
+
+
 class Hud:
     """Draws the overlay pieces; holds only fonts and a text cache."""
 
@@ -112,11 +122,7 @@ class Hud:
         """The shipped font at ``size``; pygame's default if the file cannot be read."""
         f = self._fonts.get((size, bold))
         if f is None:
-            try:
-                f = pygame.font.Font(FONT_BOLD if bold else FONT_REGULAR, size)
-            except (OSError, pygame.error):
-                f = pygame.font.Font(None, size * 3 // 2)
-            self._fonts[(size, bold)] = f
+            f = self._fonts[(size, bold)] = load_font(size, bold)
         return f
 
     def text(self, string, size=SIZE_BODY, colour=TEXT, bold=False):

@@ -11,6 +11,8 @@ from collections import deque
 import numpy as np
 import pygame
 
+from game.hud import load_font
+
 # Colours (R, G, B).
 BACKGROUND = (16, 18, 24)
 LEVEL_FILL = (24, 27, 35)
@@ -35,6 +37,10 @@ BROAD_GRID = (70, 90, 60)
 BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
+SPIN_MARK = (20, 22, 30)            # the line on each ball that turns with its angle
+SOLVER_TEXT = (200, 205, 170)
+SPIN_MARK_MIN_PX = 3                # balls smaller than this (px) get no mark
+SPIN_MARK_SPAN = (0.3, 0.8)         # the mark runs between these fractions of the radius
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -140,6 +146,7 @@ class Renderer:
         self._static = None
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
+        self._font = None            # the debug layer's solver line
 
     def invalidate(self):
         """Forget the static layer (call when the level's geometry changed)."""
@@ -171,6 +178,8 @@ class Renderer:
             self.draw_velocities(surface, world, camera)
         if "contacts" in debug:
             self.draw_contacts(surface, world, camera)
+        if debug:
+            self.draw_solver_options(surface, world)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
@@ -327,6 +336,32 @@ class Renderer:
         sprites = self._sprites
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
         _blit_many(surface, [(sprites[k], p) for k, p in zip(keys.tolist(), top_left.tolist())])
+        self.draw_spin_marks(surface, world, camera)
+
+    def draw_spin_marks(self, surface, world, camera):
+        """A line along each ball's radius at ``angle`` (counter-clockwise from +x), short of
+        the centre and the rim, so a rolling ball is seen to turn and its centre keeps its
+        colour; balls under SPIN_MARK_MIN_PX get none."""
+        radius_px = np.asarray(world.radius) * camera.scale
+        keep = radius_px * SPIN_MARK_SPAN[1] >= SPIN_MARK_MIN_PX
+        if not keep.any():
+            return
+        centre = camera.world_to_screen(world.pos[keep])
+        angle = np.asarray(world.angle)[keep]
+        # Screen y points down: a counter-clockwise turn in the world is clockwise on screen.
+        along = radius_px[keep, None] * np.stack((np.cos(angle), -np.sin(angle)), axis=1)
+        plot_segments(surface, centre + SPIN_MARK_SPAN[0] * along, centre + SPIN_MARK_SPAN[1] * along,
+                      SPIN_MARK, width=2)
+
+    def draw_solver_options(self, surface, world):
+        """The contact solver's switches (world.solver.options) and execution, one line at the
+        bottom right (debug layers)."""
+        if self._font is None:
+            self._font = load_font(12)
+        line = f"{world.solver.execution} solver: {world.solver.options.describe()}"
+        text = self._font.render(line, True, SOLVER_TEXT)
+        width, height = surface.get_size()
+        surface.blit(text, (width - text.get_width() - 10, height - text.get_height() - 30))
 
     def draw_springs(self, surface, world, camera, hidden_ids=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;

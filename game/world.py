@@ -17,10 +17,11 @@ import math
 
 import numpy as np
 
-from game import accel, collide, defaults, geometry
+from game import collide, defaults, geometry
 from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
-from game.integrators import INTEGRATORS
+from game.integrators import CONTACT_WEIGHT, INTEGRATORS
+from game.solver import Solver, SolverOptions
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -84,18 +85,24 @@ class Zone:
 class World:
     """Balls, statics, springs and zones, and the step that moves them.
 
-    Ball state is a structure of arrays: ``pos``, ``vel`` (N, 2) in m and m/s; ``radius``
-    (N,) m; ``inv_mass`` (N,) 1/kg; ``restitution``, ``friction`` (N,); ``ids`` (N,) stable
-    ids. Outside code reads them and changes the world only through its methods.
+    Ball state is a structure of arrays: ``pos``, ``vel`` (N, 2) in m and m/s; ``angle`` (N,)
+    rad and ``spin`` (N,) rad/s, counter-clockwise; ``radius`` (N,) m; ``inv_mass`` (N,) 1/kg;
+    ``inv_inertia`` (N,) 1/(kg m^2), a disc's 2 / (m r^2); ``restitution``, ``friction``,
+    ``rolling`` (N,); ``ids`` (N,) stable ids. Outside code reads them and changes the world
+    only through its methods.
+
+    ``solver``: "compiled" (the numba kernels once ``game.accel`` has loaded them, numpy
+    until then) or "numpy"; the same bits either way. ``self.solver.options`` holds its
+    switches (game.solver.SolverOptions).
     """
 
     def __init__(self, gravity=defaults.GRAVITY, integrator=defaults.INTEGRATOR,
                  substeps=defaults.SUBSTEPS, drag=defaults.DRAG, bounds=defaults.BOUNDS,
-                 material=None):
-        self.material = dict(defaults.MATERIAL, **(material or {}))
+                 material=None, solver="compiled"):
+        self.material = {**defaults.MATERIAL, **(material or {})}
         self.forces = Forces(gravity, drag)
         self.integrator = integrator
-        self.substeps = int(substeps)
+        self.solver = Solver(solver, SolverOptions(substeps=int(substeps)))
         self.bounds = np.asarray(bounds, float)
         self.time = 0.0
         self.name = ""
@@ -103,10 +110,14 @@ class World:
         self.level = {}
         self.pos = np.zeros((0, 2))
         self.vel = np.zeros((0, 2))
+        self.angle = np.zeros(0)
+        self.spin = np.zeros(0)
         self.radius = np.zeros(0)
         self.inv_mass = np.zeros(0)
+        self.inv_inertia = np.zeros(0)
         self.restitution = np.zeros(0)
         self.friction = np.zeros(0)
+        self.rolling = np.zeros(0)
         self.ids = np.zeros(0, np.int64)
         self._next_id = 0
         self.polygons = []
@@ -114,12 +125,12 @@ class World:
         self.zones = []
         self.spawners = []
         self.grid = None
-        self._contacts = None
+        self._candidates = None
         self._clear_debug()
 
     # ----------------------------------------------------------------- building
     @classmethod
-    def from_level(cls, level):
+    def from_level(cls, level, solver="compiled"):
         """A world built from a level definition (missing keys take ``game.defaults``)."""
         level = copy.deepcopy(level)
         w = cls(gravity=level.get("gravity", defaults.GRAVITY),
@@ -127,7 +138,7 @@ class World:
                 substeps=level.get("substeps", defaults.SUBSTEPS),
                 drag=level.get("drag", defaults.DRAG),
                 bounds=level.get("bounds", defaults.BOUNDS),
-                material=level.get("material"))
+                material=level.get("material"), solver=solver)
         w.level = level
         w.name = level.get("name", "")
         w.description = level.get("description", "")
@@ -144,7 +155,7 @@ class World:
 
     def _build_statics(self, level):
         mat = self.material
-        a, b, radius, rest, fric, poly = [], [], [], [], [], []
+        a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
 
         def add(p, q, shape, polygon=-1):
             a.append(p)
@@ -152,6 +163,7 @@ class World:
             radius.append(float(shape.get("radius", defaults.SEGMENT_RADIUS)))
             rest.append(float(shape.get("restitution", mat["restitution"])))
             fric.append(float(shape.get("friction", mat["friction"])))
+            roll.append(float(shape.get("rolling", mat["rolling"])))
             poly.append(polygon)
 
         for seg in level.get("segments", []):
@@ -172,7 +184,7 @@ class World:
             for k in range(len(points)):
                 add(points[k], points[(k + 1) % len(points)], edge, index)
         self.statics = collide.Statics(np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
-                                       radius, rest, fric, poly, self.polygons)
+                                       radius, rest, fric, poly, self.polygons, roll)
 
     def _rebuild_grid(self):
         """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics.
@@ -206,15 +218,18 @@ class World:
         return len(self.pos)
 
     def add_ball(self, pos, vel=(0.0, 0.0), radius=None, density=None, mass=None,
-                 restitution=None, friction=None):
-        """Add a ball; returns its index. Mass is ``mass`` if given, else density * pi r^2."""
+                 restitution=None, friction=None, spin=None, rolling=None):
+        """Add a ball; returns its index. Mass is ``mass`` if given, else density * pi r^2;
+        ``spin`` in rad/s, counter-clockwise."""
         self.add_balls([{"pos": pos, "vel": vel, "radius": radius, "density": density, "mass": mass,
-                         "restitution": restitution, "friction": friction}])
+                         "restitution": restitution, "friction": friction, "spin": spin,
+                         "rolling": rolling}])
         return self.count - 1
 
     def add_balls(self, balls):
-        """Add many balls at once from level-style dicts (pos, and optional vel, radius,
-        density or mass, restitution, friction); missing values take the level's material."""
+        """Add many balls at once from level-style dicts (pos, and optional vel, spin (rad/s),
+        radius, density or mass, restitution, friction, rolling); missing values take the
+        level's material. A ball is a uniform disc: moment of inertia m r^2 / 2."""
         if not balls:
             return
         mat = self.material
@@ -229,10 +244,14 @@ class World:
         self.pos = np.vstack((self.pos, np.array([b["pos"] for b in balls], float).reshape(-1, 2)))
         self.vel = np.vstack((self.vel, np.array([(0.0, 0.0) if b.get("vel") is None else b["vel"]
                                                   for b in balls], float).reshape(-1, 2)))
+        self.angle = np.concatenate((self.angle, np.zeros(len(balls))))
+        self.spin = np.concatenate((self.spin, column("spin", defaults.BALL_SPIN)))
         self.radius = np.concatenate((self.radius, radius))
         self.inv_mass = np.concatenate((self.inv_mass, 1.0 / mass))
+        self.inv_inertia = np.concatenate((self.inv_inertia, 2.0 / (mass * radius * radius)))
         self.restitution = np.concatenate((self.restitution, column("restitution", mat["restitution"])))
         self.friction = np.concatenate((self.friction, column("friction", mat["friction"])))
+        self.rolling = np.concatenate((self.rolling, column("rolling", mat["rolling"])))
         self.ids = np.concatenate((self.ids, np.arange(self._next_id, self._next_id + len(balls))))
         self._next_id += len(balls)
         if self.grid is not None and 2.0 * radius.max() > self.grid.cell:
@@ -247,7 +266,8 @@ class World:
         keep = ~gone
         new_index = np.full(self.count, -1, np.int64)
         new_index[keep] = np.arange(int(keep.sum()))
-        for name in ("pos", "vel", "radius", "inv_mass", "restitution", "friction", "ids"):
+        for name in ("pos", "vel", "angle", "spin", "radius", "inv_mass", "inv_inertia", "restitution",
+                     "friction", "rolling", "ids"):
             setattr(self, name, getattr(self, name)[keep])
         self.forces.springs.remap_balls(new_index)
 
@@ -297,6 +317,15 @@ class World:
             raise ValueError(f"unknown integrator {name!r}; expected one of {', '.join(INTEGRATORS)}")
         self._integrator = name
 
+    @property
+    def substeps(self):
+        """Sub-steps per tick (``solver.options.substeps``)."""
+        return self.solver.options.substeps
+
+    @substeps.setter
+    def substeps(self, count):
+        self.solver.options.substeps = int(count)
+
     # ------------------------------------------------------------------- step
     def step(self, dt=TICK):
         """Advance one fixed tick of ``dt`` seconds in ``substeps`` sub-steps.
@@ -305,59 +334,68 @@ class World:
         a frame's wall-clock time must never reach here.
         """
         self._impact_points, self._impact_speeds = [], []
-        self._contacts = None
-        h = dt / self.substeps
+        self._candidates = None
+        substeps = self.substeps
+        h = dt / substeps
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            for k in range(self.substeps):
-                self._substep(self.time + k * h, h, last=k == self.substeps - 1)
+            for k in range(substeps):
+                self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
-    def _substep(self, t, h, last=True):
+    def _substep(self, t, h, dt, last=True):
         if self.count == 0:
             self._clear_debug()
             return
-        prev = self.pos.copy()
+        kernels = self.solver.kernels()
+        threshold = self.solver.options.restitution_threshold
+        prev, prev_vel = self.pos.copy(), self.vel.copy()
         # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
-        self._integrate(t, h)
+        self._integrate(t, h, kernels)
+        acceleration = (self.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
         # 2. Sweep fast balls against the statics: stop them at the first touch.
         fast, hits = collide.sweep(prev, self.pos, self.vel, self.radius, self.restitution,
-                                   self.friction, self.statics)
-        # 3. Collide: broad phase grid, then offset vectors for every candidate pair at once.
-        contacts = self._find_contacts(prev, h)
-        # 4. Respond: push out along the offsets, then restitution and friction impulses.
-        pushed_from = self.pos.copy()
-        approach = collide.respond(contacts, self.pos, self.vel, prev, self.inv_mass, h)
-        # A push can carry a ball further than its contacts looked (a fast ball leaves a
-        # light one deep inside it), so the pushes are swept against the statics too.
-        collide.sweep(pushed_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
-                      self.statics)
+                                   self.friction, self.statics, kernels, threshold)
+        # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
+        h_move = CONTACT_WEIGHT[self._integrator] * h
+        contacts = self.solver.prepare(self, self._find_candidates(prev, dt, kernels), prev, h_move,
+                                       acceleration)
+        # 4. Respond: impacts, then the soft step, colour by colour.
+        solved_from = self.pos.copy()
+        self.solver.solve(self, contacts, h, h_move)
+        # An impact can send a light ball further than its contacts looked (a fast heavy
+        # ball hit it), so the solver's moves are swept against the statics too.
+        collide.sweep(solved_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
+                      self.statics, kernels, threshold)
         # 5. Events: impacts for sound and debug drawing.
-        self._record(contacts, approach, prev, fast, hits, last)
+        self._record(contacts, prev, fast, hits, last)
 
-    def _find_contacts(self, prev, h):
-        """This sub-step's contacts: found afresh at the first sub-step of a tick, for every pair
+    def _find_candidates(self, prev, dt, kernels):
+        """The pairs that could touch this tick: found at the first sub-step, for every pair
         that could close during the tick (each ball's margin is the way it goes in a tick at
-        its present speed, plus a slop); in the later sub-steps, the same pairs and normals at
-        new depths, unless some ball has gone further than its margin (a collision sped it
-        up), in which case they are found afresh."""
-        c = self._contacts
-        if c is not None and len(self.pos) == c.n and c.refresh(self.pos, self._found_at, self._margin):
-            return c
-        speed = np.sqrt(np.einsum("ij,ij->i", self.vel, self.vel))
-        margin = np.minimum(speed * (h * self.substeps) + CONTACT_MARGIN * self.radius, self.grid.cell)
-        c = collide.find_contacts(self.pos, prev, self.radius, self.restitution, self.friction,
-                                  self.grid, self.statics, margin=margin)
-        self._contacts, self._found_at, self._margin = c, self.pos.copy(), margin
-        return c
+        its present speed, plus a slop), and found again in a later sub-step only if some
+        ball has gone further than its margin (a collision sped it up)."""
+        c = self._candidates
+        if c is not None and c[0] == self.count:
+            moved = self.pos - self._found_at
+            if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < self._margin * self._margin):
+                return c[1]
+        speed = np.sqrt(self.vel[:, 0] * self.vel[:, 0] + self.vel[:, 1] * self.vel[:, 1])
+        margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, self.grid.cell)
+        found = collide.find_candidates(self.pos, prev, self.radius, self.grid, self.statics, margin, kernels)
+        self._candidates, self._found_at, self._margin = (self.count, found), self.pos.copy(), margin
+        return found
 
-    def _integrate(self, t, h):
-        kernels = accel.KERNELS
+    def _integrate(self, t, h, kernels):
+        """Advance (pos, vel) by h under the forces with the chosen integrator, and the angle
+        by h * spin: no force makes a torque, so the spin is constant between contacts and
+        every integrator advances the angle exactly."""
+        self.angle = self.angle + h * self.spin
         if kernels is not None and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS:
             # The same stepper, compiled, for the common case a = gravity - drag v.
             g = self.forces.gravity
@@ -379,11 +417,11 @@ class World:
         self.pos = np.ascontiguousarray(y[0])
         self.vel = np.ascontiguousarray(y[1])
 
-    def _record(self, contacts, approach, prev, fast, hits, last):
-        loud = np.nonzero(approach > collide.IMPACT_SPEED)[0]
+    def _record(self, contacts, prev, fast, hits, last):
+        loud = np.nonzero(contacts.approach > collide.IMPACT_SPEED)[0]
         if len(loud):
             self._impact_points.append(contacts.points(self.pos, self.radius, loud))
-            self._impact_speeds.append(approach[loud])
+            self._impact_speeds.append(contacts.approach[loud])
         if last:  # debug drawing shows the tick's last sub-step
             self._last_contacts = (contacts, self.pos, self.radius)
             self.swept_from = prev[fast]
@@ -392,20 +430,20 @@ class World:
 
     @property
     def contact_points(self):
-        """(C, 2) touch points of the last sub-step's touching contacts (debug drawing)."""
+        """(C, 2) touch points of the last sub-step's contacts (debug drawing)."""
         if self._last_contacts is None:
             return np.zeros((0, 2))
         contacts, pos, radius = self._last_contacts
-        return contacts.points(pos, radius, np.nonzero(contacts.touching)[0])
+        return contacts.points(pos, radius)
 
     @property
     def contact_offsets(self):
-        """(C, 2) their offset vectors: the normal times the overlap found."""
+        """(C, 2) their offset vectors: the normal times the overlap found (0 where only touching)."""
         if self._last_contacts is None:
             return np.zeros((0, 2))
         c = self._last_contacts[0]
-        touching = np.nonzero(c.touching)[0]
-        return c.normal[touching] * c.found_depth[touching, None]
+        depth = np.maximum(c.depth, 0.0)
+        return np.stack((c.nx * depth, c.ny * depth), axis=1)
 
     def _clear_debug(self):
         empty = np.zeros((0, 2))
@@ -445,18 +483,20 @@ class World:
 
     # --------------------------------------------------------------- readings
     def energy(self):
-        """Energies in joules: kinetic, gravitational (zero at y = 0 for gravity down), spring, total."""
+        """Energies in joules: kinetic (of translation), rotational (discs: I w^2 / 2),
+        gravitational (zero at y = 0 for gravity down), spring, and their total."""
         mass = 1.0 / self.inv_mass
         kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
+        rotational = float(0.5 * np.sum(self.spin * self.spin / self.inv_inertia))
         gravitational, spring = self.forces.potential_energy(self.pos, mass)
-        return {"kinetic": kinetic, "gravitational": gravitational, "spring": spring,
-                "total": kinetic + gravitational + spring}
+        return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
+                "total": kinetic + rotational + gravitational + spring}
 
     def state_hash(self):
-        """Hex SHA-256 of positions and velocities: equal states, equal hashes."""
+        """Hex SHA-256 of positions, velocities, angles and spins: equal states, equal hashes."""
         h = hashlib.sha256()
-        h.update(np.ascontiguousarray(self.pos, "<f8").tobytes())
-        h.update(np.ascontiguousarray(self.vel, "<f8").tobytes())
+        for array in (self.pos, self.vel, self.angle, self.spin):
+            h.update(np.ascontiguousarray(array, "<f8").tobytes())
         return h.hexdigest()
 
     def goal_progress(self):
@@ -478,8 +518,9 @@ class World:
         """Deepest ball-ball or ball-static penetration now, in metres (0 if none)."""
         if self.count == 0:
             return 0.0
-        c = collide.find_contacts(self.pos, self.pos, self.radius, self.restitution, self.friction,
-                                  self.grid, self.statics, margin=0.0)
+        found = collide.find_candidates(self.pos, self.pos, self.radius, self.grid, self.statics, 0.0,
+                                        self.solver.kernels())
+        c = Solver("numpy").prepare(self, found, self.pos, 0.0)
         return float(max(0.0, c.depth.max())) if len(c) else 0.0
 
     def to_level(self):
@@ -489,7 +530,8 @@ class World:
         balls = []
         for k in range(self.count):
             balls.append({"pos": [float(v) for v in self.pos[k]], "vel": [float(v) for v in self.vel[k]],
-                          "radius": float(self.radius[k]), "mass": float(1.0 / self.inv_mass[k]),
+                          "spin": float(self.spin[k]), "radius": float(self.radius[k]),
+                          "mass": float(1.0 / self.inv_mass[k]),
                           "restitution": float(self.restitution[k]), "friction": float(self.friction[k])})
         level["balls"] = balls
         s = self.springs

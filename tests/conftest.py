@@ -23,13 +23,14 @@ if os.environ.get("CI"):
 from game import accel  # noqa: E402
 
 # The tests run with the compiled kernels when numba is there (as the game does once they
-# load); tests that ask for the ``solver`` fixture run on both paths.
+# load); tests that ask for the ``solver`` fixture run a default ("compiled") World on both
+# executions of the one solver, with the kernels and without.
 KERNELS = accel.load()
 
 
 @pytest.fixture(params=["compiled", "numpy"])
 def solver(request):
-    """Run the test with the compiled (Gauss-Seidel) and the numpy (Jacobi) contact solver."""
+    """Run the test with the kernels loaded (the compiled execution) and without (numpy)."""
     if request.param == "compiled" and KERNELS is None:
         pytest.skip("numba is not installed")
     previous = accel.use(KERNELS if request.param == "compiled" else None)

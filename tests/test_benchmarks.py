@@ -36,6 +36,12 @@ def test_overlap_of_two_balls():
     assert q["overlap_per_ball"] == pytest.approx(0.1)
 
 
+def test_mean_spin_is_measured_where_balls_rotate():
+    pos, vel = [[1.0, 1.0], [3.0, 1.0]], np.zeros((2, 2))
+    assert common.quality(pos, vel, 0.5, (0, 0, 10, 10), spin=[2.0, -4.0])["spin_mean"] == pytest.approx(3.0)
+    assert common.quality(pos, vel, 0.5, (0, 0, 10, 10))["spin_mean"] is None
+
+
 def test_touching_and_apart_balls_do_not_overlap():
     i, _, _ = common.overlapping_pairs([[0.0, 0.0], [1.0, 0.0], [3.0, 0.0]], 0.5)
     assert len(i) == 0
@@ -139,6 +145,7 @@ def test_pymunk_and_our_scene_match():
     assert world.count == len(bodies) == 50
     assert np.allclose(world.pos, [tuple(b.position) for b in bodies])
     assert np.allclose(1.0 / world.inv_mass, [b.mass for b in bodies])
+    assert np.allclose([b.moment for b in bodies], 0.5 * common.BALL_MASS * common.BALL_RADIUS ** 2)  # discs
     assert np.allclose(world.radius, 0.5)
     assert len(world.statics.a) == 10 and len(space.static_body.shapes) == 10
     # Free fall for a few ticks: both engines agree on where the balls are.

@@ -12,7 +12,7 @@ from game.level import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRADLE = os.path.join(ROOT, "levels", "06_cradle.json")
-KEYS = {"steps", "balls", "ms_per_step", "energy_start", "energy_end", "kinetic_end", "escaped", "max_overlap",
+KEYS = {"solver", "steps", "balls", "ms_per_step", "energy_start", "energy_end", "kinetic_end", "escaped", "max_overlap",
         "finite", "state_hash"}
 
 pytest.importorskip("game.world")
@@ -56,6 +56,13 @@ def test_same_level_same_hash_across_processes_and_integrator_option():
     assert euler["integrator"] == "euler" and euler["state_hash"] != first["state_hash"]
 
 
+def test_the_numpy_solver_gives_the_compiled_solver_s_hash():
+    compiled = json.loads(run("--headless", "--level", CRADLE, "--steps", "120", "--json").stdout)
+    numpy = json.loads(run("--headless", "--level", CRADLE, "--steps", "120", "--json", "--solver", "numpy").stdout)
+    assert numpy["solver"] == "numpy" and compiled["solver"] in ("compiled", "numpy")
+    assert numpy["state_hash"] == compiled["state_hash"]
+
+
 def test_without_a_level_it_runs_the_first_level_and_prints_a_summary():
     result = run("--headless", "--steps", "5")
     assert result.returncode == 0, result.stderr
@@ -87,12 +94,13 @@ def test_a_bad_level_is_one_line_with_its_position(tmp_path):
 @pytest.mark.parametrize("args, needle", [
     (("--level", "no/such/level.json"), "no/such/level.json: cannot read: no such file"),
     (("--integrator", "leapfrog"), "--integrator: expected one of euler, semi-implicit, verlet, rk4, got 'leapfrog'"),
+    (("--solver", "gpu"), "--solver: expected one of compiled, numpy, got 'gpu'"),
     (("--steps", "-3"), "--steps"),
     (("--steps", "many"), "expected a whole number, got 'many'"),
     (("--save", "/no/such/folder/out.json"), "--save: cannot write /no/such/folder/out.json: no such folder"),
     (("--save", "."), "--save: expected a file name, got the folder ."),
     (("--bogus",), "unrecognized arguments: --bogus"),
-], ids=["missing level", "unknown integrator", "negative steps", "steps not a number", "save folder missing",
+], ids=["missing level", "unknown integrator", "unknown solver", "negative steps", "steps not a number", "save folder missing",
         "save to a folder", "unknown option"])
 def test_bad_arguments_are_one_line_and_exit_2(args, needle):
     line = one_line_error(run("--headless", "--level", CRADLE, "--steps", "1", *args)
@@ -111,7 +119,7 @@ def args(**kw):
 def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
     import game.world
 
-    def broken(doc):
+    def broken(doc, **options):
         raise ZeroDivisionError("oops\nsecond line")
 
     monkeypatch.setattr(game.world.World, "from_level", staticmethod(broken))

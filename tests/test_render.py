@@ -46,7 +46,8 @@ def test_balls_are_drawn_in_their_colour_where_they_are():
     surface = pygame.Surface((1280, 720))
     Renderer().draw(surface, world, cam)
     for k in range(world.count):
-        x, y = np.rint(cam.world_to_screen(world.pos[k])).astype(int)
+        # Left of the centre: the spin mark (angle 0) runs from the centre to the right.
+        x, y = np.rint(cam.world_to_screen(world.pos[k] - (0.5 * world.radius[k], 0.0))).astype(int)
         got = surface.get_at((int(x), int(y)))[:3]
         assert np.abs(np.subtract(got, ball_colour(world.ids[k]))).max() <= 12, (k, got)
     # Between the balls: the level's background, not a ball colour.
@@ -228,3 +229,38 @@ def test_trails_follow_balls_by_id_across_removals():
     assert world.ids[1] == kept_id
     new = world.add_ball((20, 10))
     assert np.isnan(trails.paths(world.ids)[:, new]).all()
+
+
+def test_the_spin_mark_turns_with_the_ball():
+    """The mark is a dark line from the centre towards the rim at the ball's angle: at 0 it
+    points right (+x), at pi / 2 up (screen -y)."""
+    from game.render import SPIN_MARK
+    from game.world import World
+    w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10],
+                          "balls": [{"pos": [5, 5], "radius": 1.0}]})
+    surface = pygame.Surface((400, 400))
+    camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
+    centre = camera.world_to_screen(np.array([[5.0, 5.0]]))[0]
+    reach = 0.6 * camera.scale                     # inside the mark's 0.8 radius
+    marked = []
+    for angle in (0.0, np.pi / 2):
+        w.angle[0] = angle
+        surface.fill((0, 0, 0))
+        Renderer().draw_balls(surface, w, camera)
+        right = surface.get_at((int(round(centre[0] + reach)), int(round(centre[1]))))[:3]
+        up = surface.get_at((int(round(centre[0])), int(round(centre[1] - reach))))[:3]
+        marked.append((tuple(right) == SPIN_MARK, tuple(up) == SPIN_MARK))
+    assert marked == [(True, False), (False, True)]
+
+
+def test_debug_layers_show_the_solver_options():
+    from game.world import World
+    w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
+    surface = pygame.Surface((800, 400))
+    camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
+    plain, debug = surface.copy(), surface.copy()
+    Renderer().draw(plain, w, camera)
+    Renderer().draw(debug, w, camera, debug=("contacts",))
+    corner = pygame.Rect(400, 300, 400, 100)
+    assert pygame.image.tobytes(plain.subsurface(corner), "RGB") != pygame.image.tobytes(debug.subsurface(corner), "RGB")
+    assert "iterations" in w.solver.options.describe()

@@ -45,7 +45,9 @@ def test_hundred_fast_balls_never_leave_a_box_of_thin_walls(integrator):
 def test_a_push_never_carries_a_small_ball_through_a_thin_wall(solver):
     """A heavy ball deep under a light one just below a thin ceiling (as a fast ball leaves it
     after passing through it): the push that parts them must stop at the ceiling, though the
-    light ball was too far from it, and too slow, for the ceiling to be among its contacts."""
+    light ball was too far from it, and too slow, for the ceiling to be among its contacts.
+    The ceiling's contact is soft (Box2D's soft step): it may be overlapped a little, as a
+    pile's contacts are (at most 1 % of the radius), never crossed."""
     w = World.from_level(box(10, 10, gravity=[0, 0], material={"restitution": 0.0, "friction": 0.1}))
     light = w.add_ball((5.0, 9.93), radius=0.03)               # 4 cm below the ceiling's reach
     # heavy and fast: after the first sub-step's move it lies 9 cm deep under the light one
@@ -53,7 +55,7 @@ def test_a_push_never_carries_a_small_ball_through_a_thin_wall(solver):
     for _ in range(30):
         w.step(TICK)
         assert w.escaped() == 0
-        assert w.pos[light, 1] <= 10.0 - 0.03 + 1e-9
+        assert w.pos[light, 1] <= 10.0 - 0.03 + 0.01 * 0.03
 
 
 def test_a_ball_at_ten_kilometres_per_second_stops_at_a_thin_wall():
@@ -79,22 +81,26 @@ def test_pile_of_hundreds_comes_to_rest_with_shallow_overlaps():
     assert w.escaped() == 0
 
 
-@pytest.mark.parametrize("friction, slides", [(0.8, False), (0.2, True)])
-def test_ball_on_a_slope_sticks_with_enough_friction_and_slides_without(friction, slides):
-    angle = math.radians(25)                  # tan 25 deg = 0.47
+@pytest.mark.parametrize("rolling, rests", [(0.6, True), (0.3, False), (0.0, False)])
+def test_ball_on_a_slope_rests_only_where_rolling_resistance_holds_it(rolling, rests):
+    """A ball with ample friction does not slide on a 25 degree slope, it rolls. Only rolling
+    resistance can hold it: the torque of static friction, m g sin(theta) r, against at most
+    rolling * r * m g cos(theta), so it rests where rolling >= tan(theta) = 0.47."""
+    angle = math.radians(25)
     direction = np.array([math.cos(angle), math.sin(angle)])
     normal = np.array([-math.sin(angle), math.cos(angle)])
     w = World.from_level({"segments": [{"a": [0, 0], "b": list(20 * direction)}],
-                          "material": {"friction": friction, "restitution": 0.0}, "bounds": [-5, -20, 25, 20]})
+                          "material": {"friction": 0.8, "restitution": 0.0, "rolling": rolling},
+                          "bounds": [-5, -20, 25, 20]})
     start = 10 * direction + 0.5 * normal
     w.add_ball(start, radius=0.5)
     run(w, 180)
     travelled = np.linalg.norm(w.pos[0] - start)
-    if slides:
-        assert travelled > 1.0
-    else:
+    if rests:
         assert travelled < 1e-3
-        assert np.linalg.norm(w.vel[0]) < 1e-3
+        assert np.linalg.norm(w.vel[0]) < 1e-3 and abs(w.spin[0]) < 1e-3
+    else:
+        assert travelled > 1.0
 
 
 def test_a_dropped_ball_bounces_to_restitution_squared_of_its_height():
@@ -188,11 +194,14 @@ def test_same_run_twice_gives_same_state_hash():
     ([[-9, -9], [9, -9], [9, 9], [-9, 9]], (1.0, 6.0), (1.0, 9.25)),
 ])
 def test_ball_spawned_inside_a_polygon_leaves_through_the_nearest_edge(polygon, start, end, solver):
+    """Pushed out softly, at most max_push_speed, and left touching the edge at rest."""
     w = World.from_level({"segments": [{"a": [-10, -10], "b": [10, -10]}], "gravity": [0, 0],
                           "polygons": [{"points": polygon}], "bounds": [-10, -10, 10, 10]})
     w.add_ball(start, radius=0.25)
-    run(w, 5)
+    seconds = np.linalg.norm(np.subtract(end, start)) / w.solver.options.max_push_speed + 1.0
+    run(w, int(seconds * 60))
     assert np.allclose(w.pos[0], end, atol=1e-6)
+    assert np.allclose(w.vel[0], 0.0, atol=1e-9)
 
 
 def test_remove_balls_takes_their_springs_and_keeps_the_rest_attached():
@@ -314,9 +323,11 @@ def test_no_step_ever_produces_a_non_finite_number(segments, balls, integrator):
 
 
 @pytest.mark.parametrize("integrator", ORDER)
-@pytest.mark.parametrize("friction", [0.0, 0.3])
+@pytest.mark.parametrize("friction", [0.0, 0.1, 0.3])
 def test_sliding_down_a_slope_follows_coulomb(integrator, friction):
-    """a = g (sin theta - mu cos theta) along a 26.6 degree slope, for every integrator."""
+    """Along a 26.6 degree slope, for every integrator: a disc slides at
+    a = g (sin theta - mu cos theta) while mu < tan(theta) / 3 = 0.167, and rolls at
+    a = (2/3) g sin(theta) with more friction."""
     angle = math.atan(0.5)
     direction = np.array([math.cos(angle), math.sin(angle)])
     normal = np.array([-math.sin(angle), math.cos(angle)])
@@ -325,7 +336,10 @@ def test_sliding_down_a_slope_follows_coulomb(integrator, friction):
     start = 30 * direction + 0.25 * normal
     w.add_ball(start, radius=0.25)
     run(w, 60)
-    expected = 9.81 * (math.sin(angle) - friction * math.cos(angle))
+    if friction < math.tan(angle) / 3:
+        expected = 9.81 * (math.sin(angle) - friction * math.cos(angle))
+    else:
+        expected = 2.0 / 3.0 * 9.81 * math.sin(angle)
     assert np.linalg.norm(w.vel[0]) == pytest.approx(expected, rel=0.01)          # v = a t, t = 1 s
     assert np.dot(start - w.pos[0], direction) == pytest.approx(expected / 2, rel=0.03)  # s = a t^2 / 2
 

@@ -1,0 +1,554 @@
+"""The contact solver: impacts, then Box2D v3's soft step, over contacts solved in colours.
+
+One algorithm, two executions: numpy solves a colour at once (gather, compute, scatter; no
+two contacts of a colour share a ball, so nothing collides), the compiled kernels of
+``game._kernels`` loop over the colour's contacts one by one with the same arithmetic in the
+same order. Both give the same bits (tests/test_solver.py).
+
+A sub-step's contacts (``prepare``): every candidate pair's normal and depth are measured
+afresh at the integrated positions x*; the pairs that touch (depth > -TOUCH_SLOP) become
+contacts, in a canonical order (by ball id, then the other ball's id, then static index),
+coloured, and warm-started from the last sub-step's impulses matched by the same key.
+
+The solve (``solve``), Box2D's sign convention with the normal n pointing from body b to
+ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_x):
+1. impacts: a contact closing faster than ``restitution_threshold`` gets the collision
+   impulse P = (1 + e) (-v_n) / k_n (k_n = 1/m_a + 1/m_b) and Coulomb friction bounded by
+   mu times its impulses so far; passes over the colours repeat until none closes that fast
+   (a Newton's cradle passes the knock one contact a colour). The impact happened
+   tau = depth / (-v_n) ago (at most h): positions and angles move by dv tau, reflecting the
+   penetration instead of keeping it, so bounces keep their energy.
+2. warm start: last sub-step's normal, tangent and rolling impulses are applied again.
+3. ``iterations`` soft passes (contact_hertz, damping_ratio: bias rate, mass and impulse
+   scales; push-out at most ``max_push_speed``), with friction clamped to mu * normal and
+   rolling resistance; their velocity change moves positions by h_move dv (x* was
+   integrated with the velocities before it). Then the velocities and impulses go back to
+   the warm start's (split impulses): where Box2D leaves the relax passes to remove the
+   push-out speed, which they do not wholly where a ball is pushed by two contacts at once
+   (a free scene gained 1.6 % of its energy in a tick), here it never becomes speed.
+4. ``relax_iterations`` passes without the bias: the contact velocities, no push.
+"""
+import dataclasses
+import math
+
+import numpy as np
+
+from game import collide
+
+TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
+MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
+IMPACT_LOOKBACK = 1.0      # sub-steps: how far back a touch is looked for (more lets the
+                           # impact moves reach deeper into third balls: 2 gave 6 cm overlaps)
+STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
+_HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
+_STATIC_KEY = 1 << 31      # key = id_a * 2^32 + (id_b, or this + static index)
+EXECUTIONS = ("compiled", "numpy")
+_NO_WARM = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+
+
+@dataclasses.dataclass
+class SolverOptions:
+    """The solver's switches, each changeable between ticks.
+
+    substeps: sub-steps per tick; iterations / relax_iterations: soft passes with and
+    without the push-out bias; warm_start: begin each sub-step from the last one's impulses;
+    restitution_threshold: m/s, contacts closing slower do not bounce; contact_hertz: Hz,
+    the stiffness of the soft contact; damping_ratio: its damping (Box2D: 10); max_push_speed:
+    m/s, the fastest a soft contact pushes overlapping bodies apart.
+    """
+    substeps: int = 4
+    iterations: int = 2
+    relax_iterations: int = 2
+    warm_start: bool = True
+    restitution_threshold: float = 0.5
+    contact_hertz: float = 120.0
+    damping_ratio: float = 10.0
+    max_push_speed: float = 3.0
+
+    def describe(self):
+        """One line for the debug layer."""
+        return (f"substeps {self.substeps}  iterations {self.iterations}  relax {self.relax_iterations}  "
+                f"warm start {'on' if self.warm_start else 'off'}  bounce above {self.restitution_threshold:g} m/s  "
+                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s")
+
+
+def soft(hertz, damping_ratio, h):
+    """Box2D v3's soft constraint for a sub-step h: (bias_rate 1/s, mass_scale, impulse_scale).
+
+    A spring-damper of frequency hertz and damping ratio zeta, solved implicitly:
+    omega = 2 pi hertz, a1 = 2 zeta + h omega, a2 = h omega a1, a3 = 1 / (1 + a2);
+    bias_rate = omega / a1, mass_scale = a2 a3, impulse_scale = a3.
+    """
+    if hertz <= 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * damping_ratio + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+class Contacts:
+    """One sub-step's contacts in solve order (by colour, then canonical), as arrays (C,).
+
+    ``a``: ball; ``b``: other ball, or N (the statics' still stand-in); ``static``: capsule
+    index or -1; ``nx, ny``: unit normal from b towards a; ``depth``: overlap at x* (m);
+    ``base``: depth + (p_a - p_b) . n, so that depth(p) = base - (p_a - p_b) . n;
+    ``separation``: the gap at x* - h v*, where the soft step moves from (m, > 0 apart);
+    ``ax, ay``: the forces' relative acceleration a_a - a_b this sub-step (m/s^2);
+    ``ra, rb``: lever arms (m, 0 for statics); ``mass_n, mass_t, mass_r``: effective masses
+    of the normal, tangent and rolling rows; ``restitution, friction, rolling`` (rolling in
+    m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
+    result out); ``key``: int64 ids; ``order``: each contact's place in the canonical
+    order (by key); ``colour_start``: (K + 1,) the colours' slices;
+    ``approach``: closing speed at x* before the solve (m/s, > 0 closing).
+    """
+
+    # What prepare_numpy and its kernel twin return, in this order.
+    FIELDS = ("a", "b", "static", "key", "order", "colour_start", "nx", "ny", "depth", "base", "separation",
+              "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r", "restitution", "friction", "rolling",
+              "pn", "pt", "pr", "approach")
+    _INTEGER = ("a", "b", "static", "key", "order", "colour_start")
+
+    def __init__(self, n, **arrays):
+        self.n = n
+        for name in self.FIELDS:
+            setattr(self, name, arrays[name])
+
+    @classmethod
+    def empty(cls, n):
+        fields = {name: np.zeros(0, np.int64 if name in cls._INTEGER else float) for name in cls.FIELDS}
+        fields["colour_start"] = np.zeros(1, np.int64)
+        return cls(n, **fields)
+
+    def __len__(self):
+        return len(self.a)
+
+    @property
+    def colours(self):
+        return len(self.colour_start) - 1
+
+    def points(self, pos, radius, rows=None):
+        """(K, 2) touch points on ball a's surface where the other body meets it."""
+        rows = np.arange(len(self)) if rows is None else rows
+        a = self.a[rows]
+        lever = radius[a] - self.depth[rows]
+        return pos[a] - np.stack((self.nx[rows] * lever, self.ny[rows] * lever), axis=1)
+
+
+def colour_contacts(a, b, n, priority):
+    """(C,) colour of each contact: no two contacts of a colour share a ball (index n, the
+    statics' stand-in, is shared freely).
+
+    Rounds: a contact whose ``priority`` (uint64, all different: the key Fibonacci-hashed, a
+    fixed pseudo-random order, so chains of contacts do not wait one a round) is the least
+    among the uncoloured contacts of both its balls takes this round's colour. Integer work
+    only: the compiled twin in ``_kernels.prepare_contacts`` gives the same colours.
+    """
+    m = len(a)
+    colour = np.full(m, -1, np.int64)
+    left = np.arange(m)
+    best = np.empty(n + 1, np.uint64)
+    c = 0
+    while len(left):
+        la, lb, lp = a[left], b[left], priority[left]
+        best.fill(_NONE)
+        np.minimum.at(best, la, lp)
+        np.minimum.at(best, lb, lp)
+        chosen = (best[la] == lp) & ((lb == n) | (best[lb] == lp))
+        colour[left[chosen]] = c
+        left = left[~chosen]
+        c += 1
+    return colour
+
+
+def priorities(key):
+    """(C,) uint64: the keys Fibonacci-hashed (a bijection of 64-bit integers, so no ties)."""
+    return key.astype(np.uint64) * _HASH          # wraps modulo 2^64, as intended
+
+
+def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
+                  rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
+                  old_key, old_n, old_t, old_r):
+    """The numpy execution of Solver.prepare's arithmetic: ball pairs' fresh geometry, the
+    canonical order, colours, the solve order, masses, materials and warm starts.
+
+    Ball arrays have N + 1 entries (index N: the statics' still stand-in); (i, j) touching
+    candidates sorted, (bi, s, snx, sny, sdepth) the touching ball-static contacts sorted;
+    old_*: last sub-step's keys (sorted) and impulses. Returns the arrays of
+    Contacts.FIELDS, in solve order."""
+    # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
+    dx = px[i] - px[j]
+    dy = py[i] - py[j]
+    dist = np.sqrt(dx * dx + dy * dy)
+    reach = radius[i] + radius[j]
+    touch = np.nonzero(reach - dist > -touch_slop)[0]
+    i, j, dist, reach = i[touch], j[touch], dist[touch], reach[touch]
+    # Their normal where the soft step moves them from, x* - h_move v* (see separation below):
+    # impulses along the line of centres there keep angular momentum as the balls move on.
+    dx = (px[i] - h_move * vx[i]) - (px[j] - h_move * vx[j])
+    dy = (py[i] - h_move * vy[i]) - (py[j] - h_move * vy[j])
+    length = np.sqrt(dx * dx + dy * dy)
+    apart = length > 1e-12
+    inv = 1.0 / np.where(apart, length, 1.0)
+    a = np.concatenate((i, bi))
+    b = np.concatenate((j, np.full(len(bi), n, np.int64)))
+    static = np.concatenate((np.full(len(i), -1, np.int64), s))
+    key = ids[a] * (1 << 32) + np.concatenate((ids[j], static_key + s))
+    nx = np.concatenate((np.where(apart, dx * inv, 1.0), snx))      # coincident centres part along +x
+    ny = np.concatenate((np.where(apart, dy * inv, 0.0), sny))
+    depth = np.concatenate((reach - dist, sdepth))
+    # Canonical order by key, then colours; the solve order is by colour, then key.
+    canonical = np.argsort(key, kind="stable")
+    a, b, static, key, nx, ny, depth = (x[canonical] for x in (a, b, static, key, nx, ny, depth))
+    m = len(a)
+    # Warm start: last sub-step's impulses of the same keys, zero for new contacts.
+    wn, wt, wr = np.zeros(m), np.zeros(m), np.zeros(m)
+    if len(old_key) and m:
+        at = np.minimum(np.searchsorted(old_key, key), len(old_key) - 1)
+        found = old_key[at] == key
+        wn, wt, wr = (np.where(found, old[at], 0.0) for old in (old_n, old_t, old_r))
+    colour = colour_contacts(a, b, n, priorities(key))
+    order = np.argsort(colour, kind="stable")
+    colour_start = np.zeros(int(colour.max(initial=-1)) + 2, np.int64)
+    np.cumsum(np.bincount(colour, minlength=len(colour_start) - 1), out=colour_start[1:])
+    a, b, static, key, nx, ny, depth, wn, wt, wr = (x[order] for x in (a, b, static, key, nx, ny, depth, wn, wt, wr))
+    on_ball = static < 0
+    st = np.maximum(static, 0)
+    base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
+    # The soft step moves the positions to x* + h_move (v - v*): as if from x* - h_move v*
+    # with the solved velocity v, as Box2D integrates after its solve. So it measures the
+    # gap there: a gap that the move closes may close, no more.
+    separation = 0.0 - (depth + h_move * ((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny))
+    ra = radius[a]
+    rb = np.where(on_ball, radius[b], 0.0)
+    k_n = w[a] + w[b]
+    k_t = k_n + (inv_i[a] * (ra * ra) + inv_i[b] * (rb * rb))
+    k_r = inv_i[a] + inv_i[b]
+    with np.errstate(divide="ignore"):
+        mass_n = np.where(k_n > 0, 1.0 / k_n, 0.0)
+        mass_t = np.where(k_t > 0, 1.0 / k_t, 0.0)
+        mass_r = np.where(k_r > 0, 1.0 / k_r, 0.0)
+    # Materials as Box2D mixes them: the livelier restitution, the geometric mean of
+    # friction, the larger rolling resistance (times the radius: an arm, in metres).
+    restitution = np.maximum(rest[a], np.where(on_ball, rest[b], st_rest[st]))
+    friction = np.sqrt(fric[a] * np.where(on_ball, fric[b], st_fric[st]))
+    rolling = np.maximum(roll[a] * ra, np.where(on_ball, roll[b] * rb, st_roll[st] * ra))
+    approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
+    ax = gx[a] - gx[b]
+    ay = gy[a] - gy[b]
+    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
+            mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach)
+
+
+def _canonical(array, order):
+    """The solve-order ``array`` back in canonical order (``order``: canonical index by place)."""
+    out = np.empty_like(array)
+    out[order] = array
+    return out
+
+
+class Solver:
+    """The contact solver of one World: its options and its execution.
+
+    ``execution`` is "compiled" (the numba kernels once ``game.accel.KERNELS`` has loaded,
+    numpy until then) or "numpy"; both give the same bits. The solver keeps last sub-step's
+    impulses by contact key for warm starting.
+    """
+
+    def __init__(self, execution="compiled", options=None):
+        if execution not in EXECUTIONS:
+            raise ValueError(f"unknown solver {execution!r}; expected one of {', '.join(EXECUTIONS)}")
+        self.requested = execution
+        self.options = options if options is not None else SolverOptions()
+        self._warm = _NO_WARM
+
+    @property
+    def execution(self):
+        """"compiled" when this solver runs the kernels now, else "numpy"."""
+        return "compiled" if self.kernels() is not None else "numpy"
+
+    def kernels(self):
+        from game import accel
+        return accel.KERNELS if self.requested == "compiled" else None
+
+    def forget(self):
+        """Drop the stored impulses (the balls were rebuilt)."""
+        self._warm = _NO_WARM
+
+    # ------------------------------------------------------------------ contacts
+    def prepare(self, world, candidates, prev, h_move, acceleration=None):
+        """This sub-step's Contacts from the candidate pairs, with fresh geometry at world.pos.
+
+        ``candidates``: (i, j, bi, s) ball pairs i < j and (ball, capsule) pairs, each sorted.
+        ``prev``: (N, 2) positions at the sub-step's start (which side of a wall a ball came from);
+        ``h_move``: s, the sub-step times the integrator's CONTACT_WEIGHT: a velocity change
+        dv of the solve moves positions by h_move dv. ``acceleration``: (N, 2) m/s^2 the
+        forces gave each ball this sub-step (impacts take the velocities at the touch).
+        """
+        n = world.count
+        pos, radius, statics = world.pos, world.radius, world.statics
+        i, j, bi, s = candidates
+        # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
+        # the polygons' insides (numpy in both executions: the case is rare).
+        kernels = self.kernels()
+        if len(bi):
+            if kernels is not None:
+                st = statics
+                snx, sny, sdepth = kernels.static_geometry(
+                    np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
+                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s,
+                    st.ax, st.ay, st.bx, st.by, st.nx, st.ny, st.radius, st.polygon)
+                snormal = np.stack((snx, sny), axis=1)
+            else:
+                snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
+            collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
+            touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
+            bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
+            snx, sny = np.ascontiguousarray(snormal[touch, 0]), np.ascontiguousarray(snormal[touch, 1])
+        else:
+            snx = sny = sdepth = np.zeros(0)
+        one = np.zeros(1)       # the statics' materials when there are none (never read)
+        st_rest = statics.restitution if len(statics) else one
+        st_fric = statics.friction if len(statics) else one
+        st_roll = statics.rolling if len(statics) else one
+        acc = np.zeros((n, 2)) if acceleration is None else acceleration
+        warm = self._warm if self.options.warm_start else _NO_WARM
+        args = (n, i, j, bi, s, snx, sny, sdepth, _extended(pos[:, 0]), _extended(pos[:, 1]),
+                _extended(world.vel[:, 0]), _extended(world.vel[:, 1]), _extended(acc[:, 0]),
+                _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
+                _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
+                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm
+        fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
+        return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
+
+    # --------------------------------------------------------------------- solve
+    def solve(self, world, contacts, h, h_move):
+        """Solve one sub-step h (s) of contacts, in place on world.pos, vel, angle and spin;
+        the soft step's velocity change dv moves positions by h_move dv (see prepare)."""
+        c = contacts
+        if len(c):
+            o = self.options
+            rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
+            s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
+            n = world.count
+            px, py = _extended(world.pos[:, 0]), _extended(world.pos[:, 1])
+            vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
+            spin, angle = _extended(world.spin), _extended(world.angle)
+            w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
+            args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.separation, c.ax, c.ay, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
+                    c.restitution, c.friction, c.rolling, c.static, c.pn, c.pt, c.pr,
+                    px, py, vx, vy, spin, angle, w, inv_i,
+                    IMPACT_LOOKBACK * h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
+                    int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                    s_impulse_scale, o.max_push_speed * (h / h_move))   # positions move h_move dv
+            kernels = self.kernels()
+            (kernels.solve if kernels is not None else solve_numpy)(*args)
+            world.pos = np.stack((px[:n], py[:n]), axis=1)
+            world.vel = np.stack((vx[:n], vy[:n]), axis=1)
+            world.spin = spin[:n].copy()
+            world.angle = angle[:n].copy()
+        # Kept in canonical order (sorted keys) for the next sub-step's warm start.
+        self._warm = tuple(_canonical(x, c.order) for x in (c.key, c.pn, c.pt, c.pr))
+
+
+def _extended(array):
+    """The array with one more entry, 0, for the still stand-in of the statics."""
+    out = np.empty(len(array) + 1)
+    out[:-1] = array
+    out[-1] = 0.0
+    return out
+
+
+def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
+                restitution, friction, rolling, static, pn, pt, pr,
+                px, py, vx, vy, spin, angle, w, inv_i,
+                tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """The numpy execution of the solve (see the module docstring), in place on the
+    extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
+    vectorised gather-compute-scatter; ``_kernels.solve`` is the same, contact by contact."""
+    colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
+    on_static = static >= 0
+    # 1. Impacts, until no contact closes faster than the threshold.
+    imp_n = np.zeros(len(a))
+    imp_t = np.zeros(len(a))
+    for _ in range(max_passes):
+        hits = 0
+        for lo, hi in colours:
+            ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+            vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
+            depth = base[lo:hi] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny)
+            sel = np.nonzero((-vn > threshold) & (depth > -touch_slop))[0]
+            if len(sel) == 0:
+                continue
+            hits += len(sel)
+            k = sel + lo
+            ka, kb, knx, kny, vn, depth = a[k], b[k], nx[k], ny[k], vn[sel], depth[sel]
+            rvx = vx[ka] - vx[kb]
+            rvy = vy[ka] - vy[kb]
+            # They touched tau ago: for a ball pair, back along the relative velocity u until
+            # |d - tau u| = r_a + r_b (the root of a quadratic), and the impulse acts along
+            # the normal there, where both balls met; against a static, back through the depth
+            # at the closing speed, along the normal found.
+            dx = px[ka] - px[kb]
+            dy = py[ka] - py[kb]
+            reach = ra[k] + rb[k]
+            du = dx * rvx + dy * rvy
+            uu = rvx * rvx + rvy * rvy
+            disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+            back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
+            pair = static[k] < 0
+            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
+            tx = dx - tau * rvx
+            ty = dy - tau * rvy
+            length = np.sqrt(tx * tx + ty * ty)
+            use = pair & (length > 0.0)
+            safe = np.where(use, length, 1.0)
+            mx = np.where(use, tx / safe, knx)
+            my = np.where(use, ty / safe, kny)
+            # The closing speed at the touch, tau before the forces' last change of it: the
+            # collision takes that, and the forces act on after it (x* + dv tau holds both).
+            vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
+            p_n = np.maximum((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
+            imp_n[k] = imp_n[k] + p_n
+            vt = (rvy * mx - rvx * my) - spin[ka] * ra[k] - spin[kb] * rb[k]
+            old = imp_t[k]
+            limit = friction[k] * imp_n[k]
+            new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
+            imp_t[k] = new
+            p_t = new - old
+            jx = p_n * mx - p_t * my
+            jy = p_n * my + p_t * mx
+            dvax, dvay = jx * w[ka], jy * w[ka]
+            dvbx, dvby = jx * w[kb], jy * w[kb]
+            dwa = (0.0 - ra[k] * p_t) * inv_i[ka]
+            dwb = (0.0 - rb[k] * p_t) * inv_i[kb]
+            vx[ka] = vx[ka] + dvax
+            vy[ka] = vy[ka] + dvay
+            vx[kb] = vx[kb] - dvbx
+            vy[kb] = vy[kb] - dvby
+            spin[ka] = spin[ka] + dwa
+            spin[kb] = spin[kb] + dwb
+            px[ka] = px[ka] + dvax * tau
+            py[ka] = py[ka] + dvay * tau
+            px[kb] = px[kb] - dvbx * tau
+            py[kb] = py[kb] - dvby * tau
+            angle[ka] = angle[ka] + dwa * tau
+            angle[kb] = angle[kb] + dwb * tau
+        if hits == 0:
+            break
+    # 2. Warm start.
+    vx0, vy0, spin0 = vx.copy(), vy.copy(), spin.copy()
+    if warm_start:
+        for lo, hi in colours:
+            ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+            p_n, p_t, p_r = pn[lo:hi], pt[lo:hi], pr[lo:hi]
+            jx = p_n * knx - p_t * kny
+            jy = p_n * kny + p_t * knx
+            vx[ka] = vx[ka] + jx * w[ka]
+            vy[ka] = vy[ka] + jy * w[ka]
+            vx[kb] = vx[kb] - jx * w[kb]
+            vy[kb] = vy[kb] - jy * w[kb]
+            spin[ka] = spin[ka] + (p_r - ra[lo:hi] * p_t) * inv_i[ka]
+            spin[kb] = spin[kb] + (0.0 - p_r - rb[lo:hi] * p_t) * inv_i[kb]
+    else:
+        pn[:] = 0.0
+        pt[:] = 0.0
+        pr[:] = 0.0
+    # 3. Soft passes with the push-out bias; their velocity change moves the positions. The
+    # velocities and impulses then go back to the warm start's: the push moves, and never
+    # becomes speed (split impulses), so a deep overlap cannot gain energy.
+    vxw, vyw, spinw, pnw, ptw, prw = vx.copy(), vy.copy(), spin.copy(), pn.copy(), pt.copy(), pr.copy()
+    for _ in range(iterations):
+        for lo, hi in colours:
+            _pass(lo, hi, True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    px[:] = px + h_move * (vx - vx0)
+    py[:] = py + h_move * (vy - vy0)
+    angle[:] = angle + h_move * (spin - spin0)
+    vx[:], vy[:], spin[:], pn[:], pt[:], pr[:] = vxw, vyw, spinw, pnw, ptw, prw
+    # 4. Relax: the same passes without the bias, velocities only.
+    for _ in range(relax_iterations):
+        for lo, hi in colours:
+            _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    # The statics' stand-in stays still at the origin whatever was written to it.
+    for array in (px, py, vx, vy, spin, angle):
+        array[-1] = 0.0
+
+
+def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+          on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
+          s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance.
+
+    With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
+    (speculative, bias s / h), an overlap is pushed out softly. Without it (relax), the
+    contacts that pushed stop their approach, no more: the push-out speed goes, and a ball
+    at rest reports no speed."""
+    ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
+    if use_bias:
+        s = separation[lo:hi]
+        st = on_static[lo:hi]
+        k_rate = np.where(st, s_rate, rate)
+        k_ms = np.where(st, s_mass_scale, mass_scale)
+        k_is = np.where(st, s_impulse_scale, impulse_scale)
+        bias = np.where(s > 0.0, s * (1.0 / h_move), np.maximum(k_ms * k_rate * s, 0.0 - max_push))
+        ms = np.where(s > 0.0, 1.0, k_ms)
+        im = np.where(s > 0.0, 0.0, k_is)
+    else:
+        bias = np.zeros(hi - lo)
+        ms = np.ones(hi - lo)
+        im = np.zeros(hi - lo)
+        # Velocities only, at the moved positions: a ball pair's normal is its line of
+        # centres now (an impulse off it would turn the pair about nothing).
+        dx = px[ka] - px[kb]
+        dy = py[ka] - py[kb]
+        length = np.sqrt(dx * dx + dy * dy)
+        fresh = ~on_static[lo:hi] & (length > 1e-12)
+        safe = np.where(fresh, length, 1.0)
+        knx = np.where(fresh, dx / safe, knx)
+        kny = np.where(fresh, dy / safe, kny)
+    vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
+    old = pn[lo:hi].copy()        # a copy: the slice is written below
+    new = np.maximum(old - mass_n[lo:hi] * (ms * vn + bias) - im * old, 0.0)
+    pn[lo:hi] = new
+    p_n = new - old
+    wa, wb = w[ka], w[kb]
+    vax = vx[ka] + p_n * knx * wa
+    vay = vy[ka] + p_n * kny * wa
+    vbx = vx[kb] - p_n * knx * wb
+    vby = vy[kb] - p_n * kny * wb
+    # Friction at the contact point: it turns the balls.
+    kra, krb = ra[lo:hi], rb[lo:hi]
+    sa, sb = spin[ka], spin[kb]
+    vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
+    old = pt[lo:hi].copy()        # a copy: the slice is written below
+    limit = friction[lo:hi] * new
+    newt = np.minimum(np.maximum(old - vt * mass_t[lo:hi], 0.0 - limit), limit)
+    pt[lo:hi] = newt
+    p_t = newt - old
+    vax = vax - p_t * kny * wa
+    vay = vay + p_t * knx * wa
+    vbx = vbx + p_t * kny * wb
+    vby = vby - p_t * knx * wb
+    sa = sa - (kra * p_t) * inv_i[ka]
+    sb = sb - (krb * p_t) * inv_i[kb]
+    # Rolling resistance: an angular impulse on the relative spin, |pr| <= rolling * pn.
+    old = pr[lo:hi].copy()        # a copy: the slice is written below
+    limit = rolling[lo:hi] * new
+    newr = np.minimum(np.maximum(old - mass_r[lo:hi] * (sa - sb), 0.0 - limit), limit)
+    pr[lo:hi] = newr
+    p_r = newr - old
+    sa = sa + p_r * inv_i[ka]
+    sb = sb - p_r * inv_i[kb]
+    vx[ka] = vax
+    vy[ka] = vay
+    vx[kb] = vbx
+    vy[kb] = vby
+    spin[ka] = sa
+    spin[kb] = sb
