@@ -471,17 +471,19 @@ class Document:
     def _checked(self, out, default_name):
         """``out``, with what would not load back to the definition written in full."""
         d = self.definition
-        for _ in range(3):
+        for attempt in range(3):
             try:
                 back = complete(out, default_name=default_name)
             except LevelError:
                 break
-            wrong = [k for k in d if not _same_json(back.get(k), d[k])]
+            wrong = [k for k in d if back.get(k) != d[k]]      # values: 11 and 11.0 are one number
             if not wrong:
                 return out
             for key in wrong:
                 if key in LISTS and key != "polygons" and len(back[key]) == len(d[key]):
-                    out[key] = [it if _same_json(b, full) else full
+                    # first the item's written keys with the definition's values and the keys
+                    # the loader would not fill in the same (a spring's rest); then all of it
+                    out[key] = [it if b == full else _merged(it, {}, full, {}) if attempt == 0 else full
                                 for it, b, full in zip(out[key], back[key], d[key])]
                 else:
                     out[key] = d[key]
@@ -690,10 +692,25 @@ def _merged(author, base, new, fills):
     out = {k: new[k] for k in after.get(None, [])}
     for k in author:
         if k in new:
-            out[k] = author[k] if k in base and _same_value(new[k], base[k]) else new[k]
+            out[k] = _as_written(author[k], base[k], new[k]) if k in base else new[k]
         for extra in after.get(k, []):
             out[extra] = new[extra]
     return out
+
+
+def _as_written(author, base, new):
+    """``new`` with the author's text wherever it still holds what the author wrote (in
+    ``base``): a point moved along x keeps its y as written (11, not 11.0)."""
+    if _same_value(new, base) or (_is_number(new) and _is_number(base) and new == base):
+        return author
+    if isinstance(new, list) and isinstance(base, list) and isinstance(author, list) \
+            and len(new) == len(base) == len(author):
+        return [_as_written(a, b, n) for a, b, n in zip(author, base, new)]
+    return new
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _key_order(author, definition):
