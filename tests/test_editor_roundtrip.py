@@ -235,12 +235,17 @@ def test_moving_a_ball_writes_the_rest_of_its_springs_that_the_file_left_to_the_
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(NAMES), steps=st.lists(edit_step(), min_size=1, max_size=12))
-def test_any_edits_save_to_what_loads_back_and_undoing_them_gives_back_the_authors_document(name, steps):
+@given(name=st.sampled_from(NAMES), steps=st.lists(edit_step(), min_size=1, max_size=12),
+       friction=st.one_of(st.none(), st.floats(0, 1)))
+def test_any_edits_save_to_what_loads_back_and_undoing_them_gives_back_the_authors_document(name, steps, friction):
+    """Also after the level's material changes under items that took their friction from it
+    (they keep theirs in the definition, so the file must say it)."""
     path = os.path.join(ROOT, "levels", name)
     document, definition = load_document(path)
     written = text(document)
     doc = Document(definition, path, document)
+    if friction is not None:
+        doc.set_top("material", dict(doc.definition["material"], friction=friction))
     for step in steps:
         apply_step(doc, step)
         out = doc.authored(os.path.splitext(name)[0])

@@ -447,8 +447,7 @@ class Document:
         return None
 
     def _items(self, name, items):
-        material = self.definition["material"]
-        fills = {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[name].items()}
+        fills = self._fills(name)
         out, k = [], 0
         while k < len(items):
             item = items[k]
@@ -468,6 +467,11 @@ class Document:
             k += 1
         return out
 
+    def _fills(self, name):
+        """What the loader fills in for a key of an item of list ``name`` (DEFAULTS resolved)."""
+        material = self.definition["material"]
+        return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[name].items()}
+
     def _checked(self, out, default_name):
         """``out``, with what would not load back to the definition written in full."""
         d = self.definition
@@ -483,7 +487,8 @@ class Document:
                 if key in LISTS and key != "polygons" and len(back[key]) == len(d[key]):
                     # first the item's written keys with the definition's values and the keys
                     # the loader would not fill in the same (a spring's rest); then all of it
-                    out[key] = [it if b == full else _merged(it, {}, full, {}) if attempt == 0 else full
+                    fills = self._fills(key)
+                    out[key] = [it if b == full else _merged(it, {}, full, fills) if attempt == 0 else full
                                 for it, b, full in zip(out[key], back[key], d[key])]
                 else:
                     out[key] = d[key]
