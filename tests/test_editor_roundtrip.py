@@ -265,3 +265,31 @@ def test_a_new_level_saves_as_the_template_is_written(tmp_path):
     assert "gravity" not in json.loads(read(str(tmp_path / "fresh.json")))
     assert load(str(tmp_path / "fresh.json"))["name"] == "New level"
 
+
+
+def test_a_file_taken_from_disk_is_saved_back_as_that_file_wrote_it(tmp_path):
+    """Someone else rewrote the file (their own layout and keys): the editor takes it, and an
+    edit undone then Ctrl+S gives back their bytes, not the editor's idea of the level."""
+    import time
+    path = copied(tmp_path, "08_goal.json")
+    ed = opened(path)
+    document = {}
+    for key, value in json.loads(read(path)).items():
+        document[key] = "Theirs" if key == "name" else value
+        if key == "name":
+            document["_by"] = "someone else"        # where the editor would not put it
+    save_document(document, path)
+    theirs = read(path)
+    st_ = os.stat(path)
+    os.utime(path, ns=(st_.st_atime_ns, st_.st_mtime_ns + 5_000_000_000))
+    for _ in range(50):
+        got = ed.poll_disk()
+        if got is not None:
+            break
+        time.sleep(0.02)
+    assert got == "taken" and ed.doc.definition["name"] == "Theirs"
+    ed.set_tool("ball")
+    ed.press((12, 15), 0.1)
+    ed.release((12, 15), 0.1)
+    ed.key("z", ctrl=True)
+    assert ed.save() and read(path) == theirs
