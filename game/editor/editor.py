@@ -514,7 +514,10 @@ class Editor:
             self.message = "the file changed on disk: keep yours (K) or take the file's (T) first"
             return False
         default_name = stem(path)
-        document = self.doc.authored(default_name)
+        try:
+            document = self.doc.authored(default_name)
+        except Exception:               # never lose the edits over how they are written
+            document = self.doc.definition
         try:
             save_document(document, path, default_name)
         except LevelError as e:
