@@ -454,8 +454,8 @@ class Document:
             got = self._origin.get(id(item))
             if got is not None and got[0] is item:
                 _, author, rest, base = got
-                if base is None and tuple(items[k + 1:k + 1 + len(rest)]) == rest and \
-                        all(a is b for a, b in zip(items[k + 1:], rest)):
+                after = items[k + 1:k + 1 + len(rest)]
+                if base is None and len(after) == len(rest) and all(a is b for a, b in zip(after, rest)):
                     out.append(author)
                     k += 1 + len(rest)
                     continue
