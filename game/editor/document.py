@@ -442,7 +442,8 @@ class Document:
     def _top_of(self, key, value):
         """The author's document whose definition had this very value at ``key``, if any."""
         for orig, author in reversed(self._tops):
-            if key in orig and (orig[key] is value or _same_json(orig[key], value)):
+            # == compares shared items by identity first: cheap for a list an edit copied
+            if key in orig and (orig[key] is value or orig[key] == value):
                 return author
         return None
 
