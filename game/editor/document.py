@@ -245,6 +245,8 @@ class Document:
                 new["a"] = renumber(s["a"])
                 if _is_index(s["b"]):
                     new["b"] = renumber(s["b"])
+                if new != s:
+                    self._derive(new, s)        # renumbered: still the author's spring
                 kept.append(new if new != s else s)
             after["springs"] = kept
         self.apply(label or f"delete {_count(refs)}", after)
@@ -460,8 +462,8 @@ class Document:
                     out.append(author)
                     k += 1 + len(rest)
                     continue
-                if base is not None or not rest:
-                    out.append(_merged(author, base if base is not None else item, item, fills))
+                if base is not None:            # an edit made it from the author's item
+                    out.append(_merged(author, base, item, fills))
                     k += 1
                     continue
             out.append(_merged({}, {}, item, fills))
