@@ -11,6 +11,16 @@ are never changed in place: an edit builds new containers along the path it chan
 (copy on write) and stores the old and new values of the top-level keys it touched, so
 undo puts back exactly the same objects, in the same key order.
 
+The author's document (the parsed file, ``game.level.load_document``) is what gets saved:
+``authored()`` is it plus the edits. Each item and top-level value of the definition is
+linked to the text its author wrote for it (``register``): an item the edits never
+touched is written as the author wrote it (key order, comments, numbers as written), an
+item an edit changed keeps the author's keys (new values where they changed) and adds
+only keys that differ from the defaults, and a new item is written without the keys
+equal to the defaults (as ``game.level.strip`` does: what a person would write). So
+undoing every edit and saving gives back the author's document, and one edit changes
+only its item's text.
+
 An item is named by a ref ``(list_name, index)``, e.g. ``("balls", 3)``. A problem the
 player should see (a self-crossing polygon, a radius the level cannot hold) raises
 ``EditRefused`` with one line; the definition is then unchanged.
@@ -18,7 +28,8 @@ player should see (a self-crossing polygon, a radius the level cannot hold) rais
 import itertools
 import json
 
-from game.level import LevelError, loads
+from game.level import DEFAULTS, FROM_MATERIAL, LevelError, complete, loads
+from game.level.normalise import convex_pieces
 
 LISTS = ("segments", "polylines", "polygons", "balls", "springs", "spawners", "zones")
 ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
@@ -89,14 +100,17 @@ class Document:
     else None).
     """
 
-    def __init__(self, definition, path=None):
+    def __init__(self, definition, path=None, document=None):
         self.definition = definition
         self.path = path
         self.selection = []
         self.conflict = None
         self._undo, self._redo = [], []
         self._saved = self._state()
-        self._saved_text = None
+        self._origin = {}           # id(item) -> (item, the author's item, the pieces after it, derived from)
+        self._tops = []             # (a shallow copy of a definition, the author's document of it)
+        if document is not None:
+            self.register(document)
 
     # ------------------------------------------------------------------ history
 
@@ -231,6 +245,8 @@ class Document:
                 new["a"] = renumber(s["a"])
                 if _is_index(s["b"]):
                     new["b"] = renumber(s["b"])
+                if new != s:
+                    self._derive(new, s)        # renumbered: still the author's spring
                 kept.append(new if new != s else s)
             after["springs"] = kept
         self.apply(label or f"delete {_count(refs)}", after)
@@ -369,9 +385,117 @@ class Document:
         after = {}
         for (name, i), new in changes.items():
             lst = after.get(name) or list(d[name])
+            self._derive(new, d[name][i])
             lst[i] = new
             after[name] = lst
         self.apply(label, after, merge)
+
+    # ------------------------------------------------------------------ the author's document
+
+    def register(self, document):
+        """Link the definition as it is now to ``document``, the author's text of it (the
+        parsed JSON that normalises to it: ``load_document``, or what ``authored`` gave)."""
+        d = self.definition
+        self._tops.append((dict(d), document))
+        for name in LISTS:
+            mine, theirs = d.get(name, []), document.get(name, [])
+            k = 0
+            for j, item in enumerate(theirs):
+                count = 1
+                if name == "polygons":      # a non-convex polygon is its convex pieces
+                    count = len(convex_pieces((name, j, "points"), item["points"], True))
+                if k + count > len(mine):
+                    return
+                self._origin[id(mine[k])] = (mine[k], item, tuple(mine[k + 1:k + count]), None)
+                k += count
+
+    def _derive(self, new, old):
+        """``new`` replaces ``old``: it keeps the keys the author wrote for ``old``."""
+        got = self._origin.get(id(old))
+        if got is not None and got[0] is old:
+            author, base = got[1], (got[3] if got[3] is not None else old)
+            self._origin[id(new)] = (new, author, (), base)
+
+    def authored(self, default_name="Untitled"):
+        """The author's document plus the edits: what Ctrl+S writes (see the module
+        docstring). Loading it gives back the definition exactly (checked here: anything
+        that would not, such as a spring whose rest the loader would measure afresh, is
+        written in full)."""
+        d = self.definition
+        orig, author = self._tops[-1] if self._tops else ({}, {})
+        out = {}
+        for key in _key_order(author, d):
+            value = d[key]
+            top = self._top_of(key, value)
+            if top is not None:
+                if key in top:
+                    out[key] = top[key]
+                continue
+            if key in LISTS:
+                items = self._items(key, value)
+                if items or key in author:
+                    out[key] = items
+            elif key == "material":
+                out[key] = _merged(author.get(key, {}), orig.get(key, {}), value, DEFAULTS["material"])
+            elif key in author or key not in _TOP_FILLS or not _same_value(value, _TOP_FILLS[key]):
+                out[key] = value
+        return self._checked(out, default_name)
+
+    def _top_of(self, key, value):
+        """The author's document whose definition had this very value at ``key``, if any."""
+        for orig, author in reversed(self._tops):
+            # == compares shared items by identity first: cheap for a list an edit copied
+            if key in orig and (orig[key] is value or orig[key] == value):
+                return author
+        return None
+
+    def _items(self, name, items):
+        fills = self._fills(name)
+        out, k = [], 0
+        while k < len(items):
+            item = items[k]
+            got = self._origin.get(id(item))
+            if got is not None and got[0] is item:
+                _, author, rest, base = got
+                after = items[k + 1:k + 1 + len(rest)]
+                if base is None and len(after) == len(rest) and all(a is b for a, b in zip(after, rest)):
+                    out.append(author)
+                    k += 1 + len(rest)
+                    continue
+                if base is not None:            # an edit made it from the author's item
+                    out.append(_merged(author, base, item, fills))
+                    k += 1
+                    continue
+            out.append(_merged({}, {}, item, fills))
+            k += 1
+        return out
+
+    def _fills(self, name):
+        """What the loader fills in for a key of an item of list ``name`` (DEFAULTS resolved)."""
+        material = self.definition["material"]
+        return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[name].items()}
+
+    def _checked(self, out, default_name):
+        """``out``, with what would not load back to the definition written in full."""
+        d = self.definition
+        for attempt in range(3):
+            try:
+                back = complete(out, default_name=default_name)
+            except LevelError:
+                break
+            wrong = [k for k in d if back.get(k) != d[k]]      # values: 11 and 11.0 are one number
+            if not wrong:
+                return out
+            for key in wrong:
+                if key in LISTS and key != "polygons" and len(back[key]) == len(d[key]):
+                    # first the item's written keys with the definition's values and the keys
+                    # the loader would not fill in the same (a spring's rest); then all of it
+                    fills = self._fills(key)
+                    out[key] = [it if b == full else _merged(it, {}, full, fills) if attempt == 0 else full
+                                for it, b, full in zip(out[key], back[key], d[key])]
+                else:
+                    out[key] = d[key]
+        return dict(d)
 
     # ------------------------------------------------------------------ disk
 
@@ -543,3 +667,70 @@ def _reason(e):
 
 def _same_json(a, b):
     return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
+
+
+# the top level's defaults a saved level may leave out ($schema and format are always written)
+_TOP_FILLS = {k: v for k, v in DEFAULTS["level"].items() if k not in ("$schema", "format")}
+
+
+def _same_value(a, b):
+    return _same_json(a, b) and (type(a) is type(b) or not isinstance(a, bool) and not isinstance(b, bool))
+
+
+def _merged(author, base, new, fills):
+    """An object as its author would write it after an edit: the author's keys in the
+    author's order (the author's value where the edit left it as it was in ``base``, the
+    definition it was written for), then the other keys of ``new`` whose value is neither
+    what ``base`` had (the loader fills it in again) nor the default in ``fills``; each at
+    its place in ``new``, after the nearest key before it that the author wrote."""
+    def keep(k):
+        if k in author:
+            return True
+        if k in base:
+            return not _same_value(new[k], base[k])
+        return k not in fills or not _same_value(new[k], fills[k])
+
+    after = {}                          # author's key (or None: the start) -> new keys after it
+    anchor = None
+    for k in new:
+        if k in author:
+            anchor = k
+        elif keep(k):
+            after.setdefault(anchor, []).append(k)
+    out = {k: new[k] for k in after.get(None, [])}
+    for k in author:
+        if k in new:
+            out[k] = _as_written(author[k], base[k], new[k]) if k in base else new[k]
+        for extra in after.get(k, []):
+            out[extra] = new[extra]
+    return out
+
+
+def _as_written(author, base, new):
+    """``new`` with the author's text wherever it still holds what the author wrote (in
+    ``base``): a point moved along x keeps its y as written (11, not 11.0)."""
+    if _same_value(new, base) or (_is_number(new) and _is_number(base) and new == base):
+        return author
+    if isinstance(new, list) and isinstance(base, list) and isinstance(author, list) \
+            and len(new) == len(base) == len(author):
+        return [_as_written(a, b, n) for a, b, n in zip(author, base, new)]
+    return new
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _key_order(author, definition):
+    """The definition's top-level keys: the author's first, in the author's order; each
+    other key after the nearest key before it in the definition that is already placed."""
+    keys = [k for k in author if k in definition]
+    placed = set(keys)
+    previous = None
+    for k in definition:
+        if k not in placed:
+            at = keys.index(previous) + 1 if previous is not None else 0
+            keys.insert(at, k)
+            placed.add(k)
+        previous = k
+    return keys

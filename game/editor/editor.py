@@ -15,7 +15,8 @@ import re
 import numpy as np
 
 from game import geometry
-from game.level import LevelError, LevelWatcher, loads, save
+from game.level import LevelError, LevelWatcher, load_document, loads, save_document
+from game.level.errors import stem
 from game.editor.document import LISTS, ZONE_KINDS, ZONE_SHAPES, EditRefused, bbox, handles, points_of
 
 TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring")
@@ -48,7 +49,12 @@ TEMPLATE = {
 
 def template_definition(name="New level"):
     """A small new level (a box open at the top), normalised as the loader would."""
-    return loads(json.dumps(dict(TEMPLATE, name=name)), "<new level>")
+    return loads(json.dumps(template_document(name)), "<new level>")
+
+
+def template_document(name="New level"):
+    """The new level as its author writes it (what saving it unchanged writes)."""
+    return json.loads(json.dumps(dict(TEMPLATE, name=name)))
 
 
 class Editor:
@@ -507,11 +513,17 @@ class Editor:
         if self.doc.conflict is not None and os.path.abspath(path) == os.path.abspath(self.doc.path or ""):
             self.message = "the file changed on disk: keep yours (K) or take the file's (T) first"
             return False
+        default_name = stem(path)
         try:
-            save(self.doc.definition, path)
+            document = self.doc.authored(default_name)
+        except Exception:               # never lose the edits over how they are written
+            document = self.doc.definition
+        try:
+            save_document(document, path, default_name)
         except LevelError as e:
             self.message = str(e)
             return False
+        self.doc.register(document)
         self.doc.path = path
         self.doc.mark_saved()
         self._saved_text = _text(self.doc.definition)
@@ -538,6 +550,7 @@ class Editor:
         """Start a new level from the template, as one undoable edit (undo brings the old one
         back); it has no file until Save As."""
         self.doc.replace_definition(template_definition(), "new level")
+        self.doc.register(template_document())
         self.doc.path = None
         self.watcher = None
         self.set_tool("select")
@@ -559,6 +572,8 @@ class Editor:
         if self._saved_text is not None and _text(got) == self._saved_text:
             return None
         result = self.doc.file_changed(got)
+        if result == "taken":
+            self._register_file()
         if result == "conflict":
             self.message = "the file changed on disk: K keeps yours, T takes the file's"
         elif result == "taken":
@@ -566,12 +581,24 @@ class Editor:
         self._saved_text = _text(self.doc.definition) if result == "taken" else self._saved_text
         return result
 
+    def _register_file(self):
+        """The definition was just taken from our file: link it to the file's text, so the
+        next save writes that text plus the edits (when the file still holds it)."""
+        try:
+            document, definition = load_document(self.doc.path)
+        except LevelError:
+            return
+        if _text(definition) == _text(self.doc.definition):
+            self.doc.register(document)
+
     def resolve(self, choice):
         try:
             self.doc.resolve(choice)
         except EditRefused as e:
             self.message = str(e)
             return
+        if choice == "theirs" and self.doc.path is not None:
+            self._register_file()
         self.message = "kept yours (saving overwrites the file)" if choice == "mine" else \
             "took the file's version (Ctrl+Z brings yours back)"
 

@@ -17,9 +17,9 @@ import pygame
 
 from game.checks import Finding, check
 from game.editor.document import Document, handles
-from game.editor.editor import TOOLS, Editor, template_definition
+from game.editor.editor import TOOLS, Editor, template_document
 from game.hud import SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
-from game.level import LevelError, save as save_level
+from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.world import World
@@ -165,6 +165,12 @@ class EditMode(Mode):
             editor = Editor(Document(copy.deepcopy(session.doc), None))
             editor.message = "the level file does not load: this is a new level (Ctrl+Shift+S names it)"
             return editor
+        try:            # the file as its author wrote it: what saving writes back, plus the edits
+            document, definition = load_document(session.path)
+        except LevelError:
+            document = None
+        if document is not None and _same(definition, session.doc):
+            return Editor(Document(definition, session.path, document))
         return Editor(Document(copy.deepcopy(session.doc), session.path))
 
     def can_quit(self):
@@ -687,5 +693,4 @@ def _same(a, b):
 
 def new_level_file(path):
     """Write the template level to ``path`` (for ``--edit`` on a file that is not there yet)."""
-    definition = template_definition(os.path.splitext(os.path.basename(path))[0] or "New level")
-    save_level(definition, path)
+    save_document(template_document(os.path.splitext(os.path.basename(path))[0] or "New level"), path)

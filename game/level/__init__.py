@@ -1,6 +1,8 @@
 """Levels: JSON text <-> level definitions (plain dicts), validated, with one-line errors.
 
     doc = load("levels/01_ball_pit.json")   # validated and normalised; LevelError on any problem
+    document, doc = load_document(path)     # and the document as its author wrote it (the editor's)
+    save_document(document, "out.json")     # written as it is: a file in this format comes back byte for byte
     save(doc, "out.json")                   # atomic: temporary file beside it, then rename
     watcher = LevelWatcher(path); watcher.poll()   # -> dict | LevelError | None, never blocks
     doc, watcher = open_level(path)         # both, reading the file once
@@ -37,22 +39,24 @@ import os
 
 from game.level.errors import LevelError
 from game.level.normalise import DEFAULTS, FROM_MATERIAL, strip
-from game.level.read import MAX_FILE_BYTES, load, loads
-from game.level.save import save
+from game.level.read import MAX_FILE_BYTES, load, load_document, loads
+from game.level.save import save, save_document
 from game.level.schema import SCHEMA_FILE
 from game.level.watch import LevelWatcher, open_level
 
 __all__ = ["DEFAULTS", "FROM_MATERIAL", "LevelError", "LevelWatcher", "MAX_FILE_BYTES", "SCHEMA_FILE",
-           "complete", "level_files", "load", "loads", "open_level", "save", "strip"]
+           "complete", "level_files", "load", "load_document", "loads", "open_level", "save", "save_document",
+           "strip"]
 
 
-def complete(doc, name="<level>"):
+def complete(doc, name="<level>", default_name="Untitled"):
     """A level definition (a dict, perhaps partial or from the editor) checked and with
-    every default filled in, as ``load`` returns it; LevelError if it is not a valid level."""
+    every default filled in, as ``load`` returns it (``default_name`` when it has no name);
+    LevelError if it is not a valid level."""
     from game.level.normalise import complete as fill_in, plain
     from game.level.errors import Problem, format_path
     try:
-        return fill_in(plain(doc), "Untitled")
+        return fill_in(plain(doc), default_name)
     except Problem as p:
         raise LevelError(name, p.detail, format_path(p.path)) from None
     except RecursionError:

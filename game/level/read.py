@@ -76,10 +76,10 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def load_bytes(data, name, default_name, yielding=False):
+def load_bytes(data, name, default_name, yielding=False, keep=False):
     """Decode, parse, check and normalise; LevelError only. ``yielding``: parse with the
     pure-Python scanner, which lets other threads run (the C one holds the interpreter
-    for the whole parse)."""
+    for the whole parse). ``keep``: return (the parsed document, the normalised level)."""
     if len(data) > MAX_FILE_BYTES:
         raise LevelError(name, f"expected a level of at most {size_text(MAX_FILE_BYTES)}, "
                                f"got {size_text(len(data), MAX_FILE_BYTES)}")
@@ -92,7 +92,7 @@ def load_bytes(data, name, default_name, yielding=False):
         col = len(data[line_start:start].decode("utf-8", "replace")) + 1
         raise LevelError(name, f"expected UTF-8 text, got the byte 0x{data[start]:02x}",
                          "(top level)", line, col) from None
-    return guard(load_text, text, name, default_name, yielding)
+    return guard(load_text, text, name, default_name, yielding, keep)
 
 
 def guard(fn, *args):
@@ -153,13 +153,14 @@ def _collector_paused():
             gc.enable()
 
 
-def load_text(text, name, default_name, yielding=False):
-    """Parse, check and normalise JSON text; LevelError with the line and column."""
+def load_text(text, name, default_name, yielding=False, keep=False):
+    """Parse, check and normalise JSON text; LevelError with the line and column.
+    ``keep``: return (the parsed document as written, the normalised level)."""
     with _collector_paused():
-        return _load_text(text, name, default_name, yielding)
+        return _load_text(text, name, default_name, yielding, keep)
 
 
-def _load_text(text, name, default_name, yielding):
+def _load_text(text, name, default_name, yielding, keep):
     odd = []
     try:
         obj = _decoder(yielding, odd).decode(text)
@@ -175,7 +176,8 @@ def _load_text(text, name, default_name, yielding):
                          format_path(jsonpos.path_at(text, m.start())), line, col) from None
     try:
         clean = not odd and ("\\u" not in text or _SURROGATE.search(text) is None)
-        return complete(obj, default_name, values_checked=clean)
+        normal = complete(obj, default_name, values_checked=clean)
+        return (obj, normal) if keep else normal
     except Problem as p:
         line = col = None
         detail = p.detail
@@ -194,12 +196,26 @@ def load(path):
     Remembers what it read (``last_read``), so a LevelWatcher made next for the same
     unchanged file takes it as its baseline instead of reading and hashing it again.
     """
+    return _load(path, False)
+
+
+def load_document(path):
+    """The level file at ``path`` as its author wrote it, and normalised: ``(document,
+    definition)``. ``document`` is the parsed JSON (key order, comment keys and every
+    number as parsed; no default filled in), ``definition`` what ``load`` returns. One
+    read and one validation, with the same checks and messages as ``load``; LevelError only.
+    The editor edits ``definition`` and saves ``document`` plus its edits (``save_document``).
+    """
+    return _load(path, True)
+
+
+def _load(path, keep):
     name = file_name(path)
     before = stat_key(name)
     data = read_file(name)
     if before is not None and stat_key(name) == before:      # unchanged while it was read
         _remember(name, before, digest(data))
-    return load_bytes(data, name, stem(name))
+    return load_bytes(data, name, stem(name), keep=keep)
 
 
 LAST_READS = 8          # files whose last read load() remembers

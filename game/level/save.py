@@ -41,6 +41,24 @@ def save(doc, path):
     write_text(name, pretty(strip(normal)) + "\n")
 
 
+def save_document(document, path, default_name="Untitled"):
+    """Write the level ``document`` to ``path`` as it is, atomically: no default filled in
+    or left out, keys in the document's order (``pretty``), so a document read with
+    ``load_document`` and saved unchanged gives back a file in this format byte for byte.
+    Validated as ``save`` does (``default_name`` names a level without a name); LevelError.
+    """
+    name = file_name(path)
+    try:
+        document = plain(document)
+        complete(document, default_name)
+    except Problem as p:
+        raise LevelError(name, p.detail, format_path(p.path)) from None
+    except RecursionError:
+        raise LevelError(name, "expected a level nested less deeply, got too many levels of nesting",
+                         "(top level)") from None
+    write_text(name, pretty(document) + "\n")
+
+
 def write_text(name, text):
     """Write ``text`` (UTF-8) to the regular file ``name`` (or the one its symlink names),
     atomically; LevelError (path None) when it cannot be written."""
