@@ -228,3 +228,33 @@ def test_trails_follow_balls_by_id_across_removals():
     assert world.ids[1] == kept_id
     new = world.add_ball((20, 10))
     assert np.isnan(trails.paths(world.ids)[:, new]).all()
+
+
+def _balls_blitted_one_by_one(surface, world, cam):
+    """The oracle for draw_balls: every finite ball's sprite blitted alone, in the world's order."""
+    for k in range(world.count):
+        centre = cam.world_to_screen(world.pos[k])
+        if not np.isfinite(centre).all():
+            continue
+        r = max(1, int(np.rint(world.radius[k] * cam.scale)))
+        sprite = render.make_ball_sprite(ball_colour(world.ids[k]), r)
+        x, y = np.rint(centre).astype(int)
+        surface.blit(sprite, (int(x) - r - 1, int(y) - r - 1))
+
+
+def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone():
+    """Overlapping balls of several sizes, some cut by the screen's edge, one off screen and
+    one non-finite: the batched draw is bit for bit the one-ball-at-a-time draw."""
+    rng = np.random.default_rng(7)
+    world = _world(rng.uniform((-1, -1), (33, 19), (400, 2)).tolist() + [(500, 500), (16, 9)])
+    world.radius[:] = rng.uniform(0.05, 0.9, world.count)
+    world.pos[-1] = np.nan
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    fast, slow = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    r = Renderer()
+    r.draw_static(fast, world, cam)
+    r.draw_static(slow, world, cam)
+    r.draw_balls(fast, world, cam)
+    _balls_blitted_one_by_one(slow, world, cam)
+    assert np.array_equal(pygame.surfarray.array3d(fast), pygame.surfarray.array3d(slow))
