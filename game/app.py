@@ -176,6 +176,10 @@ class App:
     # ---- the loop -----------------------------------------------------------------------------
     def update(self, frame_dt):
         """Advance by one frame of frame_dt wall-clock seconds; returns the ticks run."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):    # never to stderr
+            return self._update(frame_dt)
+
+    def _update(self, frame_dt):
         frame_dt = max(0.0, float(frame_dt))
         self.time += frame_dt
         self.stats.frame(frame_dt)
@@ -202,9 +206,10 @@ class App:
 
     def advance(self, ticks):
         """Run exactly `ticks` ticks now, whatever the clock (for --screenshot and tests)."""
-        for _ in range(int(ticks)):
-            self.tick()
-        self.play.after_ticks()
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for _ in range(int(ticks)):
+                self.tick()
+            self.play.after_ticks()
 
     def poll_level(self):
         """Check the level file; reload it if it changed and is good (the error banner shows
@@ -215,6 +220,10 @@ class App:
     # ---- input ----------------------------------------------------------------------------------
     def handle_event(self, event):
         """Window events here; the rest to the top mode."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):   # a blown-up world
+            self._handle_event(event)
+
+    def _handle_event(self, event):
         kind = event.type
         if kind == pygame.QUIT:
             self.request_quit()

@@ -174,12 +174,14 @@ class Hud:
         too long."""
         if not message:
             return
+        self.draw_alert(surface, f"{lead}  {message}")
+
+    def draw_alert(self, surface, line):
+        """One line on the alarm colour in the key hint's row (cut with "..." if too long)."""
         width, height = surface.get_size()
         row = pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT)
         self._panel(surface, row, ERROR_BG)
-        text = _fit(self.font(SIZE_BODY), f"{lead}  {message}",
-                    width - 2 * MARGIN)
-        s = self.text(text, SIZE_BODY, TEXT)
+        s = self.text(_fit(self.font(SIZE_BODY), line, width - 2 * MARGIN), SIZE_BODY, TEXT)
         surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
 
     def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):

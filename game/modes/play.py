@@ -24,6 +24,7 @@ AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
 SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
+RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
 # Debug layers, cycled with D.
 DEBUG_MODES = (("off", ()),
@@ -65,6 +66,19 @@ KEYMAP = (
 
 HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
         ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
+
+
+def world_is_finite(world):
+    """Whether every ball's position and velocity is finite (False: the world blew up)."""
+    return bool(np.isfinite(world.pos).all() and np.isfinite(world.vel).all())
+
+
+def blow_up_line(integrator):
+    """The one line the player reads when the world went non-finite under ``integrator``."""
+    if integrator != RECOVERY_INTEGRATOR:
+        return (f"the world blew up under {integrator} (too stiff for it): "
+                f"press I to restart under {RECOVERY_INTEGRATOR}, R to reset")
+    return f"the world blew up under {integrator}: something is too stiff for the tick; press R to reset"
 
 
 def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
@@ -113,6 +127,7 @@ class PlayMode(Mode):
         self.undo_stack = []           # [("spawned", ball id) | ("deleted", ball)], newest last
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
+        self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
 
     @property
     def world(self):
@@ -131,6 +146,7 @@ class PlayMode(Mode):
         self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
+        self.blew_up_under = None
         self.record_energy()
 
     def after_tick(self):
@@ -143,8 +159,12 @@ class PlayMode(Mode):
             self.trails.record(world)
 
     def after_ticks(self):
-        """After a frame's ticks: the energy sample and the goal."""
+        """After a frame's ticks: the energy sample, the goal, and whether the world blew up
+        (then the clock pauses: stepping inf and nan shows nothing more, and costs)."""
         self.record_energy()
+        if self.blew_up_under is None and not world_is_finite(self.world):
+            self.blew_up_under = self.world.integrator
+            self.app.clock.paused = True
         if self.complete_at is None and goal_reached(self.world.goal_progress()):
             self.complete_at = self.world.time
             self.completed.add(os.path.realpath(self.app.session.path))
@@ -219,8 +239,11 @@ class PlayMode(Mode):
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             app.toast(f"time x{clock.set_scale_index(clock.scale_index + 1):g}")
         elif key == pygame.K_r:
+            blown = self.blew_up_under is not None
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
+            if blown:
+                clock.paused = False        # the blow-up paused it, not the player
             app.toast(f"reset ({self.world.integrator})")
         elif key == pygame.K_i:
             self.cycle_integrator()
@@ -263,6 +286,14 @@ class PlayMode(Mode):
         return True
 
     def cycle_integrator(self):
+        if self.blew_up_under is not None and self.blew_up_under != RECOVERY_INTEGRATOR:
+            # The world is inf and nan: no integrator brings it back, so I starts it again
+            # under the one that holds stiff springs.
+            self.app.session.reset()
+            self.world.integrator = RECOVERY_INTEGRATOR
+            self.app.clock.paused = False
+            self.app.toast(f"reset under {RECOVERY_INTEGRATOR}")
+            return
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
         self.app.toast(f"integrator: {following}")
@@ -465,6 +496,8 @@ class PlayMode(Mode):
             hud.draw_banner(surface, app.session.error,
                             "not loaded yet, fix the file:" if app.session.waiting else
                             "not loaded, the last good level plays on:")
+        elif self.blew_up_under is not None:
+            hud.draw_alert(surface, blow_up_line(self.blew_up_under))
         else:
             hud.draw_hint(surface, HINT)
 
