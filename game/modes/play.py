@@ -16,6 +16,7 @@ from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
+from game.restore import put_back, take_ball
 from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
@@ -124,7 +125,7 @@ class PlayMode(Mode):
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
         self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
-        self.undo_stack = []           # [("spawned", ball id) | ("deleted", ball)], newest last
+        self.undo_stack = []           # [("spawned", ball id) | ("deleted", BallRecord)], newest last
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
         self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
@@ -390,17 +391,13 @@ class PlayMode(Mode):
         world = self.world
         hit = world.ball_at(point)
         if hit >= 0:
-            self.undo_stack.append(("deleted", {
-                "pos": world.pos[hit].copy(), "vel": world.vel[hit].copy(), "radius": float(world.radius[hit]),
-                "mass": 1.0 / float(world.inv_mass[hit]), "restitution": float(world.restitution[hit]),
-                "friction": float(world.friction[hit])}))
-            world.remove_balls([hit])
+            self.undo_stack.append(("deleted", take_ball(world, hit)))
             self.record_energy()
         return hit
 
     def undo(self):
         """Ctrl+Z: take back the last spawn, fling or delete of this run of the level (a
-        deleted ball comes back where it was, moving as it was; its springs do not)."""
+        deleted ball comes back as it was when deleted: its id, its state, its springs)."""
         world = self.world
         while self.undo_stack:
             what, detail = self.undo_stack.pop()
@@ -411,8 +408,7 @@ class PlayMode(Mode):
                 world.remove_balls(where)
                 self.app.toast("undo: ball taken back")
             else:
-                world.add_ball(detail["pos"], detail["vel"], radius=detail["radius"], mass=detail["mass"],
-                               restitution=detail["restitution"], friction=detail["friction"])
+                put_back(world, detail)
                 self.app.toast("undo: ball put back")
             self.record_energy()
             return True
