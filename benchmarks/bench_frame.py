@@ -75,8 +75,9 @@ def frame_costs(sizes, frames=120, warmup=60):
     screen = pygame.display.set_mode(SIZE)
     rows = []
     try:
-        from game import accel
+        from game import accel, render_kernels
         accel.load()             # the compiled kernels, as the game has them once loaded
+        render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
             for n in sizes:
                 doc = screen_box_level(n)

@@ -23,7 +23,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from game import accel  # noqa: E402
+from game import accel, render_kernels  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.clock import FixedClock  # noqa: E402
@@ -334,6 +334,8 @@ def run(args):
             pygame.display.flip()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
                 app.loader = accel.load_in_background()
+            elif not app.loader.is_alive():
+                render_kernels.load_in_background()   # once numba is in: the compiled stamper
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")
@@ -350,6 +352,7 @@ def screenshot(args):
     if doc is None:
         return 2
     accel.load()
+    render_kernels.load()
     pygame.font.init()
     app = App(path, size=args.size, doc=doc)
     app.advance(DEFAULT_STEPS if args.steps is None else args.steps)

@@ -12,6 +12,8 @@ from itertools import repeat
 import numpy as np
 import pygame
 
+from game import render_kernels
+
 # Colours (R, G, B).
 BACKGROUND = (16, 18, 24)
 LEVEL_FILL = (24, 27, 35)
@@ -138,6 +140,9 @@ class Renderer:
 
     def __init__(self):
         self._sprites = {}
+        self._stamps = {}            # sprite key -> its opaque pixels, for the compiled stamper
+        self._atlas = None           # the stamps of the sprites the last frame used, end to end
+        self._atlas_key = None
         self._static = None
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
@@ -293,6 +298,8 @@ class Renderer:
         if sprite is None:
             if len(self._sprites) >= SPRITE_CACHE_LIMIT:
                 self._sprites.clear()
+                self._stamps.clear()
+                self._atlas_key = None
             sprite = self._sprites[key] = make_ball_sprite(PALETTE[colour_index], radius_px)
         return sprite
 
@@ -326,9 +333,49 @@ class Renderer:
         for key in np.unique(keys).tolist():
             self._sprite(key // 65536, key % 65536)
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
+        if render_kernels.stamp is not None and self._stamp_balls(surface, keys, top_left):
+            return
         # The batch is built by zip and map in C, in the balls' order (which one lies on top
         # stays the same): a Python comprehension over the balls cost twice the blits.
         _blit_many(surface, zip(map(self._sprites.__getitem__, keys.tolist()), top_left.tolist()))
+
+    def _stamp_balls(self, surface, keys, top_left):
+        """The compiled twin of the blits (game.render_kernels): the same pixels, written by
+        one loop over the balls. False (nothing drawn) where the surface is not a plain
+        32-bit one whose pixels numba sees as the array it was compiled for."""
+        if surface.get_bitsize() != 32 or surface.get_masks()[3] != 0 or surface.get_locked():
+            return False
+        unique, slot = np.unique(keys, return_inverse=True)
+        atlas_key = (unique.tobytes(), surface.get_shifts())
+        if atlas_key != self._atlas_key:
+            parts = [self._stamp_of(k) for k in unique.tolist()]
+            start = np.zeros(len(parts) + 1, np.int64)
+            start[1:] = np.cumsum([len(p[0]) for p in parts])
+            self._atlas = (start, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                           _map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32))
+            self._atlas_key = atlas_key
+        pixels = pygame.surfarray.pixels2d(surface)
+        try:
+            if not pixels.flags.f_contiguous:     # a subsurface: another array type, blit it
+                return False
+            start, dx, dy, value = self._atlas
+            render_kernels.stamp(pixels, np.ascontiguousarray(top_left[:, 0]), np.ascontiguousarray(top_left[:, 1]),
+                                 slot.astype(np.int64).reshape(-1), start, dx, dy, value)
+        finally:
+            del pixels                           # unlock the surface
+        return True
+
+    def _stamp_of(self, key):
+        """(dx, dy, rgb): the opaque pixels of sprite ``key`` (not its colour key), offsets
+        from its top-left corner (int64 px) and colours ((K, 3) 0..255)."""
+        stamp = self._stamps.get(key)
+        if stamp is None:
+            sprite = self._sprites[key]
+            opaque = pygame.surfarray.array2d(sprite) != sprite.map_rgb(sprite.get_colorkey())
+            dx, dy = np.nonzero(opaque)
+            stamp = self._stamps[key] = (dx.astype(np.int64), dy.astype(np.int64),
+                                         pygame.surfarray.array3d(sprite)[dx, dy])
+        return stamp
 
     def draw_springs(self, surface, world, camera, hidden_ids=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;

@@ -260,3 +260,46 @@ def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone():
     r.draw_balls(fast, world, cam)
     _balls_blitted_one_by_one(slow, world, cam)
     assert np.array_equal(pygame.surfarray.array3d(fast), pygame.surfarray.array3d(slow))
+
+
+def test_the_compiled_stamper_draws_the_same_bits_as_the_blits(monkeypatch):
+    """Many overlapping balls of many sizes and colours, cut by every edge: the numba
+    stamper (game.render_kernels) and Surface.fblits leave the same pixels."""
+    from game import render_kernels
+    stamp = render_kernels.load()
+    assert stamp is not None                     # numba is a dependency: it must serve
+    rng = np.random.default_rng(11)
+    world = _world(rng.uniform((-1, -1), (33, 19), (3000, 2)).tolist())
+    world.radius[:] = rng.uniform(0.02, 1.2, world.count)
+    world.pos[5] = np.nan
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    drawn = []
+    for kernel in (None, stamp):
+        monkeypatch.setattr(render_kernels, "stamp", kernel)
+        surface = pygame.Surface((640, 360))
+        r = Renderer()
+        r.draw_static(surface, world, cam)
+        r.draw_balls(surface, world, cam)
+        r.draw_balls(surface, world, cam)        # again: from the cached atlas
+        drawn.append(pygame.surfarray.array3d(surface))
+    assert np.array_equal(drawn[0], drawn[1])
+    assert (drawn[1] != render.LEVEL_FILL).any(axis=2).mean() > 0.3      # balls were drawn at all
+
+
+def test_the_stamper_serves_plain_surfaces_and_leaves_the_others_to_the_blits(monkeypatch):
+    from game import render_kernels
+    assert render_kernels.load() is not None
+    world = _pit(50)
+    cam = Camera((320, 180))
+    cam.fit(world.bounds)
+    calls = []
+    kernel = render_kernels.stamp
+    monkeypatch.setattr(render_kernels, "stamp", lambda *a: (calls.append(1), kernel(*a)))
+    Renderer().draw_balls(pygame.Surface((320, 180)), world, cam)
+    assert calls == [1]
+    parent = pygame.Surface((400, 300))
+    Renderer().draw_balls(parent.subsurface((10, 10, 320, 180)), world, cam)      # strided pixels
+    Renderer().draw_balls(pygame.Surface((320, 180), pygame.SRCALPHA), world, cam)
+    Renderer().draw_balls(pygame.Surface((320, 180), 0, 24), world, cam)
+    assert calls == [1]
