@@ -303,3 +303,73 @@ def test_the_stamper_serves_plain_surfaces_and_leaves_the_others_to_the_blits(mo
     Renderer().draw_balls(pygame.Surface((320, 180), pygame.SRCALPHA), world, cam)
     Renderer().draw_balls(pygame.Surface((320, 180), 0, 24), world, cam)
     assert calls == [1]
+
+
+def _marked_world(angles, radius=0.5):
+    world = _world([(6 + 4 * k, 9) for k in range(len(angles))], gravity=[0, 0], zones=[])
+    world.radius[:] = radius
+    world.angle = np.asarray(angles, float)        # as the rotating solver will hold it
+    return world
+
+
+def test_a_big_ball_shows_its_angle_as_a_mark_that_turns_with_it():
+    angles = [0.0, np.pi / 2, np.pi, -np.pi / 2]
+    world = _marked_world(angles)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    radius_px = world.radius[0] * cam.scale
+    assert radius_px >= render.SPIN_MARK_MIN_RADIUS
+    surface = pygame.Surface((1280, 720))
+    Renderer().draw(surface, world, cam)
+    dark = [np.array(render._shade(ball_colour(i), 0.45)) for i in world.ids]
+    for k, a in enumerate(angles):
+        centre = cam.world_to_screen(world.pos[k])
+        u = np.array((np.cos(a), -np.sin(a)))                    # screen y points down
+        on = np.rint(centre + 0.6 * radius_px * u).astype(int)
+        off = np.rint(centre - 0.6 * radius_px * u).astype(int)
+        assert np.abs(np.subtract(surface.get_at(on.tolist())[:3], dark[k])).max() <= 2, (k, a)
+        assert np.abs(np.subtract(surface.get_at(off.tolist())[:3], dark[k])).max() > 30, (k, a)
+        mid = np.rint(centre).astype(int)
+        assert np.abs(np.subtract(surface.get_at(mid.tolist())[:3], ball_colour(world.ids[k]))).max() <= 12
+
+
+def test_small_balls_carry_no_mark_and_share_one_sprite_whatever_their_angle():
+    world = _marked_world(np.linspace(0, 6, 5), radius=0.05)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    assert world.radius[0] * cam.scale < render.SPIN_MARK_MIN_RADIUS
+    r = Renderer()
+    marked = pygame.Surface((1280, 720))
+    r.draw(marked, world, cam)
+    assert all(render.split_sprite_key(k)[2] is None for k in r._sprites)
+    del world.angle
+    plain = pygame.Surface((1280, 720))
+    Renderer().draw(plain, world, cam)
+    assert np.array_equal(pygame.surfarray.array3d(marked), pygame.surfarray.array3d(plain))
+
+
+def test_sprite_keys_round_trip_and_the_mark_steps_cover_the_turn():
+    for colour in (0, len(PALETTE) - 1):
+        for radius in (1, 6, render.MAX_SPRITE_RADIUS):
+            for mark in (0, 1, render.SPIN_MARK_STEPS):
+                c, r, angle = render.split_sprite_key(render.sprite_key(colour, radius, mark))
+                assert (c, r) == (colour, radius)
+                assert angle is None if mark == 0 else np.isclose(angle, (mark - 1) * 2 * np.pi / render.SPIN_MARK_STEPS)
+
+
+def test_the_stamper_and_the_blits_agree_on_marked_balls(monkeypatch):
+    from game import render_kernels
+    stamp = render_kernels.load()
+    assert stamp is not None
+    rng = np.random.default_rng(3)
+    world = _marked_world(rng.uniform(-50, 50, 40), radius=0.5)
+    world.angle[3] = np.nan
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    drawn = []
+    for kernel in (None, stamp):
+        monkeypatch.setattr(render_kernels, "stamp", kernel)
+        surface = pygame.Surface((640, 360))
+        Renderer().draw(surface, world, cam)
+        drawn.append(pygame.surfarray.array3d(surface))
+    assert np.array_equal(drawn[0], drawn[1])
