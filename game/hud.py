@@ -406,12 +406,21 @@ class Hud:
 
 
 def _fit(font, text, width):
-    """text, cut short with "..." if it is wider than width pixels."""
-    if font.size(text)[0] <= width:
+    """text, cut short with "..." if it is wider than width pixels. A visible glyph is at
+    least a pixel wide, so no more than ``width`` characters can show: the text is cut to
+    that first (a message quoting megabytes stays cheap), then the longest prefix that
+    fits is found by bisection (O(log width) measurements)."""
+    width = max(0, int(width))
+    if len(text) <= width and font.size(text)[0] <= width:
         return text
-    while text and font.size(text + "...")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
+    lo, hi = 0, min(len(text), width)          # text[:lo] + "..." fits; text[:hi + 1] does not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if font.size(text[:mid] + "...")[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "..."
 
 
 def short_number(value, signed=False):
