@@ -364,6 +364,8 @@ class Renderer:
         keep = ~huge
         if huge.any():
             x, y, radius_px, colour_index = x[keep], y[keep], radius_px[keep], colour_index[keep]
+            if len(x) == 0:
+                return
         mark = np.zeros(len(x), np.int64)
         angle = getattr(world, "angle", None)
         if angle is not None and len(angle) == world.count:

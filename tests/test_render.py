@@ -373,3 +373,13 @@ def test_the_stamper_and_the_blits_agree_on_marked_balls(monkeypatch):
         Renderer().draw(surface, world, cam)
         drawn.append(pygame.surfarray.array3d(surface))
     assert np.array_equal(drawn[0], drawn[1])
+
+
+def test_a_frame_of_only_huge_balls_draws_with_the_stamper_loaded():
+    from game import render_kernels
+    assert render_kernels.load() is not None
+    world = _world([(16, 9)])
+    cam = Camera((320, 200), (16, 9), 2000)        # the one ball is bigger than any sprite
+    surface = pygame.Surface((320, 200))
+    Renderer().draw(surface, world, cam)
+    assert surface.get_at((160, 100))[:3] == ball_colour(world.ids[0])
