@@ -242,9 +242,14 @@ def _balls_blitted_one_by_one(surface, world, cam):
         surface.blit(sprite, (int(x) - r - 1, int(y) - r - 1))
 
 
-def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone():
+@pytest.mark.parametrize("stamper", [False, True])
+def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone(stamper, monkeypatch):
     """Overlapping balls of several sizes, some cut by the screen's edge, one off screen and
-    three non-finite (skipped): the batched draw is bit for bit the one-ball-at-a-time draw."""
+    three non-finite (skipped): the batched draw (fblits, or the compiled stamper) is bit
+    for bit the one-ball-at-a-time draw."""
+    from game import render_kernels
+    monkeypatch.setattr(render_kernels, "stamp", render_kernels.load() if stamper else None)
+    assert (render_kernels.stamp is not None) == stamper
     rng = np.random.default_rng(7)
     world = _world(rng.uniform((-1, -1), (33, 19), (400, 2)).tolist() + [(500, 500), (16, 9), (8, 9), (9, 9)])
     world.radius[:] = rng.uniform(0.05, 0.9, world.count)
