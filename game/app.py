@@ -352,7 +352,6 @@ def screenshot(args):
     if doc is None:
         return 2
     accel.load()
-    render_kernels.load()
     pygame.font.init()
     app = App(path, size=args.size, doc=doc)
     app.advance(DEFAULT_STEPS if args.steps is None else args.steps)
