@@ -1,8 +1,9 @@
 """Take a ball out of a World and put it back exactly: the undo of a delete. No pygame here.
 
 ``take_ball(world, index)`` removes one ball and returns a ``BallRecord`` of everything the
-world held for it: each per-ball array's row (position, velocity, radius, inverse mass,
-material, stable id, and angle and spin where the world has them) and the springs on it
+world held for it: the row of each per-ball array (those World.remove_balls shrinks:
+position, velocity, radius, inverse mass, material, stable id, and angle and spin once the
+world has them) and the springs on it
 (stable ids, parameters, the other end as a ball id or an anchor). ``put_back(world,
 record)`` re-inserts it: the same id, the same state to the bit, its springs with their
 ids. Balls and springs go back at their place in id order (ids only grow, so an array
@@ -18,10 +19,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Per-ball arrays of the World (all of length world.count), row by row; the optional ones
-# (the rotating solver's) are recorded where the world has them.
-BALL_ARRAYS = ("pos", "vel", "radius", "inv_mass", "restitution", "friction", "ids")
-OPTIONAL_BALL_ARRAYS = ("angle", "spin", "inv_inertia")
 SPRING_PARAMETERS = ("anchor", "stiffness", "damping", "rest")
 
 
@@ -38,16 +35,19 @@ class BallRecord:
         return int(self.rows["ids"])
 
 
-def _ball_arrays(world):
-    return BALL_ARRAYS + tuple(n for n in OPTIONAL_BALL_ARRAYS
-                               if isinstance(getattr(world, n, None), np.ndarray)
-                               and len(getattr(world, n)) == world.count)
+def _arrays_of_length(world, n):
+    """Names of the world's array attributes with n rows."""
+    return [name for name, value in vars(world).items()
+            if isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == n]
 
 
 def take_ball(world, index):
     """Remove ball ``index`` from ``world`` (its springs go with it); returns its BallRecord."""
     index = int(index)
-    rows = {name: np.array(getattr(world, name)[index], copy=True) for name in _ball_arrays(world)}
+    count = world.count
+    # The per-ball arrays are the ones World.remove_balls shrinks by this ball: whatever
+    # the world holds per ball (angle and spin, once the solver has them) comes back too.
+    rows = {name: np.array(getattr(world, name)[index], copy=True) for name in _arrays_of_length(world, count)}
     springs = world.springs
     grabbed = {int(i) for grab in getattr(world, "grabs", {}).values() for i in grab.spring_ids}
     ids = np.asarray(world.ids)
@@ -59,7 +59,8 @@ def take_ball(world, index):
         records.append({"id": int(springs.ids[k]), "a": int(ids[springs.a[k]]), "b": int(ids[b]) if b >= 0 else -1,
                         **{name: np.array(getattr(springs, name)[k], copy=True) for name in SPRING_PARAMETERS}})
     world.remove_balls([index])
-    return BallRecord(rows, records)
+    shrunk = set(_arrays_of_length(world, count - 1))
+    return BallRecord({name: row for name, row in rows.items() if name in shrunk}, records)
 
 
 def put_back(world, record):
@@ -70,10 +71,8 @@ def put_back(world, record):
     if np.any(ids == ball_id):
         raise ValueError(f"ball id {ball_id} is in the world already")
     at = int(np.searchsorted(ids, ball_id)) if np.all(ids[1:] > ids[:-1]) else len(ids)
-    names = _ball_arrays(world)            # before the first insert changes world.count
     for name, row in record.rows.items():
-        if name in names:
-            setattr(world, name, np.insert(getattr(world, name), at, row, axis=0))
+        setattr(world, name, np.insert(getattr(world, name), at, row, axis=0))
     springs = world.springs
     springs.a = np.where(springs.a >= at, springs.a + 1, springs.a)
     springs.b = np.where(springs.b >= at, springs.b + 1, springs.b)

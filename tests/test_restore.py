@@ -127,3 +127,26 @@ def test_right_click_delete_then_ctrl_z_in_play_restores_the_ball_exactly(tmp_pa
     game.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z, mod=pygame.KMOD_CTRL, unicode="",
                                          scancode=0))
     _same(game.world, before)
+
+
+class _SpinningWorld(World):
+    """A world with one more per-ball array, kept by its remove_balls (as the rotating
+    solver's angle will be)."""
+
+    def remove_balls(self, indices):
+        keep = np.ones(self.count, bool)
+        keep[np.asarray(indices).reshape(-1)] = False
+        angle = self.angle[keep]
+        super().remove_balls(indices)
+        self.angle = angle
+
+
+def test_every_array_the_world_keeps_per_ball_is_recorded_and_restored():
+    world = _SpinningWorld.from_level(CHAIN)
+    world.angle = np.linspace(0.1, 0.6, world.count)
+    before = world.angle.copy()
+    record = take_ball(world, 4)
+    assert set(BALL) <= set(record.rows) and "angle" in record.rows
+    assert len(world.angle) == 5
+    put_back(world, record)
+    assert np.array_equal(world.angle, before) and world.count == 6
