@@ -395,16 +395,18 @@ class Renderer:
             parts = [self._stamp_of(k) for k in unique.tolist()]
             start = np.zeros(len(parts) + 1, np.int64)
             start[1:] = np.cumsum([len(p[0]) for p in parts])
+            size = np.array([max(self._sprites[k].get_size()) for k in unique.tolist()])
             self._atlas = (start, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                           _map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32))
+                           _map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32),
+                           size.astype(np.int64))
             self._atlas_key = atlas_key
         pixels = pygame.surfarray.pixels2d(surface)
         try:
             if not pixels.flags.f_contiguous:     # a subsurface: another array type, blit it
                 return False
-            start, dx, dy, value = self._atlas
+            start, dx, dy, value, size = self._atlas
             render_kernels.stamp(pixels, np.ascontiguousarray(top_left[:, 0]), np.ascontiguousarray(top_left[:, 1]),
-                                 slot.astype(np.int64), start, dx, dy, value)
+                                 slot.astype(np.int64), start, dx, dy, value, size)
         finally:
             del pixels                           # unlock the surface
         return True

@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-stamp = None            # the compiled stamper once loaded: stamp(pixels, x0, y0, slot, start, dx, dy, value)
+stamp = None            # the compiled stamper once loaded: stamp(pixels, x0, y0, slot, start, dx, dy, value, size)
 _lock = threading.Lock()
 _thread = None
 
@@ -37,7 +37,7 @@ def load():
                 probe = pygame.Surface((2, 2), 0, 32)
                 pixels = pygame.surfarray.pixels2d(probe)
                 one = np.zeros(1, np.int64)
-                kernel(pixels, one, one, one, np.array([0, 1], np.int64), one, one, np.ones(1, np.uint32))
+                kernel(pixels, one, one, one, np.array([0, 1], np.int64), one, one, np.ones(1, np.uint32), one + 1)
                 del pixels
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: blits serve
                 return None
