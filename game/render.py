@@ -371,7 +371,7 @@ class Renderer:
         if angle is not None and len(angle) == world.count:
             angle = np.asarray(angle, float)[visible][keep]
             marked = (radius_px >= SPIN_MARK_MIN_RADIUS) & np.isfinite(angle)
-            turns = np.where(marked, angle, 0.0) / (2.0 * np.pi) * SPIN_MARK_STEPS
+            turns = np.mod(np.where(marked, angle, 0.0), 2.0 * np.pi) / (2.0 * np.pi) * SPIN_MARK_STEPS
             mark = np.where(marked, 1 + np.rint(turns).astype(np.int64) % SPIN_MARK_STEPS, 0)
         keys = sprite_key(colour_index, radius_px, mark)
         unique = np.unique(keys)
