@@ -102,3 +102,16 @@ def test_r_keeps_a_pause_the_player_chose(game):
     _key(game, pygame.K_SPACE)
     _key(game, pygame.K_r)
     assert game.clock.paused
+
+
+def test_a_fixed_level_reloaded_after_a_blow_up_runs_again(game):
+    assert _run_until_blown(game, pygame.Surface(SIZE))
+    softer = dict(STIFF, springs=[dict(STIFF["springs"][0], stiffness=40)])
+    with open(game.session.path, "w") as f:                  # the author fixes the file
+        f.write(json.dumps(softer))
+    game.update(1.0)                                         # past the reload poll
+    assert game.world.springs.stiffness[0] == 40
+    assert game.play.blew_up_under is None and not game.clock.paused
+    t = game.world.time
+    game.update(FRAME)
+    assert game.world.time > t

@@ -147,6 +147,8 @@ class PlayMode(Mode):
         self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
+        if self.blew_up_under is not None:
+            self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
         self.record_energy()
 
@@ -240,11 +242,8 @@ class PlayMode(Mode):
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             app.toast(f"time x{clock.set_scale_index(clock.scale_index + 1):g}")
         elif key == pygame.K_r:
-            blown = self.blew_up_under is not None
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
-            if blown:
-                clock.paused = False        # the blow-up paused it, not the player
             app.toast(f"reset ({self.world.integrator})")
         elif key == pygame.K_i:
             self.cycle_integrator()
@@ -292,7 +291,6 @@ class PlayMode(Mode):
             # under the one that holds stiff springs.
             self.app.session.reset()
             self.world.integrator = RECOVERY_INTEGRATOR
-            self.app.clock.paused = False
             self.app.toast(f"reset under {RECOVERY_INTEGRATOR}")
             return
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
