@@ -66,8 +66,11 @@ def screen_box_level(n, seed=common.SEED):
     }
 
 
-def frame_costs(sizes, frames=120, warmup=60):
-    """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame."""
+def frame_costs(sizes, frames=120, warmup=60, compare=False):
+    """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame.
+    compare: every frame is also drawn with the balls blitted (the compiled stamper set
+    aside), the two draws in alternating order, timed apart ("draw_blit"): a side-by-side
+    measure that a busy machine disturbs alike."""
     import pygame
     from game.app import App
     pygame.display.init()
@@ -75,8 +78,9 @@ def frame_costs(sizes, frames=120, warmup=60):
     screen = pygame.display.set_mode(SIZE)
     rows = []
     try:
-        from game import accel
+        from game import accel, render_kernels
         accel.load()             # the compiled kernels, as the game has them once loaded
+        render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
             for n in sizes:
                 doc = screen_box_level(n)
@@ -84,29 +88,50 @@ def frame_costs(sizes, frames=120, warmup=60):
                 with open(path, "w") as f:
                     json.dump(doc, f)
                 app = App(path, size=SIZE, doc=doc)
-                step_ms, draw_ms, total_ms = [], [], []
+                step_ms, draw_ms, total_ms, blit_ms = [], [], [], []
                 ticks = 0
                 clock = time.perf_counter
                 for k in range(int(warmup) + int(frames)):
                     t0 = clock()
                     ran = app.update(TICK)
                     t1 = clock()
+                    if compare and k % 2:
+                        blit_ms.append(_blit_draw_ms(app, screen))
+                    t2 = clock()
                     app.draw(screen)
                     pygame.display.flip()
-                    t2 = clock()
+                    t3 = clock()
+                    if compare and not k % 2:
+                        blit_ms.append(_blit_draw_ms(app, screen))
                     if k >= warmup:
                         ticks += ran
                         step_ms.append((t1 - t0) * 1000.0)
-                        draw_ms.append((t2 - t1) * 1000.0)
-                        total_ms.append((t2 - t0) * 1000.0)
+                        draw_ms.append((t3 - t2) * 1000.0)
+                        total_ms.append((t1 - t0 + t3 - t2) * 1000.0)
                 pygame.event.pump()
                 rows.append({"n": n, "balls_at_end": app.world.count, "ticks_per_frame": ticks / max(1, frames),
                              "scale_px_per_m": float(app.camera.scale),
                              "ball_radius_px": float(RADIUS * app.camera.scale),
-                             "step": summary_ms(step_ms), "draw": summary_ms(draw_ms), "total": summary_ms(total_ms)})
+                             "step": summary_ms(step_ms), "draw": summary_ms(draw_ms), "total": summary_ms(total_ms),
+                             "draw_blit": summary_ms(blit_ms[int(warmup):]) if compare else None,
+                             "stamper": render_kernels.stamp is not None})
     finally:
         pygame.display.quit()
     return rows
+
+
+def _blit_draw_ms(app, screen):
+    """ms of one app.draw + flip with the balls blitted (the compiled stamper set aside)."""
+    import pygame
+    from game import render_kernels
+    stamp, render_kernels.stamp = render_kernels.stamp, None
+    try:
+        t0 = time.perf_counter()
+        app.draw(screen)
+        pygame.display.flip()
+        return (time.perf_counter() - t0) * 1000.0
+    finally:
+        render_kernels.stamp = stamp
 
 
 # The child: time.time() at its first line, main.py run as ``python main.py --level LEVEL``,
@@ -168,11 +193,19 @@ def report(data):
              f"{data['frames']} timed frames after {data['warmup']} warm-up frames, medians in ms; "
              f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen", ""]
     if data["frames_results"]:
-        lines.append(table(["N", "step ms", "draw ms", "frame ms", "frame p90 ms", "ball radius px", "ticks/frame"],
-                           [[f"{r['n']:,}", f"{r['step']['median']:.2f}", f"{r['draw']['median']:.2f}",
-                             f"{r['total']['median']:.2f}", f"{r['total']['p90']:.2f}",
-                             f"{r['ball_radius_px']:.1f}", f"{r['ticks_per_frame']:.2f}"]
-                            for r in data["frames_results"]], "rrrrrrr"))
+        compare = any(r.get("draw_blit") for r in data["frames_results"])
+        head = ["N", "step ms", "draw ms", "frame ms", "frame p90 ms", "ball radius px", "ticks/frame"]
+        rows = [[f"{r['n']:,}", f"{r['step']['median']:.2f}", f"{r['draw']['median']:.2f}",
+                 f"{r['total']['median']:.2f}", f"{r['total']['p90']:.2f}",
+                 f"{r['ball_radius_px']:.1f}", f"{r['ticks_per_frame']:.2f}"] for r in data["frames_results"]]
+        if compare:
+            head.insert(3, "draw ms, blits")
+            for row, r in zip(rows, data["frames_results"]):
+                row.insert(3, f"{r['draw_blit']['median']:.2f}")
+        lines.append(table(head, rows, "r" * len(head)))
+        stamper = all(r.get("stamper") for r in data["frames_results"])
+        lines.append("balls drawn by " + ("the compiled stamper" if stamper else "fblits")
+                     + ("; 'draw ms, blits': the same frames drawn with fblits, interleaved" if compare else ""))
         lines.append("(a smooth 60 FPS needs the frame under 16.7 ms)")
     if data.get("launch"):
         lnc = data["launch"]
@@ -192,6 +225,8 @@ def main(argv=None):
     p.add_argument("--frames", type=int, default=120, help="timed frames per size (default 120)")
     p.add_argument("--warmup", type=int, default=60, help="untimed frames before timing (default 60)")
     p.add_argument("--launches", type=int, default=5, help="launches of main.py to time (default 5; 0 = skip)")
+    p.add_argument("--compare", action="store_true",
+                   help="also draw every frame with the balls blitted, interleaved (stamper vs fblits)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     args = p.parse_args(argv)
     if args.frames < 1 or args.warmup < 0 or args.launches < 0:
@@ -200,7 +235,7 @@ def main(argv=None):
     info = machine_info()
     info["pygame"] = pygame.version.ver
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
-            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup)}
+            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare)}
     data["launch"] = launch_times(args.launches) if args.launches else None
     print(common.dump_json(data) if args.json else report(data))
     return 0

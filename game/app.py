@@ -22,7 +22,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from game import accel  # noqa: E402
+from game import accel, render_kernels  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.clock import FixedClock  # noqa: E402
@@ -169,6 +169,10 @@ class App:
     # ---- the loop -----------------------------------------------------------------------------
     def update(self, frame_dt):
         """Advance by one frame of frame_dt wall-clock seconds; returns the ticks run."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):    # never to stderr
+            return self._update(frame_dt)
+
+    def _update(self, frame_dt):
         frame_dt = max(0.0, float(frame_dt))
         self.time += frame_dt
         self.stats.frame(frame_dt)
@@ -195,9 +199,10 @@ class App:
 
     def advance(self, ticks):
         """Run exactly `ticks` ticks now, whatever the clock (for --screenshot and tests)."""
-        for _ in range(int(ticks)):
-            self.tick()
-        self.play.after_ticks()
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for _ in range(int(ticks)):
+                self.tick()
+            self.play.after_ticks()
 
     def poll_level(self):
         """Check the level file; reload it if it changed and is good (the error banner shows
@@ -208,6 +213,10 @@ class App:
     # ---- input ----------------------------------------------------------------------------------
     def handle_event(self, event):
         """Window events here; the rest to the top mode."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):   # a blown-up world
+            self._handle_event(event)
+
+    def _handle_event(self, event):
         kind = event.type
         if kind == pygame.QUIT:
             self.request_quit()
@@ -320,6 +329,8 @@ def run(args):
             pygame.display.flip()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
                 app.loader = accel.load_in_background()
+            elif not app.loader.is_alive():
+                render_kernels.load_in_background()   # once numba is in: the compiled stamper
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")

@@ -180,12 +180,14 @@ class Hud:
         too long."""
         if not message:
             return
+        self.draw_alert(surface, f"{lead}  {message}")
+
+    def draw_alert(self, surface, line):
+        """One line on the alarm colour in the key hint's row (cut with "..." if too long)."""
         width, height = surface.get_size()
         row = pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT)
         self._panel(surface, row, ERROR_BG)
-        text = _fit(self.font(SIZE_BODY), f"{lead}  {message}",
-                    width - 2 * MARGIN)
-        s = self.text(text, SIZE_BODY, TEXT)
+        s = self.text(_fit(self.font(SIZE_BODY), line, width - 2 * MARGIN), SIZE_BODY, TEXT)
         surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
 
     def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):
@@ -410,12 +412,21 @@ class Hud:
 
 
 def _fit(font, text, width):
-    """text, cut short with "..." if it is wider than width pixels."""
-    if font.size(text)[0] <= width:
+    """text, cut short with "..." if it is wider than width pixels. A visible glyph is at
+    least a pixel wide, so no more than ``width`` characters can show: the text is cut to
+    that first (a message quoting megabytes stays cheap), then the longest prefix that
+    fits is found by bisection (O(log width) measurements)."""
+    width = max(0, int(width))
+    if len(text) <= width and font.size(text)[0] <= width:
         return text
-    while text and font.size(text + "...")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
+    lo, hi = 0, min(len(text), width)          # text[:lo] + "..." fits; text[:hi + 1] does not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if font.size(text[:mid] + "...")[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "..."
 
 
 def short_number(value, signed=False):

@@ -2,15 +2,18 @@
 
 Costs are kept off the per-ball path: static geometry (background, metre grid, zones,
 walls, pegs, polygons) is drawn once into a cached surface and blitted each frame, redrawn
-only when the level or the camera changes; balls are blitted in one batched call from
-cached anti-aliased sprites, one per (colour, pixel radius), with the screen positions of
-all balls computed by numpy in one go.
+only when the level or the camera changes; balls come from cached anti-aliased sprites,
+one per (colour, pixel radius, spin mark step), with the screen positions of all balls
+computed by numpy in one go, and are written by a compiled stamper (game.render_kernels)
+or, until it loads, blitted in one batched call: the same pixels either way.
 """
 from collections import deque
+from itertools import repeat
 
 import numpy as np
 import pygame
 
+from game import render_kernels
 from game.hud import load_font
 
 # Colours (R, G, B).
@@ -37,10 +40,7 @@ BROAD_GRID = (70, 90, 60)
 BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
-SPIN_MARK = (20, 22, 30)            # the line on each ball that turns with its angle
 SOLVER_TEXT = (200, 205, 170)
-SPIN_MARK_MIN_PX = 3                # balls smaller than this (px) get no mark
-SPIN_MARK_SPAN = (0.3, 0.8)         # the mark runs between these fractions of the radius
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -52,7 +52,9 @@ PALETTE = (
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
 BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)
-SPRITE_CACHE_LIMIT = 800    # sprites kept before the cache is emptied (zooming makes new sizes)
+SPRITE_CACHE_LIMIT = 4000   # sprites kept before the cache is emptied (zooming makes new sizes)
+SPIN_MARK_MIN_RADIUS = 6    # px: balls this big show their angle (world.angle) as a mark
+SPIN_MARK_STEPS = 32        # the mark turns in steps of 360/32 degrees: one sprite per step
 GRID_MIN_SPACING = 22       # px between metre-grid lines at the least
 VELOCITY_SECONDS = 0.1      # a velocity arrow is where the ball will be in this many seconds
 OFFSET_GAIN = 40.0          # offset vectors (mm deep) are drawn this many times longer
@@ -83,8 +85,25 @@ def _can_convert():
     return pygame.display.get_init() and pygame.display.get_surface() is not None
 
 
-def make_ball_sprite(colour, radius_px, background=LEVEL_FILL):
-    """A ball of radius_px, centre at (r+1, r+1): a darker rim, the colour, a highlight.
+def sprite_key(colour_index, radius_px, mark=0):
+    """The sprite cache's key (int64, broadcasts): colour index into PALETTE, radius in px
+    (< 65536), mark 0 (none) or 1 + the spin mark's step (0 .. SPIN_MARK_STEPS - 1)."""
+    return (np.asarray(mark, np.int64) * len(PALETTE) + colour_index) * 65536 + radius_px
+
+
+def split_sprite_key(key):
+    """(colour index, radius px, mark angle in radians or None) of a sprite_key."""
+    key = int(key)
+    rest, radius_px = divmod(key, 65536)
+    mark, colour_index = divmod(rest, len(PALETTE))
+    angle = None if mark == 0 else (mark - 1) * 2.0 * np.pi / SPIN_MARK_STEPS
+    return colour_index, radius_px, angle
+
+
+def make_ball_sprite(colour, radius_px, mark=None, background=LEVEL_FILL):
+    """A ball of radius_px, centre at (r+1, r+1): a darker rim, the colour, a highlight;
+    with ``mark`` (radians, counter-clockwise from +x in the world) a dark line from the
+    centre out to the rim that shows how the ball has turned.
 
     Anti-aliased against ``background`` and then colour-keyed on it (run-length encoded):
     blitting 5,000 keyed sprites costs a fraction of blending 5,000 per-pixel-alpha ones,
@@ -105,6 +124,13 @@ def make_ball_sprite(colour, radius_px, background=LEVEL_FILL):
             spot = max(1, int(radius_px * 0.28))
             off = int(round(radius_px * 0.38))
             pygame.draw.aacircle(sprite, _shade(colour, 1.45), (c - off, c - off), spot)
+        if mark is not None:
+            # Screen y points down: a world angle a is the screen direction (cos a, -sin a).
+            # It starts a third of the way out, so the centre pixel keeps the ball's colour.
+            u = np.array((np.cos(mark), -np.sin(mark)))
+            reach = radius_px - max(1, radius_px // 8) - 1
+            base, tip = c + u * radius_px / 3.0, c + u * reach
+            pygame.draw.line(sprite, _shade(colour, 0.45), base.tolist(), tip.tolist(), 2 if radius_px >= 10 else 1)
     if _can_convert():
         sprite = sprite.convert()
     sprite.set_colorkey(background, pygame.RLEACCEL)
@@ -143,6 +169,9 @@ class Renderer:
 
     def __init__(self):
         self._sprites = {}
+        self._stamps = {}            # sprite key -> its opaque pixels, for the compiled stamper
+        self._atlas = None           # the stamps of the sprites the last frame used, end to end
+        self._atlas_key = None
         self._static = None
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
@@ -295,17 +324,26 @@ class Renderer:
                 disc(layer, CAPSULE_FILL, (bx, by), rad)
 
     # ---- dynamic layers ------------------------------------------------------------------
-    def _sprite(self, colour_index, radius_px):
-        key = colour_index * 65536 + radius_px
-        sprite = self._sprites.get(key)
-        if sprite is None:
-            if len(self._sprites) >= SPRITE_CACHE_LIMIT:
-                self._sprites.clear()
-            sprite = self._sprites[key] = make_ball_sprite(PALETTE[colour_index], radius_px)
-        return sprite
+    def _make_sprites(self, unique_keys):
+        """Make the sprites of these keys (sprite_key) that are not cached yet. The cache is
+        emptied first if they would overfill it, never while a frame uses it."""
+        missing = [k for k in unique_keys.tolist() if k not in self._sprites]
+        if len(self._sprites) + len(missing) > SPRITE_CACHE_LIMIT:
+            self._sprites.clear()
+            self._stamps.clear()
+            self._atlas_key = None
+            missing = unique_keys.tolist()
+        for key in missing:
+            colour_index, radius_px, mark = split_sprite_key(key)
+            self._sprites[key] = make_ball_sprite(PALETTE[colour_index], radius_px, mark)
 
     def draw_balls(self, surface, world, camera):
-        """All balls in one Surface.blits call; screen maths in numpy, no per-ball objects."""
+        """All balls from cached sprites, one per sprite_key (colour, pixel radius, spin mark
+        step), in the world's order: written by the compiled stamper where it is loaded,
+        else in one Surface.fblits call; screen maths and culling in numpy, no per-ball
+        Python. Balls off screen or not finite are skipped. Where the world holds ``angle``
+        (N,) radians, balls of SPIN_MARK_MIN_RADIUS px and more show it as a mark (a sprite
+        per mark step: no per-ball cost)."""
         if world.count == 0:
             return
         width, height = surface.get_size()
@@ -328,30 +366,67 @@ class Renderer:
             for cx, cy, rp, ci in zip(x[huge].tolist(), y[huge].tolist(),
                                       radius_px[huge].tolist(), colour_index[huge].tolist()):
                 pygame.draw.circle(surface, PALETTE[ci], (cx, cy), rp)
-            keep = ~huge
+        keep = ~huge
+        if huge.any():
             x, y, radius_px, colour_index = x[keep], y[keep], radius_px[keep], colour_index[keep]
-        keys = colour_index * 65536 + radius_px
-        for key in np.unique(keys).tolist():
-            self._sprite(key // 65536, key % 65536)
-        sprites = self._sprites
+            if len(x) == 0:
+                return
+        mark = np.zeros(len(x), np.int64)
+        angle = getattr(world, "angle", None)
+        if angle is not None and len(angle) == world.count:
+            angle = np.asarray(angle, float)[visible][keep]
+            marked = (radius_px >= SPIN_MARK_MIN_RADIUS) & np.isfinite(angle)
+            turns = np.mod(np.where(marked, angle, 0.0), 2.0 * np.pi) / (2.0 * np.pi) * SPIN_MARK_STEPS
+            mark = np.where(marked, 1 + np.rint(turns).astype(np.int64) % SPIN_MARK_STEPS, 0)
+        keys = sprite_key(colour_index, radius_px, mark)
+        unique = np.unique(keys)
+        self._make_sprites(unique)
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
-        _blit_many(surface, [(sprites[k], p) for k, p in zip(keys.tolist(), top_left.tolist())])
-        self.draw_spin_marks(surface, world, camera)
-
-    def draw_spin_marks(self, surface, world, camera):
-        """A line along each ball's radius at ``angle`` (counter-clockwise from +x), short of
-        the centre and the rim, so a rolling ball is seen to turn and its centre keeps its
-        colour; balls under SPIN_MARK_MIN_PX get none."""
-        radius_px = np.asarray(world.radius) * camera.scale
-        keep = radius_px * SPIN_MARK_SPAN[1] >= SPIN_MARK_MIN_PX
-        if not keep.any():
+        if render_kernels.stamp is not None and self._stamp_balls(surface, keys, unique, top_left):
             return
-        centre = camera.world_to_screen(world.pos[keep])
-        angle = np.asarray(world.angle)[keep]
-        # Screen y points down: a counter-clockwise turn in the world is clockwise on screen.
-        along = radius_px[keep, None] * np.stack((np.cos(angle), -np.sin(angle)), axis=1)
-        plot_segments(surface, centre + SPIN_MARK_SPAN[0] * along, centre + SPIN_MARK_SPAN[1] * along,
-                      SPIN_MARK, width=2)
+        # The batch is built by zip and map in C, in the balls' order (which one lies on top
+        # stays the same): a Python comprehension over the balls cost twice the blits.
+        _blit_many(surface, zip(map(self._sprites.__getitem__, keys.tolist()), top_left.tolist()))
+
+    def _stamp_balls(self, surface, keys, unique, top_left):
+        """The compiled twin of the blits (game.render_kernels): the same pixels, written by
+        one loop over the balls. False (nothing drawn) where the surface is not a plain
+        32-bit one whose pixels numba sees as the array it was compiled for."""
+        if surface.get_bitsize() != 32 or surface.get_masks()[3] != 0 or surface.get_locked():
+            return False
+        slot = np.searchsorted(unique, keys)      # unique is sorted: each ball's sprite's place
+        atlas_key = (unique.tobytes(), surface.get_shifts())
+        if atlas_key != self._atlas_key:
+            parts = [self._stamp_of(k) for k in unique.tolist()]
+            start = np.zeros(len(parts) + 1, np.int64)
+            start[1:] = np.cumsum([len(p[0]) for p in parts])
+            size = np.array([max(self._sprites[k].get_size()) for k in unique.tolist()])
+            self._atlas = (start, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                           _map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32),
+                           size.astype(np.int64))
+            self._atlas_key = atlas_key
+        pixels = pygame.surfarray.pixels2d(surface)
+        try:
+            if not pixels.flags.f_contiguous:     # a subsurface: another array type, blit it
+                return False
+            start, dx, dy, value, size = self._atlas
+            render_kernels.stamp(pixels, np.ascontiguousarray(top_left[:, 0]), np.ascontiguousarray(top_left[:, 1]),
+                                 slot.astype(np.int64), start, dx, dy, value, size)
+        finally:
+            del pixels                           # unlock the surface
+        return True
+
+    def _stamp_of(self, key):
+        """(dx, dy, rgb): the opaque pixels of sprite ``key`` (not its colour key), offsets
+        from its top-left corner (int64 px) and colours ((K, 3) 0..255)."""
+        stamp = self._stamps.get(key)
+        if stamp is None:
+            sprite = self._sprites[key]
+            opaque = pygame.surfarray.array2d(sprite) != sprite.map_rgb(sprite.get_colorkey())
+            dx, dy = np.nonzero(opaque)
+            stamp = self._stamps[key] = (dx.astype(np.int64), dy.astype(np.int64),
+                                         pygame.surfarray.array3d(sprite)[dx, dy])
+        return stamp
 
     def draw_solver_options(self, surface, world):
         """The contact solver's switches (world.solver.options) and execution, one line at the
@@ -472,7 +547,7 @@ class Renderer:
                 self._tile = pygame.Surface((tile_px, tile_px), pygame.SRCALPHA)
                 self._tile.fill(BROAD_CELL)
             tile = self._tile
-            _blit_many(surface, [(tile, p) for p in np.stack((left[shown], top[shown]), axis=1).tolist()])
+            _blit_many(surface, zip(repeat(tile), np.stack((left[shown], top[shown]), axis=1).tolist()))
         if cell_px >= 4:
             x0, y0, x1, y1 = camera.visible_rect()
             columns = origin[0] + cell * np.arange(np.floor((x0 - origin[0]) / cell), np.ceil((x1 - origin[0]) / cell) + 1)
@@ -484,7 +559,7 @@ class Renderer:
 
 
 def _blit_many(surface, batch):
-    """Blit [(sprite, (x, y)), ...] in one call: pygame-ce's fblits where it exists (no
+    """Blit an iterable of (sprite, (x, y)) in one call: pygame-ce's fblits where it exists (no
     rectangles built or returned), else Surface.blits(doreturn=False)."""
     if _FBLITS:
         surface.fblits(batch)

@@ -744,7 +744,7 @@ def test_ctrl_z_takes_back_spawns_flings_and_deletes_newest_first(game):
     assert game.world.count == 2
     ctrl(game, pygame.K_z)                                       # the delete
     assert game.world.count == 3
-    back = game.world.to_level()["balls"][-1]
+    back = game.world.to_level()["balls"][0]                     # back at its place in id order
     assert back["pos"] == start[0]["pos"] and back["radius"] == start[0]["radius"]
     ctrl(game, pygame.K_z)                                       # the fling
     ctrl(game, pygame.K_z)                                       # the click

@@ -169,3 +169,11 @@ def test_bench_frame_runs():
         assert math.isfinite(row[part]["median"]) and row[part]["median"] > 0
     launch = data["launch"]
     assert launch["median_s"] > 0 and len(launch["launches"]) == 1
+
+
+def test_bench_frame_compare_draws_each_frame_both_ways():
+    data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "4", "--warmup", "2",
+                           "--launches", "0", "--compare", "--json"))
+    row = data["frames_results"][0]
+    assert row["stamper"] is True                  # numba is a dependency: the stamper drew
+    assert math.isfinite(row["draw_blit"]["median"]) and row["draw_blit"]["median"] > 0

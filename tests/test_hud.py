@@ -83,3 +83,25 @@ def test_toasts_show_one_at_a_time_and_expire():
     assert 0 < toasts.shown(0.5 + TOAST_SECONDS - 0.1)[1] < 1          # fading out
     toasts.expire(0.5 + TOAST_SECONDS)
     assert toasts.shown(0.5 + TOAST_SECONDS) is None and toasts.texts() == []
+
+
+@pytest.mark.parametrize("length", [0, 1, 40, 200, 5000, 4_000_000])
+def test_fit_keeps_the_longest_prefix_that_fits_and_a_huge_message_stays_one_cheap_line(length):
+    from game.hud import SIZE_BODY, _fit
+    font = Hud().font(SIZE_BODY)
+    text = ("levels/x.json:1:2: unknown key 'k" + "abcdefghij" * (length // 10 + 1))[:length]
+    width = 300
+    got = _fit(font, text, width)
+    assert font.size(got)[0] <= width
+    if got == text:
+        return
+    assert got.endswith("...") and text.startswith(got[:-3])
+    # Brute force: one character more (before the "...") would not fit.
+    prefix = got[:-3]
+    assert font.size(text[:len(prefix) + 1] + "...")[0] > width or text[len(prefix)] == " "
+
+
+def test_the_banner_draws_a_four_million_character_message_in_one_line():
+    surface = pygame.Surface((800, 450))
+    Hud().draw_banner(surface, "unknown key '" + "k" * 4_000_000 + "'")
+    assert surface.get_at((400, 100))[:3] == (0, 0, 0)          # only the bottom row was drawn

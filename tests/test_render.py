@@ -231,26 +231,169 @@ def test_trails_follow_balls_by_id_across_removals():
     assert np.isnan(trails.paths(world.ids)[:, new]).all()
 
 
-def test_the_spin_mark_turns_with_the_ball():
-    """The mark is a dark line from the centre towards the rim at the ball's angle: at 0 it
-    points right (+x), at pi / 2 up (screen -y)."""
-    from game.render import SPIN_MARK
-    from game.world import World
-    w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10],
-                          "balls": [{"pos": [5, 5], "radius": 1.0}]})
-    surface = pygame.Surface((400, 400))
-    camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
-    centre = camera.world_to_screen(np.array([[5.0, 5.0]]))[0]
-    reach = 0.6 * camera.scale                     # inside the mark's 0.8 radius
-    marked = []
-    for angle in (0.0, np.pi / 2):
-        w.angle[0] = angle
-        surface.fill((0, 0, 0))
-        Renderer().draw_balls(surface, w, camera)
-        right = surface.get_at((int(round(centre[0] + reach)), int(round(centre[1]))))[:3]
-        up = surface.get_at((int(round(centre[0])), int(round(centre[1] - reach))))[:3]
-        marked.append((tuple(right) == SPIN_MARK, tuple(up) == SPIN_MARK))
-    assert marked == [(True, False), (False, True)]
+def _balls_blitted_one_by_one(surface, world, cam):
+    """The oracle for draw_balls: every finite ball's sprite blitted alone, in the world's order."""
+    for k in range(world.count):
+        centre = cam.world_to_screen(world.pos[k])
+        if not np.isfinite(centre).all():
+            continue
+        r = max(1, int(np.rint(world.radius[k] * cam.scale)))
+        mark = None
+        if r >= render.SPIN_MARK_MIN_RADIUS:      # the angle, to the nearest of the mark's steps
+            step = 2.0 * np.pi / render.SPIN_MARK_STEPS
+            mark = (int(np.rint(world.angle[k] % (2.0 * np.pi) / step)) % render.SPIN_MARK_STEPS) * step
+        sprite = render.make_ball_sprite(ball_colour(world.ids[k]), r, mark)
+        x, y = np.rint(centre).astype(int)
+        surface.blit(sprite, (int(x) - r - 1, int(y) - r - 1))
+
+
+@pytest.mark.parametrize("stamper", [False, True])
+def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone(stamper, monkeypatch):
+    """Overlapping balls of several sizes, some cut by the screen's edge, one off screen and
+    three non-finite (skipped): the batched draw (fblits, or the compiled stamper) is bit
+    for bit the one-ball-at-a-time draw."""
+    from game import render_kernels
+    monkeypatch.setattr(render_kernels, "stamp", render_kernels.load() if stamper else None)
+    assert (render_kernels.stamp is not None) == stamper
+    rng = np.random.default_rng(7)
+    world = _world(rng.uniform((-1, -1), (33, 19), (400, 2)).tolist() + [(500, 500), (16, 9), (8, 9), (9, 9)])
+    world.radius[:] = rng.uniform(0.05, 0.9, world.count)
+    world.pos[-1] = np.nan
+    world.pos[-2] = (np.inf, 5.0)
+    world.pos[-3] = (4.0, -np.inf)
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    fast, slow = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    r = Renderer()
+    r.draw_static(fast, world, cam)
+    r.draw_static(slow, world, cam)
+    r.draw_balls(fast, world, cam)
+    _balls_blitted_one_by_one(slow, world, cam)
+    assert np.array_equal(pygame.surfarray.array3d(fast), pygame.surfarray.array3d(slow))
+
+
+def test_the_compiled_stamper_draws_the_same_bits_as_the_blits(monkeypatch):
+    """Many overlapping balls of many sizes and colours, cut by every edge: the numba
+    stamper (game.render_kernels) and Surface.fblits leave the same pixels."""
+    from game import render_kernels
+    stamp = render_kernels.load()
+    assert stamp is not None                     # numba is a dependency: it must serve
+    rng = np.random.default_rng(11)
+    world = _world(rng.uniform((-1, -1), (33, 19), (3000, 2)).tolist())
+    world.radius[:] = rng.uniform(0.02, 1.2, world.count)
+    world.pos[5] = np.nan
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    drawn = []
+    for kernel in (None, stamp):
+        monkeypatch.setattr(render_kernels, "stamp", kernel)
+        surface = pygame.Surface((640, 360))
+        r = Renderer()
+        r.draw_static(surface, world, cam)
+        r.draw_balls(surface, world, cam)
+        r.draw_balls(surface, world, cam)        # again: from the cached atlas
+        drawn.append(pygame.surfarray.array3d(surface))
+    assert np.array_equal(drawn[0], drawn[1])
+    assert (drawn[1] != render.LEVEL_FILL).any(axis=2).mean() > 0.3      # balls were drawn at all
+
+
+def test_the_stamper_serves_plain_surfaces_and_leaves_the_others_to_the_blits(monkeypatch):
+    from game import render_kernels
+    assert render_kernels.load() is not None
+    world = _pit(50)
+    cam = Camera((320, 180))
+    cam.fit(world.bounds)
+    calls = []
+    kernel = render_kernels.stamp
+    monkeypatch.setattr(render_kernels, "stamp", lambda *a: (calls.append(1), kernel(*a)))
+    Renderer().draw_balls(pygame.Surface((320, 180)), world, cam)
+    assert calls == [1]
+    parent = pygame.Surface((400, 300))
+    Renderer().draw_balls(parent.subsurface((10, 10, 320, 180)), world, cam)      # strided pixels
+    Renderer().draw_balls(pygame.Surface((320, 180), pygame.SRCALPHA), world, cam)
+    Renderer().draw_balls(pygame.Surface((320, 180), 0, 24), world, cam)
+    assert calls == [1]
+
+
+def _marked_world(angles, radius=0.5):
+    world = _world([(6 + 4 * k, 9) for k in range(len(angles))], gravity=[0, 0], zones=[])
+    world.radius[:] = radius
+    world.angle = np.asarray(angles, float)        # as the rotating solver will hold it
+    return world
+
+
+def test_a_big_ball_shows_its_angle_as_a_mark_that_turns_with_it():
+    angles = [0.0, np.pi / 2, np.pi, -np.pi / 2]
+    world = _marked_world(angles)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    radius_px = world.radius[0] * cam.scale
+    assert radius_px >= render.SPIN_MARK_MIN_RADIUS
+    surface = pygame.Surface((1280, 720))
+    Renderer().draw(surface, world, cam)
+    dark = [np.array(render._shade(ball_colour(i), 0.45)) for i in world.ids]
+    for k, a in enumerate(angles):
+        centre = cam.world_to_screen(world.pos[k])
+        u = np.array((np.cos(a), -np.sin(a)))                    # screen y points down
+        on = np.rint(centre + 0.6 * radius_px * u).astype(int)
+        off = np.rint(centre - 0.6 * radius_px * u).astype(int)
+        assert np.abs(np.subtract(surface.get_at(on.tolist())[:3], dark[k])).max() <= 2, (k, a)
+        assert np.abs(np.subtract(surface.get_at(off.tolist())[:3], dark[k])).max() > 30, (k, a)
+        mid = np.rint(centre).astype(int)
+        assert np.abs(np.subtract(surface.get_at(mid.tolist())[:3], ball_colour(world.ids[k]))).max() <= 12
+
+
+def test_small_balls_carry_no_mark_and_share_one_sprite_whatever_their_angle():
+    world = _marked_world(np.linspace(0, 6, 5), radius=0.05)
+    cam = Camera((1280, 720))
+    cam.fit(world.bounds)
+    assert world.radius[0] * cam.scale < render.SPIN_MARK_MIN_RADIUS
+    r = Renderer()
+    marked = pygame.Surface((1280, 720))
+    r.draw(marked, world, cam)
+    assert all(render.split_sprite_key(k)[2] is None for k in r._sprites)
+    del world.angle
+    plain = pygame.Surface((1280, 720))
+    Renderer().draw(plain, world, cam)
+    assert np.array_equal(pygame.surfarray.array3d(marked), pygame.surfarray.array3d(plain))
+
+
+def test_sprite_keys_round_trip_and_the_mark_steps_cover_the_turn():
+    for colour in (0, len(PALETTE) - 1):
+        for radius in (1, 6, render.MAX_SPRITE_RADIUS):
+            for mark in (0, 1, render.SPIN_MARK_STEPS):
+                c, r, angle = render.split_sprite_key(render.sprite_key(colour, radius, mark))
+                assert (c, r) == (colour, radius)
+                assert angle is None if mark == 0 else np.isclose(angle, (mark - 1) * 2 * np.pi / render.SPIN_MARK_STEPS)
+
+
+def test_the_stamper_and_the_blits_agree_on_marked_balls(monkeypatch):
+    from game import render_kernels
+    stamp = render_kernels.load()
+    assert stamp is not None
+    rng = np.random.default_rng(3)
+    world = _marked_world(rng.uniform(-50, 50, 40), radius=0.5)
+    world.angle[3] = np.nan
+    world.angle[4] = 1e300                       # a spin that ran away: still one of the steps
+    cam = Camera((640, 360))
+    cam.fit(world.bounds)
+    drawn = []
+    for kernel in (None, stamp):
+        monkeypatch.setattr(render_kernels, "stamp", kernel)
+        surface = pygame.Surface((640, 360))
+        Renderer().draw(surface, world, cam)
+        drawn.append(pygame.surfarray.array3d(surface))
+    assert np.array_equal(drawn[0], drawn[1])
+
+
+def test_a_frame_of_only_huge_balls_draws_with_the_stamper_loaded():
+    from game import render_kernels
+    assert render_kernels.load() is not None
+    world = _world([(16, 9)])
+    cam = Camera((320, 200), (16, 9), 2000)        # the one ball is bigger than any sprite
+    surface = pygame.Surface((320, 200))
+    Renderer().draw(surface, world, cam)
+    assert surface.get_at((160, 100))[:3] == ball_colour(world.ids[0])
 
 
 def test_debug_layers_show_the_solver_options():

@@ -16,6 +16,7 @@ from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
+from game.restore import put_back, take_ball
 from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
@@ -24,6 +25,7 @@ AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
 SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
+RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
 # Debug layers, cycled with D.
 DEBUG_MODES = (("off", ()),
@@ -65,6 +67,19 @@ KEYMAP = (
 
 HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
         ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
+
+
+def world_is_finite(world):
+    """Whether every ball's position and velocity is finite (False: the world blew up)."""
+    return bool(np.isfinite(world.pos).all() and np.isfinite(world.vel).all())
+
+
+def blow_up_line(integrator):
+    """The one line the player reads when the world went non-finite under ``integrator``."""
+    if integrator != RECOVERY_INTEGRATOR:
+        return (f"the world blew up under {integrator} (too stiff for it): "
+                f"press I to restart under {RECOVERY_INTEGRATOR}, R to reset")
+    return f"the world blew up under {integrator}: something is too stiff for the tick; press R to reset"
 
 
 def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, samples=AIM_PREVIEW_SAMPLES):
@@ -110,9 +125,10 @@ class PlayMode(Mode):
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
         self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
-        self.undo_stack = []           # [("spawned", ball id) | ("deleted", ball)], newest last
+        self.undo_stack = []           # [("spawned", ball id) | ("deleted", BallRecord)], newest last
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
+        self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
 
     @property
     def world(self):
@@ -131,6 +147,9 @@ class PlayMode(Mode):
         self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
+        if self.blew_up_under is not None:
+            self.app.clock.paused = False    # the blow-up paused it, not the player
+        self.blew_up_under = None
         self.record_energy()
 
     def after_tick(self):
@@ -143,8 +162,12 @@ class PlayMode(Mode):
             self.trails.record(world)
 
     def after_ticks(self):
-        """After a frame's ticks: the energy sample and the goal."""
+        """After a frame's ticks: the energy sample, the goal, and whether the world blew up
+        (then the clock pauses: stepping inf and nan shows nothing more, and costs)."""
         self.record_energy()
+        if self.blew_up_under is None and not world_is_finite(self.world):
+            self.blew_up_under = self.world.integrator
+            self.app.clock.paused = True
         if self.complete_at is None and goal_reached(self.world.goal_progress()):
             self.complete_at = self.world.time
             self.completed.add(os.path.realpath(self.app.session.path))
@@ -263,6 +286,13 @@ class PlayMode(Mode):
         return True
 
     def cycle_integrator(self):
+        if self.blew_up_under is not None and self.blew_up_under != RECOVERY_INTEGRATOR:
+            # The world is inf and nan: no integrator brings it back, so I starts it again
+            # under the one that holds stiff springs.
+            self.app.session.reset()
+            self.world.integrator = RECOVERY_INTEGRATOR
+            self.app.toast(f"reset under {RECOVERY_INTEGRATOR}")
+            return
         following = next_integrator(self.world.integrator)   # the world holds only names in ORDER
         self.world.integrator = following
         self.app.toast(f"integrator: {following}")
@@ -359,17 +389,13 @@ class PlayMode(Mode):
         world = self.world
         hit = world.ball_at(point)
         if hit >= 0:
-            self.undo_stack.append(("deleted", {
-                "pos": world.pos[hit].copy(), "vel": world.vel[hit].copy(), "radius": float(world.radius[hit]),
-                "mass": 1.0 / float(world.inv_mass[hit]), "restitution": float(world.restitution[hit]),
-                "friction": float(world.friction[hit])}))
-            world.remove_balls([hit])
+            self.undo_stack.append(("deleted", take_ball(world, hit)))
             self.record_energy()
         return hit
 
     def undo(self):
         """Ctrl+Z: take back the last spawn, fling or delete of this run of the level (a
-        deleted ball comes back where it was, moving as it was; its springs do not)."""
+        deleted ball comes back as it was when deleted: its id, its state, its springs)."""
         world = self.world
         while self.undo_stack:
             what, detail = self.undo_stack.pop()
@@ -380,8 +406,7 @@ class PlayMode(Mode):
                 world.remove_balls(where)
                 self.app.toast("undo: ball taken back")
             else:
-                world.add_ball(detail["pos"], detail["vel"], radius=detail["radius"], mass=detail["mass"],
-                               restitution=detail["restitution"], friction=detail["friction"])
+                put_back(world, detail)
                 self.app.toast("undo: ball put back")
             self.record_energy()
             return True
@@ -465,6 +490,8 @@ class PlayMode(Mode):
             hud.draw_banner(surface, app.session.error,
                             "not loaded yet, fix the file:" if app.session.waiting else
                             "not loaded, the last good level plays on:")
+        elif self.blew_up_under is not None:
+            hud.draw_alert(surface, blow_up_line(self.blew_up_under))
         else:
             hud.draw_hint(surface, HINT)
 
