@@ -1135,3 +1135,13 @@ def test_a_watched_file_replaced_by_a_fifo_gives_a_banner_not_a_hang(tmp_path):
     poller.join(30)
     assert not poller.is_alive(), "the watcher hangs on a FIFO"
     assert isinstance(answers[0], LevelError) and "got a named pipe (FIFO)" in str(answers[0])
+
+
+def test_a_notch_that_all_but_touches_an_edge_leaves_no_sliver_the_loader_would_refuse():
+    """Split pieces are polygons the loader accepts on their own, so a loaded (or edited and
+    saved) level loads again: the sliver such a notch cuts off has no area and is left out."""
+    notch = {"segments": [{"a": [0, -1], "b": [10, -1]}],
+             "polygons": [{"points": [[0, 0], [4, 0], [4, 4], [2, 5.9e-33], [0, 4]]}]}
+    level = loads(json.dumps(notch))
+    assert len(level["polygons"]) == 2
+    assert loads(json.dumps(level))["polygons"] == level["polygons"]

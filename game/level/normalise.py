@@ -428,9 +428,15 @@ def convex_pieces(path, points, split, corners=None):
         pieces = geometry.convex_decomposition(np.asarray(ccw, float))
     except ValueError:
         raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
-    return [[list(ccw[k]) for k in piece] for piece in pieces]
-
-
+    # A notch that all but touches an edge leaves a sliver piece with no area: it adds nothing a
+    # ball could hit, and as a polygon of its own the loader would refuse it, so a saved level
+    # would not load again. Leave it out, by the same area rule as above.
+    kept = []
+    for piece in pieces:
+        q = np.asarray([ccw[k] for k in piece], float)
+        if abs(geometry.polygon_signed_area(q)) > 1e-12 * (float(np.abs(q).max()) or 1.0) ** 2:
+            kept.append([list(ccw[k]) for k in piece])
+    return kept
 
 
 def _comments(obj):
