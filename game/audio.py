@@ -10,10 +10,11 @@ import sys
 import numpy as np
 import pygame
 
+from game.collide import IMPACT_SPEED as MIN_SPEED   # m/s: slower impacts are silent (and not reported)
+
 ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
 SOUND_FILES = {"tick": "impact_tick.wav", "knock": "impact_knock.wav", "thud": "impact_thud.wav"}
 
-MIN_SPEED = 0.6          # m/s: slower impacts are silent (resting contacts never tick)
 FULL_SPEED = 12.0        # m/s: an impact this fast plays at full volume
 MAX_PER_TICK = 4         # sounds started per tick at most, so a pile does not roar
 CHANNELS = 16            # mixer channels: sounds that may overlap
