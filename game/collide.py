@@ -29,7 +29,7 @@ def _norm(v):
     return np.sqrt(np.einsum("ij,ij->i", v, v))
 
 
-def _expand(lo, hi):
+def expand_ranges(lo, hi):
     """For ranges [lo_k, hi_k): (owner k of each element, element index), without a loop."""
     count = hi - lo
     owner = np.repeat(np.arange(len(lo)), count)
@@ -85,7 +85,7 @@ def ball_pairs(grid, pos):
     firsts, seconds = [], []
     for dx, dy in _HALF_NEIGHBOURS:
         target = cell + (dx * grid.ny + dy)
-        i, at = _expand(start[target], start[target + 1])
+        i, at = expand_ranges(start[target], start[target + 1])
         j = order[at]
         if dx == 0 and dy == 0:
             keep = i < j
@@ -119,7 +119,7 @@ def _cells_under_convex_polygon(grid, points):
     rows, lo, hi = rows[spans], lo[spans], hi[spans]
     ix_lo, _ = grid.cells(np.stack((lo, np.zeros_like(lo)), axis=1))
     ix_hi, _ = grid.cells(np.stack((hi, np.zeros_like(hi)), axis=1))
-    owner, ix = _expand(ix_lo, ix_hi + 1)
+    owner, ix = expand_ranges(ix_lo, ix_hi + 1)
     return ix * grid.ny + rows[owner]
 
 
@@ -200,7 +200,7 @@ class Statics:
             empty = np.zeros(0, np.int64)
             return empty, empty
         cell = self.grid.index(pos)
-        ball, at = _expand(self._start[cell], self._start[cell + 1])
+        ball, at = expand_ranges(self._start[cell], self._start[cell + 1])
         return ball, self._index[at]
 
     def along_paths(self, start, end, radius):
