@@ -200,6 +200,10 @@ class World:
         span = np.maximum(hi - lo, MIN_CELL)
         cell = max(2.0 * biggest, float(np.sqrt(span[0] * span[1] / collide.MAX_GRID_CELLS)),
                    float(span.max()) / MAX_CELLS_ACROSS, MIN_CELL)
+        # Long or fat statics in a big level would list millions of (cell, capsule) entries:
+        # the cell grows until binning is bounded in time and memory.
+        while self.statics.entries(cell) > collide.MAX_STATIC_ENTRIES:
+            cell *= 1.25
         self.grid = collide.Grid(cell, lo, hi)
         self.statics.bin(self.grid)
 
