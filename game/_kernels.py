@@ -175,6 +175,48 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
     return oi, os_, onx, ony, odepth
 
 
+@njit(cache=True)
+def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_radius, polygon):
+    """collide.ball_static_geometry, pair by pair with its arithmetic: (nx, ny, depth) of
+    balls i at (px, py) against capsules s, (qx, qy) the balls' positions at the sub-step's
+    start."""
+    m = len(i)
+    nx = np.empty(m)
+    ny = np.empty(m)
+    depth = np.empty(m)
+    for k in range(m):
+        a = i[k]
+        c = s[k]
+        dx = bx[c] - ax[c]
+        dy = by[c] - ay[c]
+        wx = px[a] - ax[c]
+        wy = py[a] - ay[c]
+        dd = dx * dx + dy * dy
+        wd = wx * dx + wy * dy
+        t = min(max(wd, 0.0), dd) / max(dd, TINY)
+        vx = px[a] - (ax[c] + t * dx)
+        vy = py[a] - (ay[c] + t * dy)
+        dist = np.sqrt(vx * vx + vy * vy)
+        came_from = dx * (qy[a] - ay[c]) - dy * (qx[a] - ax[c])
+        now = dx * (py[a] - ay[c]) - dy * (px[a] - ax[c])
+        mx = px[a] - qx[a]
+        my = py[a] - qy[a]
+        side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
+        side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
+        edge = polygon[c] >= 0
+        crossed = (came_from * now < 0) and (side_a * side_b <= 0) and not edge
+        sign = 1.0 if (came_from >= 0 and not edge) else -1.0
+        if crossed or dist <= 1e-12:
+            nx[k] = sign * snx[c]
+            ny[k] = sign * sny[c]
+        else:
+            nx[k] = vx / dist
+            ny[k] = vy / dist
+        reach = radius[a] + seg_radius[c]
+        depth[k] = reach + dist if crossed else reach - dist
+    return nx, ny, depth
+
+
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
 NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -450,7 +492,7 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
 def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
           restitution, friction, rolling, static, pn, pt, pr,
           px, py, vx, vy, spin, angle, w, inv_i,
-          h, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
           rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
     """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
     m = len(a)
@@ -483,7 +525,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                 uu = rvx * rvx + rvy * rvy
                 disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
                 back = (du + np.sqrt(max(disc, 0.0))) / uu
-                tau = min(max(back, 0.0), h)
+                tau = min(max(back, 0.0), tau_max)
                 tx = dx - tau * rvx
                 ty = dy - tau * rvy
                 length = np.sqrt(tx * tx + ty * ty)
@@ -491,7 +533,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                     mx = tx / length
                     my = ty / length
             else:
-                tau = min(max(depth / (0.0 - vn), 0.0), h)
+                tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
@@ -820,6 +862,8 @@ def warm_up():
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
+    static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:],
+                    np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
     prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
                      np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
                      i[:0], z[:0], z[:0], z[:0])

@@ -16,7 +16,7 @@ ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_
    impulse P = (1 + e) (-v_n) / k_n (k_n = 1/m_a + 1/m_b) and Coulomb friction bounded by
    mu times its impulses so far; passes over the colours repeat until none closes that fast
    (a Newton's cradle passes the knock one contact a colour). The impact happened
-   tau = depth / (-v_n) ago (at most h): positions and angles move by dv tau, reflecting the
+   tau = depth / (-v_n) ago (at most 2 h): positions and angles move by dv tau, reflecting the
    penetration instead of keeping it, so bounces keep their energy.
 2. warm start: last sub-step's normal, tangent and rolling impulses are applied again.
 3. ``iterations`` soft passes (contact_hertz, damping_ratio: bias rate, mass and impulse
@@ -35,6 +35,8 @@ from game import collide
 
 TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
+IMPACT_LOOKBACK = 2.0      # sub-steps: an impact's move in the last sub-step can carry a ball
+                           # into another, so a touch can be up to one more sub-step back
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
 _HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
 _NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
@@ -286,10 +288,19 @@ class Solver:
         n = world.count
         pos, radius, statics = world.pos, world.radius, world.statics
         i, j, bi, s = candidates
-        # Ball-static pairs: seed 000's offset from each capsule, polygons' insides (numpy in
-        # both executions: few pairs, and the polygon case is rare).
+        # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
+        # the polygons' insides (numpy in both executions: the case is rare).
+        kernels = self.kernels()
         if len(bi):
-            snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
+            if kernels is not None:
+                st = statics
+                snx, sny, sdepth = kernels.static_geometry(
+                    np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
+                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s,
+                    st.ax, st.ay, st.bx, st.by, st.nx, st.ny, st.radius, st.polygon)
+                snormal = np.stack((snx, sny), axis=1)
+            else:
+                snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
             collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
             touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
             bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
@@ -307,7 +318,6 @@ class Solver:
                 _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
                 _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
                 _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm
-        kernels = self.kernels()
         fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
         return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
 
@@ -328,7 +338,7 @@ class Solver:
             args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.separation, c.ax, c.ay, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
                     c.restitution, c.friction, c.rolling, c.static, c.pn, c.pt, c.pr,
                     px, py, vx, vy, spin, angle, w, inv_i,
-                    h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
+                    IMPACT_LOOKBACK * h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
                     int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                     s_impulse_scale, o.max_push_speed * (h / h_move))   # positions move h_move dv
             kernels = self.kernels()
@@ -352,7 +362,7 @@ def _extended(array):
 def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
                 restitution, friction, rolling, static, pn, pt, pr,
                 px, py, vx, vy, spin, angle, w, inv_i,
-                h, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+                tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
                 rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
     """The numpy execution of the solve (see the module docstring), in place on the
     extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
@@ -388,7 +398,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
             back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
             pair = static[k] < 0
-            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), h)
+            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
             tx = dx - tau * rvx
             ty = dy - tau * rvy
             length = np.sqrt(tx * tx + ty * ty)

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game import accel, geometry
@@ -322,32 +322,45 @@ def test_a_ball_in_a_polygonal_bowl_never_leaves_its_surface(solver, friction):
     assert crossed                            # it went down through the bottom and up the other side
 
 
+ONSET_LATE = 2e-3            # m: a fall may start this far past the edge ("a few mm")
+
+
 @pytest.mark.parametrize("phase", [0.1, 0.25, 0.5, 0.8])
 def test_a_ball_sliding_off_a_ledge_falls_from_the_edge(solver, phase):
     """Frictionless, 4 m/s off the end of a flat ledge: past the edge nothing holds it up
-    (the corner could only push, and v^2 / r >> g), so the centre follows free fall from
-    the edge, y = y_edge - g t^2 / 2 with t = (x - edge) / v, to 1 mm. A normal left over from
-    the ledge runs it on air first (3.3 cm, issue 9): the parabola is then late by t0 and
-    the height off by g t t0, 8 mm at 40 cm past the edge. ``phase``: the fraction of a
-    tick the centre still has to go to the edge when a tick ends (a tick that ends exactly
-    at the edge hides a stale normal)."""
+    (the corner could only push, and v^2 / r >> g), so the centre falls freely from the
+    edge: y = y_edge - g t^2 / 2 with t = (x - x0) / v and the onset x0 = edge = 0.
+
+    Each tick past the edge gives the onset from the fall speed, x0 = x + v vy / g, and
+    the height must follow free fall from it to 1 mm. A normal left over from the ledge
+    runs the ball on air first (3.3 cm, issue 9; 1.3 to 5 cm on main at these phases):
+    x0 must be no more than ONSET_LATE past the edge. Contact is judged at the end of each
+    sub-step, so the fall may begin at the start of the sub-step in which the centre
+    crosses the edge: x0 may be up to one sub-step's travel, v h, before it (1.7 cm here).
+    ``phase``: the fraction of a tick the centre still has to go to the edge when a tick
+    ends (a tick that ends exactly at the edge hides a stale normal)."""
     v, r = 4.0, 0.25
     w = make({"gravity": [0, -G], "material": material(0.0, 0.0),
               "segments": [{"a": [-10, 0], "b": [0, 0]}],
               "balls": [{"pos": [-2.0 - phase * v * TICK, r], "vel": [v, 0], "radius": r}]}, solver)
+    early = v * TICK / w.substeps
     y_edge, checked = None, 0
     for _ in range(60):
         w.step(TICK)
         x, y = w.pos[0]
+        vx, vy = w.vel[0]
         if x <= 0:                    # on the ledge it rests on it: no hovering, no falling
-            assert abs(y - r) <= 0.01 * r and abs(w.vel[0, 1]) <= 0.01, f"not resting on the ledge at x = {x:.3f}"
+            assert abs(y - r) <= 0.01 * r and abs(vy) <= 0.01, f"not resting on the ledge at x = {x:.3f}"
             y_edge = y
             continue
         if x > 1.0:
             break
         assert y_edge is not None
-        t = x / v
-        assert y == pytest.approx(y_edge - G * t * t / 2, abs=1e-3), f"at {x:.3f} m past the edge"
+        assert vx == pytest.approx(v, rel=0.01)
+        onset = x + vx * vy / G
+        assert -early - 1e-3 <= onset <= ONSET_LATE, f"the fall began at x = {onset:.4f} m (the edge is at 0)"
+        t = (x - onset) / vx
+        assert y == pytest.approx(y_edge - G * t * t / 2, abs=1e-3), f"not in free fall at {x:.3f} m past the edge"
         checked += 1
     assert checked >= 10
 
@@ -444,6 +457,8 @@ free_scenes = given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 10),
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @free_scenes
+@example(seed=4037574104, n=6, execution="numpy")       # found gaining 1.3 % in a tick (solver 90cec9b)
+@example(seed=1266290710, n=7, execution="numpy")       # and 0.06 %
 def test_free_collisions_conserve_momentum_and_never_gain_energy(seed, n, execution):
     """No gravity, no walls: only contact impulses act, equal and opposite, so the linear
     momentum sum m v is conserved (to rounding: 1e-9 of sum |m v|); with e <= 1 and
@@ -459,6 +474,8 @@ def test_free_collisions_conserve_momentum_and_never_gain_energy(seed, n, execut
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @free_scenes
+@example(seed=3, n=6, execution="numpy")                # one impact off by 1.2e-7 (solver 90cec9b)
+@example(seed=3325949859, n=10, execution="numpy")      # off by 1.6e-3
 def test_free_collisions_conserve_angular_momentum(seed, n, execution):
     """Angular momentum about the origin, sum (m x cross v + I spin), is conserved to 1e-9
     of sum |m x cross v| + |I spin|: each contact impulse J acts on both balls at one common

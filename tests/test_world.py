@@ -45,7 +45,9 @@ def test_hundred_fast_balls_never_leave_a_box_of_thin_walls(integrator):
 def test_a_push_never_carries_a_small_ball_through_a_thin_wall(solver):
     """A heavy ball deep under a light one just below a thin ceiling (as a fast ball leaves it
     after passing through it): the push that parts them must stop at the ceiling, though the
-    light ball was too far from it, and too slow, for the ceiling to be among its contacts."""
+    light ball was too far from it, and too slow, for the ceiling to be among its contacts.
+    The ceiling's contact is soft (Box2D's soft step): it may be overlapped a little, as a
+    pile's contacts are (at most 1 % of the radius), never crossed."""
     w = World.from_level(box(10, 10, gravity=[0, 0], material={"restitution": 0.0, "friction": 0.1}))
     light = w.add_ball((5.0, 9.93), radius=0.03)               # 4 cm below the ceiling's reach
     # heavy and fast: after the first sub-step's move it lies 9 cm deep under the light one
@@ -53,7 +55,7 @@ def test_a_push_never_carries_a_small_ball_through_a_thin_wall(solver):
     for _ in range(30):
         w.step(TICK)
         assert w.escaped() == 0
-        assert w.pos[light, 1] <= 10.0 - 0.03 + 1e-9
+        assert w.pos[light, 1] <= 10.0 - 0.03 + 0.01 * 0.03
 
 
 def test_a_ball_at_ten_kilometres_per_second_stops_at_a_thin_wall():
