@@ -16,6 +16,8 @@ import math
 import numpy as np
 from numba import njit
 
+from game.geometry import EPS, ON_SEGMENT_ULPS
+
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 
 
@@ -204,7 +206,8 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
         side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
         side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
         edge = polygon[c] >= 0
-        crossed = (came_from * now < 0) and (side_a * side_b <= 0) and not edge
+        # A centre that started on the core (came_from == 0) came from the normal's side.
+        crossed = (came_from * now < 0 or (came_from == 0 and now < 0)) and (side_a * side_b <= 0) and not edge
         sign = 1.0 if (came_from >= 0 and not edge) else -1.0
         if crossed or dist <= 1e-12:
             nx[k] = sign * snx[c]
@@ -641,7 +644,8 @@ def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
         vy = wy - t0 * dy
     dist = _length(vx, vy)
     if dist <= big_r:       # touching at the start: 0 if it stays in contact, else no touch
-        if vx * mx + vy * my < 0 or dist == 0 or mm == 0:
+        on = dist <= ON_SEGMENT_ULPS * EPS * (abs(ax) + abs(ay) + abs(dx) + abs(dy))
+        if vx * mx + vy * my < 0 or on or mm == 0:
             return 0.0
         return np.inf
     s0 = dx * wy - dy * wx

@@ -285,7 +285,10 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     came_from = geometry.side(a, b, prev[i])
     # The centre's path prev -> p crossed the core segment a -> b (thin walls, stadiums).
     edge = statics.polygon[s] >= 0
-    crossed = ((came_from * geometry.side(a, b, p) < 0)
+    # A centre that started on the core (came_from == 0) came from the normal's side: the
+    # world orients walls so that this is the side gravity does not point to.
+    now = geometry.side(a, b, p)
+    crossed = (((came_from * now < 0) | ((came_from == 0) & (now < 0)))
                & (geometry.side(prev[i], p, a) * geometry.side(prev[i], p, b) <= 0) & ~edge)
     towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -156,7 +156,15 @@ class World:
         mat = self.material
         a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
 
+        gx, gy = (float(v) for v in self.forces.gravity)
+
         def add(p, q, shape, polygon=-1):
+            # Walls have a right side: a centre that starts on a wall's core leaves along the
+            # core's left normal (-dy, dx) (collide.ball_static_geometry), so each wall runs so
+            # that this normal does not point with gravity. Polygon edges keep their winding.
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            if polygon < 0 and dx * gy - dy * gx > 0:
+                p, q = q, p
             a.append(p)
             b.append(q)
             radius.append(float(shape.get("radius", defaults.SEGMENT_RADIUS)))
