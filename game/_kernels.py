@@ -588,7 +588,14 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
         pn[:] = 0.0
         pt[:] = 0.0
         pr[:] = 0.0
-    # 3. soft passes with the bias, then their velocity change moves the positions
+    # 3. soft passes with the bias, then their velocity change moves the positions; the
+    # velocities and impulses go back to the warm start's (split impulses)
+    vxw = vx.copy()
+    vyw = vy.copy()
+    spinw = spin.copy()
+    pnw = pn.copy()
+    ptw = pt.copy()
+    prw = pr.copy()
     for _ in range(iterations):
         for c in range(colours):
             _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
@@ -598,6 +605,12 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
         px[e] = px[e] + h_move * (vx[e] - vx0[e])
         py[e] = py[e] + h_move * (vy[e] - vy0[e])
         angle[e] = angle[e] + h_move * (spin[e] - spin0[e])
+    vx[:] = vxw
+    vy[:] = vyw
+    spin[:] = spinw
+    pn[:] = pnw
+    pt[:] = ptw
+    pr[:] = prw
     # 4. relax
     for _ in range(relax_iterations):
         for c in range(colours):
