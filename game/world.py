@@ -26,6 +26,7 @@ TICK = 1.0 / 60.0            # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach
+ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
 
 class Zone:
@@ -119,6 +120,7 @@ class World:
         self.rolling = np.zeros(0)
         self.ids = np.zeros(0, np.int64)
         self._next_id = 0
+        self.escaped_removed = 0     # balls removed for going far beyond the bounds
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
         self.zones = []
@@ -356,6 +358,7 @@ class World:
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
+        self._remove_far_balls()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
@@ -485,6 +488,22 @@ class World:
                 if inside.any():
                     self.remove_balls(np.nonzero(inside)[0])
 
+    def _remove_far_balls(self):
+        """Remove balls beyond the level format's coordinates (defaults.COORDINATE_LIMIT) or
+        more than ESCAPE_SPANS bounds' sizes outside the bounds, counting them as escaped: so
+        every finite world saves as a valid level, and no far ball stretches the grid's work.
+        Non-finite balls stay (a world that blew up says so)."""
+        if self.count == 0:
+            return
+        x0, y0, x1, y1 = self.bounds
+        reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
+        lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
+        hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
+        far = np.any((self.pos < lo) | (self.pos > hi), axis=1)
+        if far.any():
+            self.escaped_removed += int(far.sum())
+            self.remove_balls(np.nonzero(far)[0])
+
     # --------------------------------------------------------------- readings
     def energy(self):
         """Energies in joules: kinetic (of translation), rotational (discs: I w^2 / 2),
@@ -512,11 +531,11 @@ class World:
         return inside, sum(z.count for z in goals)
 
     def escaped(self):
-        """Balls whose centre is outside ``bounds``."""
+        """Balls whose centre is outside ``bounds``, and those removed for going far beyond."""
         x0, y0, x1, y1 = self.bounds
         p = self.pos
         inside = (p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1)
-        return int(np.sum(~inside))
+        return int(np.sum(~inside)) + self.escaped_removed
 
     def max_overlap(self):
         """Deepest ball-ball or ball-static penetration now, in metres (0 if none)."""
