@@ -39,29 +39,22 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     """(i, j): the ball pairs closer than their reach plus margins, as
     ``collide._ball_contacts`` finds them (in another order).
 
-    A counting sort bins the balls into the grid (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does) and copies them in cell order.
-    Each ball then meets the balls after it in its own cell and in four of its neighbours:
-    cell (x, y + 1), which follows its own cell in the numbering, and the three cells
-    (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy hold
-    every neighbour a ball must meet, and every pair is met once.
+    A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
+    clipped into the grid as ``collide.Grid.cells`` does) puts them in cell order; a cell's
+    range in that order is found by binary search, so the work is O(n log n) whatever the
+    grid's size. Each ball then meets the balls after it in its own cell and in four of its
+    neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
+    cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
+    hold every neighbour a ball must meet, and every pair is met once.
     """
     n = len(px)
-    size = ncx * ncy
     key = np.empty(n, np.int64)
-    start = np.zeros(size + 1, np.int64)
     inv = 1.0 / cell
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         key[a] = ix * ncy + iy
-        start[key[a] + 1] += 1
-    for c in range(size):
-        start[c + 1] += start[c]
-    order = np.empty(n, np.int64)
-    fill = start[:-1].copy()
-    for a in range(n):
-        order[fill[key[a]]] = a
-        fill[key[a]] += 1
+    order = np.argsort(key, kind="mergesort")
+    sorted_key = key[order]
     sx = np.empty(n)
     sy = np.empty(n)
     sr = np.empty(n)
@@ -83,9 +76,10 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
             c = key[order[p]]
             for run in range(2):
                 if run == 0:
-                    lo, hi = p + 1, start[c + 2]
+                    lo, hi = p + 1, np.searchsorted(sorted_key, c + 2)
                 else:
-                    lo, hi = start[c + ncy - 1], start[c + ncy + 2]
+                    lo = np.searchsorted(sorted_key, c + ncy - 1)
+                    hi = np.searchsorted(sorted_key, c + ncy + 2)
                 for q in range(lo, hi):
                     ddx = sx[p] - sx[q]
                     ddy = sy[p] - sy[q]

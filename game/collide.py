@@ -71,9 +71,8 @@ def ball_pairs(grid, pos):
     """Candidate ball pairs (i, j), i != j, each once: balls in the same or neighbouring cells.
 
     The grid's cell must be at least the largest ball diameter, so that touching balls are
-    never more than one cell apart. A counting sort bins the balls (bincount of the cell
-    numbers gives each cell's range in the sorted order); each ball then reads five of its
-    nine neighbour cells' ranges directly.
+    never more than one cell apart. The balls are sorted by cell number; each ball then
+    finds five of its nine neighbour cells' ranges in that order by binary search.
     """
     n = len(pos)
     if n < 2:
@@ -81,12 +80,13 @@ def ball_pairs(grid, pos):
         return empty, empty
     cell = grid.index(pos)
     order = np.argsort(cell, kind="stable")
-    start = np.zeros(grid.size + 1, np.int64)
-    np.cumsum(np.bincount(cell, minlength=grid.size), out=start[1:])
+    sorted_cell = cell[order]
     firsts, seconds = [], []
     for dx, dy in _HALF_NEIGHBOURS:
+        # A cell's range in the sorted order by binary search: O(n log n) whatever the grid's size.
         target = cell + (dx * grid.ny + dy)
-        i, at = expand_ranges(start[target], start[target + 1])
+        i, at = expand_ranges(np.searchsorted(sorted_cell, target, "left"),
+                              np.searchsorted(sorted_cell, target, "right"))
         j = order[at]
         if dx == 0 and dy == 0:
             keep = i < j

@@ -82,3 +82,26 @@ def test_huge_statics_bin_a_bounded_number_of_entries(radius):
         within = np.nonzero(np.hypot(*(centre - q).T) <= half + st_.radius + half * np.sqrt(2.0))[0]
         c = ix * grid.ny + iy
         assert set(st_._index[st_._start[c]:st_._start[c + 1]].tolist()) == set(within.tolist())
+
+
+@given(st.lists(st.tuples(st.floats(-3.0, 3.0), st.floats(-3.0, 3.0)), min_size=2, max_size=40),
+       st.sampled_from([(0.5, 5.0), (0.5, 1e6)]))
+@settings(max_examples=40, deadline=None)
+def test_ball_pairs_on_any_grid_are_the_touching_pairs_both_executions(points, grid_shape):
+    """Near balls in a grid of any size (a +-1e6 m grid binary-searches the same ranges a small
+    one does), some outside it: both executions find exactly the pairs within reach."""
+    cell, half_span = grid_shape
+    grid = collide.Grid(cell, (-half_span, -half_span), (half_span, half_span))
+    pos = np.array(points)
+    radius = np.full(len(pos), 0.2)
+    margin = np.zeros(len(pos))
+    brute = {(i, j) for i in range(len(pos)) for j in range(i + 1, len(pos))
+             if (pos[i, 0] - pos[j, 0]) ** 2 + (pos[i, 1] - pos[j, 1]) ** 2 < 0.4 * 0.4}
+    i, j = collide._ball_contacts(grid, pos, radius, margin)          # cell >= the diameter
+    assert {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist())} == brute
+    from game import accel
+    kernels = accel.load()
+    if kernels is not None:
+        i, j = collide._ball_contacts_compiled(kernels, grid, pos, radius, margin)
+        numpy_i, numpy_j = collide._ball_contacts(grid, pos, radius, margin)
+        assert sorted(zip(i.tolist(), j.tolist())) == sorted(zip(numpy_i.tolist(), numpy_j.tolist()))
