@@ -492,7 +492,7 @@ class World:
         """Remove balls beyond the level format's coordinates (defaults.COORDINATE_LIMIT) or
         more than ESCAPE_SPANS bounds' sizes outside the bounds, counting them as escaped: so
         every finite world saves as a valid level, and no far ball stretches the grid's work.
-        Non-finite balls stay (a world that blew up says so)."""
+        Balls on springs stay (see blown_up)."""
         if self.count == 0:
             return
         x0, y0, x1, y1 = self.bounds
@@ -500,6 +500,11 @@ class World:
         lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
         hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
         far = np.any((self.pos < lo) | (self.pos > hi), axis=1)
+        # A ball on a spring is held, not escaping: far, it is a blow-up (a stiff spring
+        # under Euler) that blown_up() reports, not a ball to lose quietly.
+        s = self.springs
+        far[s.a] = False
+        far[s.b[s.b >= 0]] = False
         if far.any():
             self.escaped_removed += int(far.sum())
             self.remove_balls(np.nonzero(far)[0])
@@ -521,6 +526,15 @@ class World:
         for array in (self.pos, self.vel, self.angle, self.spin):
             h.update(np.ascontiguousarray(array, "<f8").tobytes())
         return h.hexdigest()
+
+    def blown_up(self):
+        """Whether the world has blown up (a stiff spring under Euler): some ball's position,
+        velocity, angle or spin is not finite, or a ball (one a spring holds: free balls that
+        far are removed as escaped) is beyond the level format's coordinates. A world that
+        has not blown up saves as a valid level."""
+        return not bool(np.isfinite(self.pos).all() and np.isfinite(self.vel).all()
+                        and np.isfinite(self.angle).all() and np.isfinite(self.spin).all()
+                        and (np.abs(self.pos) <= defaults.COORDINATE_LIMIT).all())
 
     def goal_progress(self):
         """(balls inside goal zones, balls wanted) or None if the level has no goal."""

@@ -25,10 +25,8 @@ def test_balls_beyond_the_format_or_far_beyond_bounds_are_removed_and_counted(in
                  {"pos": [16.0, -far + 1.0], "vel": [0.0, -1000.0]},  # past 100 spans below
                  {"pos": [16.0, 9.0]},                                # stays
                  {"pos": [40.0, 9.0], "vel": [10.0, 0.0]}])           # outside, but near: kept
-    w.add_spring(0, (16.0, 9.0), stiffness=1e-9, rest=0.0)
     w.step(TICK)
     assert w.count == 2
-    assert len(w.springs) == 0                 # the spring went with its ball
     assert w.escaped() == 3                    # two removed, one outside the bounds now
     snapshot = w.to_level()
     json.dumps(snapshot, allow_nan=False)      # finite
@@ -37,3 +35,11 @@ def test_balls_beyond_the_format_or_far_beyond_bounds_are_removed_and_counted(in
     for _ in range(10):
         w.step(TICK)
     assert w.escaped() == 3                    # counted once, not again each tick
+
+
+def test_a_world_that_blew_up_keeps_its_balls_to_say_so():
+    w = World.from_level({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
+                          "springs": [{"a": 0, "b": 1, "stiffness": 1e9, "rest": 0.5}]})
+    for _ in range(60):
+        w.step(TICK)
+    assert w.count == 2 and w.blown_up()
