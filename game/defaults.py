@@ -10,6 +10,7 @@ BOUNDS = (0.0, 0.0, 32.0, 18.0)  # x_min, y_min, x_max, y_max in metres
 SUBSTEPS = 4                    # sub-steps per fixed tick
 DRAG = 0.0                      # linear drag, 1/s  (a = -drag * v)
 COORDINATE_LIMIT = 1e6          # m: the level format's coordinates lie within +-this (schema $defs/coord)
+SPEED_LIMIT = 1e6               # m/s: its velocity components too (schema $defs/velocity)
 
 MATERIAL = {"restitution": 0.4, "friction": 0.3, "density": 1.0}  # density in kg/m^2
 ROLLING = 0.0                   # rolling resistance (Box2D v3's: the resisting torque is this x radius x normal force)

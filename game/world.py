@@ -529,12 +529,14 @@ class World:
 
     def blown_up(self):
         """Whether the world has blown up (a stiff spring under Euler): some ball's position,
-        velocity, angle or spin is not finite, or a ball (one a spring holds: free balls that
-        far are removed as escaped) is beyond the level format's coordinates. A world that
-        has not blown up saves as a valid level."""
+        velocity, angle or spin is not finite, or beyond what the level format holds (a ball a
+        spring holds beyond its coordinates: free balls that far are removed as escaped; a
+        velocity component beyond its speeds). A world that has not blown up saves as a
+        valid level."""
         return not bool(np.isfinite(self.pos).all() and np.isfinite(self.vel).all()
                         and np.isfinite(self.angle).all() and np.isfinite(self.spin).all()
-                        and (np.abs(self.pos) <= defaults.COORDINATE_LIMIT).all())
+                        and (np.abs(self.pos) <= defaults.COORDINATE_LIMIT).all()
+                        and (np.abs(self.vel) <= defaults.SPEED_LIMIT).all())
 
     def goal_progress(self):
         """(balls inside goal zones, balls wanted) or None if the level has no goal."""

@@ -14,6 +14,9 @@ def test_the_schema_coordinate_limit_is_the_worlds():
     with open("levels/level.schema.json") as f:
         coord = json.load(f)["$defs"]["coord"]
     assert (coord["minimum"], coord["maximum"]) == (-defaults.COORDINATE_LIMIT, defaults.COORDINATE_LIMIT)
+    with open("levels/level.schema.json") as f:
+        speed = json.load(f)["$defs"]["velocity"]["items"]
+    assert (speed["minimum"], speed["maximum"]) == (-defaults.SPEED_LIMIT, defaults.SPEED_LIMIT)
 
 
 @pytest.mark.parametrize("integrator", ["euler", "rk4"])
