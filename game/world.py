@@ -513,10 +513,12 @@ class World:
     def energy(self):
         """Energies in joules: kinetic (of translation), rotational (discs: I w^2 / 2),
         gravitational (zero at y = 0 for gravity down), spring, and their total."""
-        mass = 1.0 / self.inv_mass
-        kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
-        rotational = float(0.5 * np.sum(self.spin * self.spin / self.inv_inertia))
-        gravitational, spring = self.forces.potential_energy(self.pos, mass)
+        # A world that blew up has infinite energy: said on screen, never warned on stderr.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            mass = 1.0 / self.inv_mass
+            kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
+            rotational = float(0.5 * np.sum(self.spin * self.spin / self.inv_inertia))
+            gravitational, spring = self.forces.potential_energy(self.pos, mass)
         return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
                 "total": kinetic + rotational + gravitational + spring}
 
