@@ -651,7 +651,7 @@ def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
         vy = wy - t0 * dy
     dist = _length(vx, vy)
     if dist <= big_r:       # touching at the start: 0 if it stays in contact, else no touch
-        on = dist <= ON_SEGMENT_ULPS * EPS * (abs(ax) + abs(ay) + abs(dx) + abs(dy))
+        on = dist <= ON_SEGMENT_ULPS * EPS * (abs(ax) + abs(ay) + abs(dx) + abs(dy)) + TINY
         if vx * mx + vy * my < 0 or on or mm == 0:
             return 0.0
         return np.inf

@@ -388,8 +388,9 @@ def swept_circle_segment(center, radius, move, a, b, seg_radius=0.0):
     vx, vy = _from_segment(t0, dx, dy, dd, wx, wy, wd)  # c - q
     dist = _length(vx, vy)
     touching = dist <= R
-    # "On the segment" allows the rounding of a point computed on it (a + t (b - a)).
-    on = dist <= ON_SEGMENT_ULPS * EPS * (np.abs(ax) + np.abs(ay) + np.abs(dx) + np.abs(dy))
+    # "On the segment" allows the rounding of a point computed on it (a + t (b - a)), and
+    # subnormal distances (a segment shorter than the smallest normal float).
+    on = dist <= ON_SEGMENT_ULPS * EPS * (np.abs(ax) + np.abs(ay) + np.abs(dx) + np.abs(dy)) + TINY
     stay = touching & ((vx * mx + vy * my < 0) | on | (mm == 0))
 
     # Candidate times are kept in [0, 2]: an invalid one gets + 2 so that it loses every
