@@ -139,12 +139,6 @@ def median(values):
 _PAIR_BUDGET = 4_000_000     # candidate pairs held in memory at once
 
 
-def _expand(lo, hi):
-    """For ranges [lo_k, hi_k): (owner k of each element, element index); the engine's own."""
-    from game.collide import _expand as expand
-    return expand(lo, hi)
-
-
 def world_has_solver_choice():
     """Whether this build's World takes ``solver=`` (issue 9); older builds pick the
     execution by whether the kernels loaded, so the benchmark runs against either."""
@@ -204,6 +198,7 @@ def overlapping_pairs(pos, radius):
     keys = c[:, 0] * stride + c[:, 1]
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
+    from game.collide import expand_ranges
     firsts, seconds, depths = [], [], []
     for dx, dy in ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1)):
         target = sorted_keys + (dx * stride + dy)
@@ -218,7 +213,7 @@ def overlapping_pairs(pos, radius):
             # The largest run of owners whose candidates fit the budget (at least one owner).
             base = total[start - 1] if start else 0
             stop = max(start + 1, int(np.searchsorted(total, base + _PAIR_BUDGET, "right")))
-            owner, at = _expand(lo[start:stop], hi[start:stop])
+            owner, at = expand_ranges(lo[start:stop], hi[start:stop])
             a, b = order[owner + start], order[at]
             d = p[a] - p[b]
             depth = r[a] + r[b] - np.sqrt(np.einsum("ij,ij->i", d, d))

@@ -16,6 +16,8 @@ import math
 import numpy as np
 from numba import njit
 
+from game.geometry import EPS, ON_SEGMENT_ULPS
+
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 
 
@@ -37,29 +39,22 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     """(i, j): the ball pairs closer than their reach plus margins, as
     ``collide._ball_contacts`` finds them (in another order).
 
-    A counting sort bins the balls into the grid (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does) and copies them in cell order.
-    Each ball then meets the balls after it in its own cell and in four of its neighbours:
-    cell (x, y + 1), which follows its own cell in the numbering, and the three cells
-    (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy hold
-    every neighbour a ball must meet, and every pair is met once.
+    A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
+    clipped into the grid as ``collide.Grid.cells`` does) puts them in cell order; a cell's
+    range in that order is found by binary search, so the work is O(n log n) whatever the
+    grid's size. Each ball then meets the balls after it in its own cell and in four of its
+    neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
+    cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
+    hold every neighbour a ball must meet, and every pair is met once.
     """
     n = len(px)
-    size = ncx * ncy
     key = np.empty(n, np.int64)
-    start = np.zeros(size + 1, np.int64)
     inv = 1.0 / cell
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         key[a] = ix * ncy + iy
-        start[key[a] + 1] += 1
-    for c in range(size):
-        start[c + 1] += start[c]
-    order = np.empty(n, np.int64)
-    fill = start[:-1].copy()
-    for a in range(n):
-        order[fill[key[a]]] = a
-        fill[key[a]] += 1
+    order = np.argsort(key, kind="mergesort")
+    sorted_key = key[order]
     sx = np.empty(n)
     sy = np.empty(n)
     sr = np.empty(n)
@@ -81,9 +76,10 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
             c = key[order[p]]
             for run in range(2):
                 if run == 0:
-                    lo, hi = p + 1, start[c + 2]
+                    lo, hi = p + 1, np.searchsorted(sorted_key, c + 2)
                 else:
-                    lo, hi = start[c + ncy - 1], start[c + ncy + 2]
+                    lo = np.searchsorted(sorted_key, c + ncy - 1)
+                    hi = np.searchsorted(sorted_key, c + ncy + 2)
                 for q in range(lo, hi):
                     ddx = sx[p] - sx[q]
                     ddy = sy[p] - sy[q]
@@ -204,7 +200,8 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
         side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
         side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
         edge = polygon[c] >= 0
-        crossed = (came_from * now < 0) and (side_a * side_b <= 0) and not edge
+        # A centre that started on the core (came_from == 0) came from the normal's side.
+        crossed = (came_from * now < 0 or (came_from == 0 and now < 0)) and (side_a * side_b <= 0) and not edge
         sign = 1.0 if (came_from >= 0 and not edge) else -1.0
         if crossed or dist <= 1e-12:
             nx[k] = sign * snx[c]
@@ -654,7 +651,8 @@ def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
         vy = wy - t0 * dy
     dist = _length(vx, vy)
     if dist <= big_r:       # touching at the start: 0 if it stays in contact, else no touch
-        if vx * mx + vy * my < 0 or dist == 0 or mm == 0:
+        on = dist <= ON_SEGMENT_ULPS * EPS * (abs(ax) + abs(ay) + abs(dx) + abs(dy)) + TINY
+        if vx * mx + vy * my < 0 or on or mm == 0:
             return 0.0
         return np.inf
     s0 = dx * wy - dy * wx

@@ -16,6 +16,7 @@ CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of 
 RESTING_SPEED = 0.5        # m/s: approaching slower than this, a contact does not bounce
 IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
+MAX_STATIC_ENTRIES = 1 << 21  # (cell, capsule) entries the cell choice allows, estimated: about 1 s to bin
 
 # The half neighbourhood: each pair of neighbouring cells is visited once.
 _HALF_NEIGHBOURS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1))
@@ -29,7 +30,7 @@ def _norm(v):
     return np.sqrt(np.einsum("ij,ij->i", v, v))
 
 
-def _expand(lo, hi):
+def expand_ranges(lo, hi):
     """For ranges [lo_k, hi_k): (owner k of each element, element index), without a loop."""
     count = hi - lo
     owner = np.repeat(np.arange(len(lo)), count)
@@ -70,9 +71,8 @@ def ball_pairs(grid, pos):
     """Candidate ball pairs (i, j), i != j, each once: balls in the same or neighbouring cells.
 
     The grid's cell must be at least the largest ball diameter, so that touching balls are
-    never more than one cell apart. A counting sort bins the balls (bincount of the cell
-    numbers gives each cell's range in the sorted order); each ball then reads five of its
-    nine neighbour cells' ranges directly.
+    never more than one cell apart. The balls are sorted by cell number; each ball then
+    finds five of its nine neighbour cells' ranges in that order by binary search.
     """
     n = len(pos)
     if n < 2:
@@ -80,12 +80,13 @@ def ball_pairs(grid, pos):
         return empty, empty
     cell = grid.index(pos)
     order = np.argsort(cell, kind="stable")
-    start = np.zeros(grid.size + 1, np.int64)
-    np.cumsum(np.bincount(cell, minlength=grid.size), out=start[1:])
+    sorted_cell = cell[order]
     firsts, seconds = [], []
     for dx, dy in _HALF_NEIGHBOURS:
+        # A cell's range in the sorted order by binary search: O(n log n) whatever the grid's size.
         target = cell + (dx * grid.ny + dy)
-        i, at = _expand(start[target], start[target + 1])
+        i, at = expand_ranges(np.searchsorted(sorted_cell, target, "left"),
+                              np.searchsorted(sorted_cell, target, "right"))
         j = order[at]
         if dx == 0 and dy == 0:
             keep = i < j
@@ -119,7 +120,7 @@ def _cells_under_convex_polygon(grid, points):
     rows, lo, hi = rows[spans], lo[spans], hi[spans]
     ix_lo, _ = grid.cells(np.stack((lo, np.zeros_like(lo)), axis=1))
     ix_hi, _ = grid.cells(np.stack((hi, np.zeros_like(hi)), axis=1))
-    owner, ix = _expand(ix_lo, ix_hi + 1)
+    owner, ix = expand_ranges(ix_lo, ix_hi + 1)
     return ix * grid.ny + rows[owner]
 
 
@@ -159,23 +160,53 @@ class Statics:
     def bin(self, grid):
         """List every capsule in each cell where a ball centred in that cell could touch it.
 
-        A ball's radius is at most half a cell, so a capsule belongs to every cell that has a
-        point within (cell / 2 + capsule radius) of its core segment. The lists are stored
-        compressed: cell c's capsules are ``_index[_start[c]:_start[c + 1]]``.
+        A ball's radius is at most half a cell, so a capsule belongs to every cell whose centre
+        is within (cell / 2 + capsule radius + cell / sqrt 2) of its core segment. The lists are
+        stored compressed: cell c's capsules are ``_index[_start[c]:_start[c + 1]]``.
+
+        Vectorised over capsules: each capsule's columns of cells, then in each column the rows
+        the capsule's part over that column can reach (the segment clipped to the column's
+        x-range widened by the reach, its y-extent widened by the reach), then the exact
+        distance test. Work and memory are O(cells listed), which ``static_entries`` estimates
+        for choosing the cell.
         """
         self.grid = grid
         cells, index = [], []
         half = grid.cell / 2
-        for s in range(len(self.a)):  # once per level or cell change, not per step
-            reach = half + self.radius[s]
-            (x0, x1), (y0, y1) = grid.cells(np.array([self.box[s, :2] - half, self.box[s, 2:] + half]))
-            ix, iy = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1))
-            ix, iy = ix.ravel(), iy.ravel()
-            centres = grid.origin + (np.stack((ix, iy), axis=1) + 0.5) * grid.cell
-            closest = geometry.closest_point_on_segment(self.a[s], self.b[s], centres)
-            near = _norm(centres - closest) <= reach + half * np.sqrt(2.0)
+        reach = half + self.radius + half * np.sqrt(2.0)                  # (M,) m
+        if len(self.a):
+            ax, ay, bx, by = self.ax, self.ay, self.bx, self.by
+            (x0, x1) = grid.cells(np.stack((np.minimum(ax, bx) - reach, np.zeros(len(ax))), axis=1))[0], \
+                grid.cells(np.stack((np.maximum(ax, bx) + reach, np.zeros(len(ax))), axis=1))[0]
+            s, ix = expand_ranges(x0, x1 + 1)
+            xc = grid.origin[0] + (ix + 0.5) * grid.cell
+            # The segment's parameter range over the column strip |x - xc| <= reach.
+            dx, dy = bx[s] - ax[s], by[s] - ay[s]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t_lo = (xc - reach[s] - ax[s]) / dx
+                t_hi = (xc + reach[s] - ax[s]) / dx
+            flat = dx == 0                                  # vertical: all of it, if in reach
+            t0 = np.where(flat, 0.0, np.maximum(0.0, np.minimum(t_lo, t_hi)))
+            t1 = np.where(flat, 1.0, np.minimum(1.0, np.maximum(t_lo, t_hi)))
+            some = t0 <= t1
+            y0, y1 = ay[s] + t0 * dy, ay[s] + t1 * dy
+            ylo = np.minimum(y0, y1) - reach[s]
+            yhi = np.maximum(y0, y1) + reach[s]
+            iy0 = np.clip((ylo - grid.origin[1]) * (1.0 / grid.cell), 1, grid.ny - 2).astype(np.int64)
+            iy1 = np.clip((yhi - grid.origin[1]) * (1.0 / grid.cell), 1, grid.ny - 2).astype(np.int64)
+            iy1 = np.where(some, iy1, iy0 - 1)              # an empty range
+            k, iy = expand_ranges(iy0, iy1 + 1)
+            s, ix, xc, dx, dy = s[k], ix[k], xc[k], dx[k], dy[k]
+            # Distance from each cell's centre to the core segment, squared (as in
+            # geometry.closest_point_on_segment: t = clamp(w.d / d.d, 0, 1)).
+            wx = xc - ax[s]
+            wy = grid.origin[1] + (iy + 0.5) * grid.cell - ay[s]
+            dd = dx * dx + dy * dy
+            t = np.minimum(np.maximum(wx * dx + wy * dy, 0.0), dd) / np.maximum(dd, geometry.TINY)
+            ex, ey = wx - t * dx, wy - t * dy
+            near = ex * ex + ey * ey <= reach[s] * reach[s]
             cells.append(ix[near] * grid.ny + iy[near])
-            index.append(np.full(int(near.sum()), s, np.int64))
+            index.append(s[near])
         # A ball can be deep inside a polygon (spawned there), further than a cell from every
         # edge: each cell a polygon covers also lists one of its edges, so polygon_insides
         # finds the ball and pushes it out through the nearest edge.
@@ -194,13 +225,29 @@ class Statics:
         self._start = np.zeros(grid.size + 1, np.int64)
         np.cumsum(np.bincount(cells, minlength=grid.size), out=self._start[1:])
 
+    def entries(self, cell):
+        """About how many (cell, capsule) entries ``bin`` lists for square cells ``cell`` metres
+        wide: a capsule of core length L and radius r covers (L + 2 R) / cell + 1 columns of
+        about 2 R / cell + 2 rows, R = r + (1 + sqrt 2) cell / 2 its reach; a polygon's box
+        of w x h adds (w / cell + 3)(h / cell + 3). An over-estimate by a small factor."""
+        total = 0.0
+        if len(self.a):
+            d = self.b - self.a
+            length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+            r = self.radius / cell + (1.0 + np.sqrt(2.0)) / 2.0
+            total += float(np.sum((length / cell + 2.0 * r + 1.0) * (2.0 * r + 2.0)))
+        for points in self.polygons:
+            w, h = points.max(axis=0) - points.min(axis=0)
+            total += (w / cell + 3.0) * (h / cell + 3.0)
+        return total
+
     def candidates(self, pos):
         """Candidate (ball, static) pairs for balls at ``pos``: the capsules listed in each ball's cell."""
         if len(self._index) == 0 or len(pos) == 0:
             empty = np.zeros(0, np.int64)
             return empty, empty
         cell = self.grid.index(pos)
-        ball, at = _expand(self._start[cell], self._start[cell + 1])
+        ball, at = expand_ranges(self._start[cell], self._start[cell + 1])
         return ball, self._index[at]
 
     def along_paths(self, start, end, radius):
@@ -238,7 +285,10 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     came_from = geometry.side(a, b, prev[i])
     # The centre's path prev -> p crossed the core segment a -> b (thin walls, stadiums).
     edge = statics.polygon[s] >= 0
-    crossed = ((came_from * geometry.side(a, b, p) < 0)
+    # A centre that started on the core (came_from == 0) came from the normal's side: the
+    # world orients walls so that this is the side gravity does not point to.
+    now = geometry.side(a, b, p)
+    crossed = (((came_from * now < 0) | ((came_from == 0) & (now < 0)))
                & (geometry.side(prev[i], p, a) * geometry.side(prev[i], p, b) <= 0) & ~edge)
     towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):

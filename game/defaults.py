@@ -12,6 +12,8 @@ INTEGRATOR = "rk4"
 BOUNDS = (0.0, 0.0, 32.0, 18.0)  # x_min, y_min, x_max, y_max in metres
 SUBSTEPS = 4                    # sub-steps per fixed tick
 DRAG = 0.0                      # linear drag, 1/s  (a = -drag * v)
+COORDINATE_LIMIT = 1e6          # m: the level format's coordinates lie within +-this (schema $defs/coord)
+SPEED_LIMIT = 1e6               # m/s: its velocity components too (schema $defs/velocity)
 
 # restitution and friction dimensionless; rolling: rolling resistance, dimensionless (the
 # resisting torque is rolling * normal force * radius, as in Box2D v3); density in kg/m^2

@@ -48,6 +48,8 @@ __all__ = [
 # denominator is 0 its numerator is 0 as well (or clamped below it), so x / max(den, TINY)
 # never divides by zero, never overflows and gives 0 there.
 TINY = np.finfo(np.float64).tiny
+EPS = np.finfo(np.float64).eps
+ON_SEGMENT_ULPS = 8.0        # a centre this many ulps of the segment's coordinates from it is on it
 
 
 # --------------------------------------------------------------------------- helpers
@@ -353,8 +355,8 @@ def swept_circle_segment(center, radius, move, a, b, seg_radius=0.0):
     The seed's cases:
 
     * already touching or overlapping at the start (case 6): 0 if the move does not take
-      it away, i.e. move·(centre - closest point) < 0, or the centre is exactly on the
-      segment, or the move is zero. If the move separates or slides along the contact
+      it away, i.e. move·(centre - closest point) < 0, or the centre is on the segment
+      (to within the rounding of a point computed on it, ON_SEGMENT_ULPS), or the move is zero. If the move separates or slides along the contact
       (move·(centre - closest) >= 0) the result is inf (cases 4 and 5: touching and
       moving away is allowed); the distance to a convex shape is convex along a line, so
       it never decreases afterwards.
@@ -388,7 +390,10 @@ def swept_circle_segment(center, radius, move, a, b, seg_radius=0.0):
     vx, vy = _from_segment(t0, dx, dy, dd, wx, wy, wd)  # c - q
     dist = _length(vx, vy)
     touching = dist <= R
-    stay = touching & ((vx * mx + vy * my < 0) | (dist == 0) | (mm == 0))
+    # "On the segment" allows the rounding of a point computed on it (a + t (b - a)), and
+    # subnormal distances (a segment shorter than the smallest normal float).
+    on = dist <= ON_SEGMENT_ULPS * EPS * (np.abs(ax) + np.abs(ay) + np.abs(dx) + np.abs(dy)) + TINY
+    stay = touching & ((vx * mx + vy * my < 0) | on | (mm == 0))
 
     # Candidate times are kept in [0, 2]: an invalid one gets + 2 so that it loses every
     # minimum, and anything above 1 means "no touch" at the end.

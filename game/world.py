@@ -27,6 +27,7 @@ from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach
+ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
 
 class Zone:
@@ -120,6 +121,7 @@ class World:
         self.rolling = np.zeros(0)
         self.ids = np.zeros(0, np.int64)
         self._next_id = 0
+        self.escaped_removed = 0     # balls removed for going far beyond the bounds
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
         self.zones = []
@@ -157,7 +159,15 @@ class World:
         mat = self.material
         a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
 
+        gx, gy = (float(v) for v in self.forces.gravity)
+
         def add(p, q, shape, polygon=-1):
+            # Walls have a right side: a centre that starts on a wall's core leaves along the
+            # core's left normal (-dy, dx) (collide.ball_static_geometry), so each wall runs so
+            # that this normal does not point with gravity. Polygon edges keep their winding.
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            if polygon < 0 and dx * gy - dy * gx > 0:
+                p, q = q, p
             a.append(p)
             b.append(q)
             radius.append(float(shape.get("radius", defaults.SEGMENT_RADIUS)))
@@ -201,6 +211,10 @@ class World:
         span = np.maximum(hi - lo, MIN_CELL)
         cell = max(2.0 * biggest, float(np.sqrt(span[0] * span[1] / collide.MAX_GRID_CELLS)),
                    float(span.max()) / MAX_CELLS_ACROSS, MIN_CELL)
+        # Long or fat statics in a big level would list millions of (cell, capsule) entries:
+        # the cell grows until binning is bounded in time and memory.
+        while self.statics.entries(cell) > collide.MAX_STATIC_ENTRIES:
+            cell *= 1.25
         self.grid = collide.Grid(cell, lo, hi)
         self.statics.bin(self.grid)
 
@@ -345,6 +359,7 @@ class World:
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
+        self._remove_far_balls()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
@@ -481,14 +496,37 @@ class World:
                 if inside.any():
                     self.remove_balls(np.nonzero(inside)[0])
 
+    def _remove_far_balls(self):
+        """Remove balls beyond the level format's coordinates (defaults.COORDINATE_LIMIT) or
+        more than ESCAPE_SPANS bounds' sizes outside the bounds, counting them as escaped: so
+        every finite world saves as a valid level, and no far ball stretches the grid's work.
+        Balls on springs stay (see blown_up)."""
+        if self.count == 0:
+            return
+        x0, y0, x1, y1 = self.bounds
+        reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
+        lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
+        hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
+        far = np.any((self.pos < lo) | (self.pos > hi), axis=1)
+        # A ball on a spring is held, not escaping: far, it is a blow-up (a stiff spring
+        # under Euler) that blown_up() reports, not a ball to lose quietly.
+        s = self.springs
+        far[s.a] = False
+        far[s.b[s.b >= 0]] = False
+        if far.any():
+            self.escaped_removed += int(far.sum())
+            self.remove_balls(np.nonzero(far)[0])
+
     # --------------------------------------------------------------- readings
     def energy(self):
         """Energies in joules: kinetic (of translation), rotational (discs: I w^2 / 2),
         gravitational (zero at y = 0 for gravity down), spring, and their total."""
-        mass = 1.0 / self.inv_mass
-        kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
-        rotational = float(0.5 * np.sum(self.spin * self.spin / self.inv_inertia))
-        gravitational, spring = self.forces.potential_energy(self.pos, mass)
+        # A world that blew up has infinite energy: said on screen, never warned on stderr.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            mass = 1.0 / self.inv_mass
+            kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", self.vel, self.vel)))
+            rotational = float(0.5 * np.sum(self.spin * self.spin / self.inv_inertia))
+            gravitational, spring = self.forces.potential_energy(self.pos, mass)
         return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
                 "total": kinetic + rotational + gravitational + spring}
 
@@ -499,6 +537,17 @@ class World:
             h.update(np.ascontiguousarray(array, "<f8").tobytes())
         return h.hexdigest()
 
+    def blown_up(self):
+        """Whether the world has blown up (a stiff spring under Euler): some ball's position,
+        velocity, angle or spin is not finite, or beyond what the level format holds (a ball a
+        spring holds beyond its coordinates: free balls that far are removed as escaped; a
+        velocity component beyond its speeds). A world that has not blown up saves as a
+        valid level."""
+        return not bool(np.isfinite(self.pos).all() and np.isfinite(self.vel).all()
+                        and np.isfinite(self.angle).all() and np.isfinite(self.spin).all()
+                        and (np.abs(self.pos) <= defaults.COORDINATE_LIMIT).all()
+                        and (np.abs(self.vel) <= defaults.SPEED_LIMIT).all())
+
     def goal_progress(self):
         """(balls inside goal zones, balls wanted) or None if the level has no goal."""
         goals = [z for z in self.zones if z.kind == "goal"]
@@ -508,11 +557,11 @@ class World:
         return inside, sum(z.count for z in goals)
 
     def escaped(self):
-        """Balls whose centre is outside ``bounds``."""
+        """Balls whose centre is outside ``bounds``, and those removed for going far beyond."""
         x0, y0, x1, y1 = self.bounds
         p = self.pos
         inside = (p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1)
-        return int(np.sum(~inside))
+        return int(np.sum(~inside)) + self.escaped_removed
 
     def max_overlap(self):
         """Deepest ball-ball or ball-static penetration now, in metres (0 if none)."""

@@ -237,7 +237,7 @@ BAD = [
     ("restitution of the wrong type", level(segments=[{"a": [0, 0], "b": [1, 0], "restitution": "high"}]),
      ['segments[0].restitution: expected a number from 0 to 1, got "high"'], None),
     ("zero radius ball", level(balls=[{"pos": [1, 1], "radius": 0}]),
-     ["balls[0].radius: expected a number above 0 and at most 1000000, got 0"], None),
+     ["balls[0].radius: expected a number from 0.001 to 1000000, got 0"], None),
     ("too many substeps", level(substeps=100), ["substeps: expected a whole number from 1 to 64, got 100"], None),
     ("fractional substeps", level(substeps=2.5), ["substeps: expected a whole number from 1 to 64, got 2.5"], None),
     ("bounds inside out", level(bounds=[10, 0, 0, 18]), ["bounds: expected [x_min, y_min, x_max, y_max] with x_min"],
