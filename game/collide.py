@@ -331,9 +331,9 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
     order = np.lexsort((s, si))
     si, s = si[order], s[order]
     if kernels is not None:
-        i, j = _ball_contacts_compiled(kernels, grid, pos, radius, margin)
-    else:
-        i, j = _ball_contacts(grid, pos, radius, margin)
+        i, j = _ball_contacts_compiled(kernels, grid, pos, radius, margin)   # sorted already
+        return i, j, si, s
+    i, j = _ball_contacts(grid, pos, radius, margin)
     i, j = np.minimum(i, j), np.maximum(i, j)
     order = np.lexsort((j, i))
     return i[order], j[order], si, s

@@ -31,6 +31,9 @@ def test_compiled_ball_contacts_find_exactly_what_numpy_finds(seed, n, spread):
     numpy_found = collide._ball_contacts(grid, pos, radius, margin)
     compiled = compiled_pairs(grid, pos, radius, margin)
     assert len(compiled[0]) == len(pair_set(*compiled))      # each pair once
+    # ... as (lower, higher), sorted by (i, j): find_candidates takes them without a sort.
+    assert np.all(compiled[0] < compiled[1])
+    assert np.array_equal(np.lexsort((compiled[1], compiled[0])), np.arange(len(compiled[0])))
     assert pair_set(*numpy_found) == pair_set(*compiled)
     # Brute force: every touching pair is there (the grid's neighbourhood holds those), and
     # every pair there is closer than reach + margins.
