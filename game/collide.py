@@ -16,6 +16,7 @@ CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of 
 RESTING_SPEED = 0.5        # m/s: approaching slower than this, a contact does not bounce
 IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
+MAX_MARGIN_CELLS = 0.5     # cells: find_candidates finds every pair within margins this long
 
 # The half neighbourhood: each pair of neighbouring cells is visited once.
 _HALF_NEIGHBOURS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1))
@@ -48,11 +49,16 @@ class Grid:
 
     def __init__(self, cell, lo, hi):
         self.cell = float(cell)
-        self.origin = np.asarray(lo, float) - 2.0 * self.cell
+        self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
+        self.origin = self.lo - 2.0 * self.cell
         span = np.asarray(hi, float) - self.origin
         self.nx = int(np.ceil(span[0] / self.cell)) + 3
         self.ny = int(np.ceil(span[1] / self.cell)) + 3
         self.size = self.nx * self.ny
+
+    def coarser(self, cell):
+        """This grid, or a grid of larger cells ``cell`` metres wide over the same region."""
+        return self if cell <= self.cell else Grid(cell, self.lo, self.hi)
 
     def cells(self, points):
         """(ix, iy) integer cell coordinates of (K, 2) points, clipped inside the ring."""
@@ -157,18 +163,20 @@ class Statics:
         return len(self.a)
 
     def bin(self, grid):
-        """List every capsule in each cell where a ball centred in that cell could touch it.
+        """List every capsule in each cell where a ball centred in that cell could touch it,
+        or come within a margin of MAX_MARGIN_CELLS cells of it (``find_candidates``).
 
         A ball's radius is at most half a cell, so a capsule belongs to every cell that has a
-        point within (cell / 2 + capsule radius) of its core segment. The lists are stored
+        point within (cell / 2 + margin + capsule radius) of its core segment. The lists are stored
         compressed: cell c's capsules are ``_index[_start[c]:_start[c + 1]]``.
         """
         self.grid = grid
         cells, index = [], []
         half = grid.cell / 2
+        ball = half + MAX_MARGIN_CELLS * grid.cell      # the furthest a ball in a cell looks
         for s in range(len(self.a)):  # once per level or cell change, not per step
-            reach = half + self.radius[s]
-            (x0, x1), (y0, y1) = grid.cells(np.array([self.box[s, :2] - half, self.box[s, 2:] + half]))
+            reach = ball + self.radius[s]
+            (x0, x1), (y0, y1) = grid.cells(np.array([self.box[s, :2] - ball, self.box[s, 2:] + ball]))
             ix, iy = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1))
             ix, iy = ix.ravel(), iy.ravel()
             centres = grid.origin + (np.stack((ix, iy), axis=1) + 0.5) * grid.cell
@@ -316,9 +324,18 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
     (i, j) ball pairs with i < j sorted by (i, j), and (ball, capsule) pairs sorted by
     (ball, capsule), among them every polygon edge a centre is on the inner side of (for
     ``polygon_insides``). Found by the compiled kernels when ``kernels`` is given, by numpy
-    otherwise: the same pairs either way, in the same order."""
+    otherwise: the same pairs either way, in the same order.
+
+    Complete: every ball pair closer than r_i + r_j + m_i + m_j, and every capsule a ball is
+    closer to than its radius plus its margin, is found while the margins are at most
+    MAX_MARGIN_CELLS of ``grid``'s cells (the statics are binned that far; the ball pairs are
+    searched on a grid whose cell is at least 2 (r + m) for every ball)."""
     n = len(pos)
     margin = np.array(np.broadcast_to(np.asarray(margin, float), (n,)))   # writable: one kernel signature
+    if n:
+        widest = 2.0 * float(np.max(radius + margin))
+        if np.isfinite(widest):       # a blown-up world (NaN speeds) searches its own grid
+            grid = grid.coarser(widest)
     if kernels is not None and len(statics._index):
         si, s, _, _ = _static_contacts_compiled(kernels, statics, pos, prev, radius, margin)
     else:
