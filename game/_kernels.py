@@ -37,7 +37,8 @@ def _cell(x, y, ox, oy, inv, ncx, ncy):
 @njit(cache=True)
 def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     """(i, j): the ball pairs closer than their reach plus margins, as
-    ``collide._ball_contacts`` finds them (in another order).
+    ``collide._ball_contacts`` finds them, with i < j and sorted by (i, j) as
+    ``collide.find_candidates`` orders them.
 
     A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
     clipped into the grid as ``collide.Grid.cells`` does) puts them in cell order; a cell's
@@ -93,7 +94,37 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
         if k <= room:
             break
         room = k
-    return oi[:k], oj[:k]
+    return _sorted_pairs(n, oi[:k], oj[:k])
+
+
+@njit(cache=True)
+def _sorted_pairs(n, oi, oj):
+    """The pairs (min, max) sorted by (i, j), as np.lexsort((j, i)) orders them (no pair
+    twice, so the order is total): a counting sort by i, then an insertion sort of each
+    ball's few partners by j."""
+    m = len(oi)
+    start = np.zeros(n + 1, np.int64)
+    for k in range(m):
+        start[min(oi[k], oj[k]) + 1] += 1
+    for a in range(n):
+        start[a + 1] += start[a]
+    fill = start[:-1].copy()
+    si = np.empty(m, np.int64)
+    sj = np.empty(m, np.int64)
+    for k in range(m):
+        lo = min(oi[k], oj[k])
+        si[fill[lo]] = lo
+        sj[fill[lo]] = max(oi[k], oj[k])
+        fill[lo] += 1
+    for a in range(n):
+        for p in range(start[a] + 1, start[a + 1]):
+            v = sj[p]
+            q = p - 1
+            while q >= start[a] and sj[q] > v:
+                sj[q + 1] = sj[q]
+                q -= 1
+            sj[q + 1] = v
+    return si, sj
 
 
 @njit(cache=True)

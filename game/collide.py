@@ -17,6 +17,7 @@ RESTING_SPEED = 0.5        # m/s: approaching slower than this, a contact does n
 IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
 MAX_STATIC_ENTRIES = 1 << 21  # (cell, capsule) entries the cell choice allows, estimated: about 1 s to bin
+MAX_MARGIN_CELLS = 0.5     # cells: find_candidates finds every pair within margins this long
 
 # The half neighbourhood: each pair of neighbouring cells is visited once.
 _HALF_NEIGHBOURS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1))
@@ -49,11 +50,16 @@ class Grid:
 
     def __init__(self, cell, lo, hi):
         self.cell = float(cell)
-        self.origin = np.asarray(lo, float) - 2.0 * self.cell
+        self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
+        self.origin = self.lo - 2.0 * self.cell
         span = np.asarray(hi, float) - self.origin
         self.nx = int(np.ceil(span[0] / self.cell)) + 3
         self.ny = int(np.ceil(span[1] / self.cell)) + 3
         self.size = self.nx * self.ny
+
+    def coarser(self, cell):
+        """This grid, or a grid of larger cells ``cell`` metres wide over the same region."""
+        return self if cell <= self.cell else Grid(cell, self.lo, self.hi)
 
     def cells(self, points):
         """(ix, iy) integer cell coordinates of (K, 2) points, clipped inside the ring."""
@@ -158,22 +164,24 @@ class Statics:
         return len(self.a)
 
     def bin(self, grid):
-        """List every capsule in each cell where a ball centred in that cell could touch it.
+        """List every capsule in each cell where a ball centred in that cell could touch it,
+        or come within a margin of MAX_MARGIN_CELLS cells of it (``find_candidates``).
 
-        A ball's radius is at most half a cell, so a capsule belongs to every cell whose centre
-        is within (cell / 2 + capsule radius + cell / sqrt 2) of its core segment. The lists are
+        A ball's radius is at most half a cell and it looks a margin of up to MAX_MARGIN_CELLS
+        cells further, so a capsule belongs to every cell whose centre is within
+        (cell / 2 + margin + capsule radius + cell / sqrt 2) of its core segment. The lists are
         stored compressed: cell c's capsules are ``_index[_start[c]:_start[c + 1]]``.
 
         Vectorised over capsules: each capsule's columns of cells, then in each column the rows
         the capsule's part over that column can reach (the segment clipped to the column's
         x-range widened by the reach, its y-extent widened by the reach), then the exact
-        distance test. Work and memory are O(cells listed), which ``static_entries`` estimates
+        distance test. Work and memory are O(cells listed), which ``entries`` estimates
         for choosing the cell.
         """
         self.grid = grid
         cells, index = [], []
         half = grid.cell / 2
-        reach = half + self.radius + half * np.sqrt(2.0)                  # (M,) m
+        reach = half + MAX_MARGIN_CELLS * grid.cell + self.radius + half * np.sqrt(2.0)   # (M,) m
         if len(self.a):
             ax, ay, bx, by = self.ax, self.ay, self.bx, self.by
             (x0, x1) = grid.cells(np.stack((np.minimum(ax, bx) - reach, np.zeros(len(ax))), axis=1))[0], \
@@ -228,13 +236,14 @@ class Statics:
     def entries(self, cell):
         """About how many (cell, capsule) entries ``bin`` lists for square cells ``cell`` metres
         wide: a capsule of core length L and radius r covers (L + 2 R) / cell + 1 columns of
-        about 2 R / cell + 2 rows, R = r + (1 + sqrt 2) cell / 2 its reach; a polygon's box
-        of w x h adds (w / cell + 3)(h / cell + 3). An over-estimate by a small factor."""
+        about 2 R / cell + 2 rows, R = r + (1 + sqrt 2) cell / 2 + MAX_MARGIN_CELLS cell its reach;
+        a polygon's box of w x h adds (w / cell + 3)(h / cell + 3). An over-estimate by a small
+        factor."""
         total = 0.0
         if len(self.a):
             d = self.b - self.a
             length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-            r = self.radius / cell + (1.0 + np.sqrt(2.0)) / 2.0
+            r = self.radius / cell + (1.0 + np.sqrt(2.0)) / 2.0 + MAX_MARGIN_CELLS
             total += float(np.sum((length / cell + 2.0 * r + 1.0) * (2.0 * r + 2.0)))
         for points in self.polygons:
             w, h = points.max(axis=0) - points.min(axis=0)
@@ -366,9 +375,18 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
     (i, j) ball pairs with i < j sorted by (i, j), and (ball, capsule) pairs sorted by
     (ball, capsule), among them every polygon edge a centre is on the inner side of (for
     ``polygon_insides``). Found by the compiled kernels when ``kernels`` is given, by numpy
-    otherwise: the same pairs either way, in the same order."""
+    otherwise: the same pairs either way, in the same order.
+
+    Complete: every ball pair closer than r_i + r_j + m_i + m_j, and every capsule a ball is
+    closer to than its radius plus its margin, is found while the margins are at most
+    MAX_MARGIN_CELLS of ``grid``'s cells (the statics are binned that far; the ball pairs are
+    searched on a grid whose cell is at least 2 (r + m) for every ball)."""
     n = len(pos)
     margin = np.array(np.broadcast_to(np.asarray(margin, float), (n,)))   # writable: one kernel signature
+    if n:
+        widest = 2.0 * float(np.max(radius + margin))
+        if np.isfinite(widest):       # a blown-up world (NaN speeds) searches its own grid
+            grid = grid.coarser(widest)
     if kernels is not None and len(statics._index):
         si, s, _, _ = _static_contacts_compiled(kernels, statics, pos, prev, radius, margin)
     else:
@@ -381,9 +399,9 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
     order = np.lexsort((s, si))
     si, s = si[order], s[order]
     if kernels is not None:
-        i, j = _ball_contacts_compiled(kernels, grid, pos, radius, margin)
-    else:
-        i, j = _ball_contacts(grid, pos, radius, margin)
+        i, j = _ball_contacts_compiled(kernels, grid, pos, radius, margin)   # sorted already
+        return i, j, si, s
+    i, j = _ball_contacts(grid, pos, radius, margin)
     i, j = np.minimum(i, j), np.maximum(i, j)
     order = np.lexsort((j, i))
     return i[order], j[order], si, s

@@ -401,7 +401,7 @@ class World:
             if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < self._margin * self._margin):
                 return c[1]
         speed = np.sqrt(self.vel[:, 0] * self.vel[:, 0] + self.vel[:, 1] * self.vel[:, 1])
-        margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, self.grid.cell)
+        margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, collide.MAX_MARGIN_CELLS * self.grid.cell)
         found = collide.find_candidates(self.pos, prev, self.radius, self.grid, self.statics, margin, kernels)
         self._candidates, self._found_at, self._margin = (self.count, found), self.pos.copy(), margin
         return found

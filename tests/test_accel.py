@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import accel, collide
+from game import accel, collide, geometry
 from tests.conftest import KERNELS
 
 pytestmark = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
@@ -31,6 +31,9 @@ def test_compiled_ball_contacts_find_exactly_what_numpy_finds(seed, n, spread):
     numpy_found = collide._ball_contacts(grid, pos, radius, margin)
     compiled = compiled_pairs(grid, pos, radius, margin)
     assert len(compiled[0]) == len(pair_set(*compiled))      # each pair once
+    # ... as (lower, higher), sorted by (i, j): find_candidates takes them without a sort.
+    assert np.all(compiled[0] < compiled[1])
+    assert np.array_equal(np.lexsort((compiled[1], compiled[0])), np.arange(len(compiled[0])))
     assert pair_set(*numpy_found) == pair_set(*compiled)
     # Brute force: every touching pair is there (the grid's neighbourhood holds those), and
     # every pair there is closer than reach + margins.
@@ -139,3 +142,34 @@ def test_closing_the_game_ends_a_child_still_compiling():
             child.wait()
     assert accel._child is None
     accel.stop_background()                     # nothing left to stop: no error
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 200))
+def test_candidates_hold_every_pair_within_reach_plus_margins(seed, n):
+    """Margins up to MAX_MARGIN_CELLS of a cell: every ball pair closer than r_i + r_j + m_i + m_j
+    and every capsule closer than r + m (brute force) is a candidate, numpy and compiled;
+    among them pairs in cells two apart (centres a diameter and a bit apart)."""
+    from game.world import World
+    rng = np.random.default_rng(seed)
+    level = {"bounds": [0, 0, 12, 12],
+             "segments": [{"a": list(rng.uniform(0, 12, 2)), "b": list(rng.uniform(0, 12, 2)),
+                           "radius": float(r)} for r in rng.choice([0.0, 0.2], 5)]}
+    w = World.from_level(level)
+    w.add_balls([{"pos": list(p), "radius": float(r)} for p, r in
+                 zip(rng.uniform(0, 12, (n, 2)), rng.uniform(0.2, 0.5, n))])
+    cell = w.grid.cell
+    w.pos[1] = w.pos[0] + [2 * w.radius.max() + 0.01, 0.0]    # just beyond touching
+    margin = rng.uniform(0.0, collide.MAX_MARGIN_CELLS * cell, n)
+    dx, dy = w.pos[:, None, 0] - w.pos[None, :, 0], w.pos[:, None, 1] - w.pos[None, :, 1]
+    limit = w.radius[:, None] + w.radius[None] + margin[:, None] + margin[None]
+    want = pair_set(*np.nonzero(np.triu(np.hypot(dx, dy) < limit, 1)))
+    st_ = w.statics
+    closest = [np.asarray(geometry.closest_point_on_segment(st_.a[s], st_.b[s], w.pos)).reshape(-1, 2)
+               for s in range(len(st_))]
+    near = {(int(b), s) for s in range(len(st_))
+            for b in np.nonzero(np.hypot(*(w.pos - closest[s]).T) < w.radius + st_.radius[s] + margin)[0]}
+    for kernels in (None, KERNELS):
+        i, j, bi, s = collide.find_candidates(w.pos, w.pos, w.radius, w.grid, w.statics, margin, kernels)
+        assert want <= pair_set(i, j)
+        assert near <= {(int(b), int(c)) for b, c in zip(bi, s)}

@@ -28,17 +28,19 @@ def _binned(statics):
 
 
 def _brute_binned(statics, grid):
-    """Every interior cell whose centre is within (cell / 2 + radius + cell / sqrt 2) of a core
-    segment: the law bin states, checked one cell and one capsule at a time."""
+    """Every interior cell whose centre is within (cell / 2 + margin + radius + cell / sqrt 2) of a
+    core segment, margin = MAX_MARGIN_CELLS cells: the law bin states, checked one cell and one
+    capsule at a time."""
     from game import geometry
     half = grid.cell / 2
+    margin = collide.MAX_MARGIN_CELLS * grid.cell
     out = {}
     for ix in range(1, grid.nx - 1):
         for iy in range(1, grid.ny - 1):
             centre = grid.origin + (np.array([ix, iy]) + 0.5) * grid.cell
             for s in range(len(statics)):
                 q = geometry.closest_point_on_segment(statics.a[s], statics.b[s], centre)
-                if np.hypot(*(centre - q)) <= half + statics.radius[s] + half * np.sqrt(2.0):
+                if np.hypot(*(centre - q)) <= half + margin + statics.radius[s] + half * np.sqrt(2.0):
                     out.setdefault(ix * grid.ny + iy, set()).add(s)
     return out
 
@@ -79,7 +81,8 @@ def test_huge_statics_bin_a_bounded_number_of_entries(radius):
     for ix, iy in zip(rng.integers(1, grid.nx - 1, 30), rng.integers(1, grid.ny - 1, 30)):
         centre = grid.origin + (np.array([ix, iy]) + 0.5) * grid.cell
         q = geometry.closest_point_on_segment(st_.a, st_.b, centre)
-        within = np.nonzero(np.hypot(*(centre - q).T) <= half + st_.radius + half * np.sqrt(2.0))[0]
+        reach = half + collide.MAX_MARGIN_CELLS * grid.cell + st_.radius + half * np.sqrt(2.0)
+        within = np.nonzero(np.hypot(*(centre - q).T) <= reach)[0]
         c = ix * grid.ny + iy
         assert set(st_._index[st_._start[c]:st_._start[c + 1]].tolist()) == set(within.tolist())
 
@@ -104,4 +107,6 @@ def test_ball_pairs_on_any_grid_are_the_touching_pairs_both_executions(points, g
     if kernels is not None:
         i, j = collide._ball_contacts_compiled(kernels, grid, pos, radius, margin)
         numpy_i, numpy_j = collide._ball_contacts(grid, pos, radius, margin)
-        assert sorted(zip(i.tolist(), j.tolist())) == sorted(zip(numpy_i.tolist(), numpy_j.tolist()))
+        # The same unordered pairs (the kernel gives each as (lower, higher), sorted).
+        assert sorted(zip(i.tolist(), j.tolist())) == sorted(
+            (min(a, b), max(a, b)) for a, b in zip(numpy_i.tolist(), numpy_j.tolist()))
