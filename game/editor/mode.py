@@ -18,7 +18,7 @@ import pygame
 from game.checks import Finding, check
 from game.editor.document import Document, handles
 from game.editor.editor import TOOLS, Editor, template_document
-from game.hud import SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
+from game.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -452,8 +452,9 @@ class EditMode(Mode):
         app = self.app
         if self.testing:
             app.play.draw(surface)
-            self._label(surface, "PLAY-TEST    Tab: back to the editor", (surface.get_width() // 2, 90),
-                        WARN, centre=True)
+            # Below play's status row (paused, warming up), which sits under the top bar.
+            self._label(surface, "PLAY-TEST    Tab: back to the editor",
+                        (surface.get_width() // 2, BAR_HEIGHT + 2 * MARGIN + 30 + 14), WARN, centre=True)
             return
         camera = app.camera
         app.renderer.draw(surface, self.shown_world(), camera)
