@@ -18,7 +18,7 @@ from game.editor.editor import NUDGE, Editor, template_definition
 from game.editor.mode import install_editor
 from game.level import LevelError, complete, level_files, load, load_document, loads, save_document
 from game.world import World
-from tests.test_editor import apply_step, edit_step
+from tests.test_editor import apply_step, edit_step, mouse_drag, press_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIPPED = level_files(os.path.join(ROOT, "levels"))
@@ -89,27 +89,6 @@ def shipped_game(tmp_path, request):
     g.clock.budget = float("inf")
     install_editor(g)
     return g
-
-
-def post(g, kind, **attrs):
-    g.handle_event(pygame.event.Event(kind, **attrs))
-
-
-def press_key(g, k, mod=0):
-    post(g, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
-
-
-def screen(g, p):
-    x, y = g.camera.world_to_screen(np.asarray(p, float))
-    return (int(round(x)), int(round(y)))
-
-
-def mouse_drag(g, a, b):
-    a, b = screen(g, a), screen(g, b)
-    post(g, pygame.MOUSEMOTION, pos=a, rel=(0, 0), buttons=(0, 0, 0))
-    post(g, pygame.MOUSEBUTTONDOWN, pos=a, button=1)
-    post(g, pygame.MOUSEMOTION, pos=b, rel=(0, 0), buttons=(1, 0, 0))
-    post(g, pygame.MOUSEBUTTONUP, pos=b, button=1)
 
 
 def free_spot(definition):
