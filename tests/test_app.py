@@ -98,6 +98,18 @@ def test_a_drag_from_empty_space_flings_a_ball_with_the_dragged_velocity(game):
     assert game.world.vel[-1][0] > 0 and game.world.vel[-1][1] > 0     # right and up on screen
 
 
+@pytest.mark.parametrize("mods, sign", [(0, 0), (pygame.KMOD_SHIFT, -1), (pygame.KMOD_CTRL, 1)])
+def test_a_fling_with_shift_or_ctrl_spins_the_ball_as_if_rolling_forwards_or_back(game, monkeypatch, mods, sign):
+    """Flung to the right, topspin turns the ball clockwise (negative) at the rolling rate
+    vx / r, backspin the other way; a plain fling does not spin."""
+    monkeypatch.setattr(pygame.key, "get_mods", lambda: mods)
+    monkeypatch.setattr(pygame.display, "get_init", lambda: True)
+    drag(game, (200, 300), (330, 240))
+    w = game.world
+    assert w.vel[-1][0] > 0
+    assert w.spin[-1] == pytest.approx(sign * w.vel[-1][0] / w.radius[-1])
+
+
 def test_the_aim_line_shows_while_dragging(game):
     drag(game, (200, 300), (330, 240), release=False)
     plain = pygame.Surface(SIZE)

@@ -39,6 +39,7 @@ DEBUG_MODES = (("off", ()),
 KEYMAP = (
     ("left click", "spawn a ball"),
     ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
+    ("Shift / Ctrl + fling", "with topspin / backspin (it would roll at its horizontal speed)"),
     ("left hold", "spray balls (a red ring: the spot is taken)"),
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
@@ -106,6 +107,18 @@ def flight_preview(world, start, velocity, radius, seconds=AIM_PREVIEW_SECONDS, 
     k = int(hit[0])
     return np.vstack((path[:k + 1], path[k] + first[k] * moves[k]))
 
+
+
+def fling_spin(velocity, radius, mods):
+    """Spin (rad/s, counter-clockwise) a fling gives with Shift (topspin) or Ctrl (backspin):
+    the spin of a ball of ``radius`` m rolling at the fling's horizontal speed, -vx / r, so a
+    topspun ball lands already rolling and a backspun one skids and comes back; 0 without."""
+    rolling = -float(velocity[0]) / radius
+    if mods & pygame.KMOD_SHIFT:
+        return rolling
+    if mods & pygame.KMOD_CTRL:
+        return -rolling
+    return 0.0
 
 class PlayMode(Mode):
     """The bottom of the stack: the running level."""
@@ -367,20 +380,24 @@ class PlayMode(Mode):
                 self.spawn(left.start_world)
             else:
                 end = self.app.camera.screen_to_world(pos)
-                self.spawn(left.start_world, (end - left.start_world) * FLING_GAIN)
+                velocity = (end - left.start_world) * FLING_GAIN
+                # Keyboard modifiers exist only with a display (headless tests have none).
+                mods = pygame.key.get_mods() if pygame.display.get_init() else 0
+                self.spawn(left.start_world, velocity, fling_spin(velocity, self.spawn_radius(), mods))
         elif button in (2, 3) and self.pan is not None and self.pan.button == button:
             pan, self.pan = self.pan, None
             if button == 3 and not pan.moved:
                 self.delete_at(self.app.camera.screen_to_world(pos))
 
     # ---- commands on the world -----------------------------------------------------------------
-    def spawn(self, point, velocity=(0.0, 0.0)):
-        """Add a ball at a world point (metres) with a velocity (m/s); -1 if outside the level."""
+    def spawn(self, point, velocity=(0.0, 0.0), spin=0.0):
+        """Add a ball at a world point (metres) with a velocity (m/s) and a spin (rad/s,
+        counter-clockwise); -1 if outside the level."""
         x0, y0, x1, y1 = self.world.bounds
         if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
             self.app.toast("outside the level")
             return -1
-        index = self.world.add_ball(point, velocity, radius=self.spawn_radius())
+        index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin)
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
         return index
