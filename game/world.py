@@ -121,6 +121,7 @@ class World:
         self.rolling = np.zeros(0)
         self.ids = np.zeros(0, np.int64)
         self._next_id = 0
+        self._grabs = {}             # handle -> game.grab.Grab (see grabs)
         self.escaped_removed = 0     # balls removed for going far beyond the bounds
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
@@ -598,7 +599,7 @@ class World:
     def grabs(self):
         """{handle: game.grab.Grab} of the grabs holding a ball now. A grab whose ball went
         (deleted, or a kill zone took it) has lost its springs with it and is dropped here."""
-        table = self.__dict__.setdefault("_grabs", {})
+        table = self._grabs
         for handle in [h for h, g in table.items() if self.springs.index(g.spring_ids[0]) < 0]:
             del table[handle]
         return table
