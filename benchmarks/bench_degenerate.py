@@ -16,6 +16,7 @@ import numpy as np
 
 import common  # noqa: F401  (puts the checkout on sys.path)
 from game import accel
+from game.level import complete
 from game.world import TICK, World
 
 BOX = [{"a": [0, 0], "b": [32, 0]}, {"a": [32, 0], "b": [32, 18]}, {"a": [32, 18], "b": [0, 18]},
@@ -48,7 +49,7 @@ def main():
     accel.load()
     for solver in args.solver or ["numpy", "compiled"]:
         for name, (level, ball) in TICK_CASES.items():
-            w = World.from_level(dict(level, balls=[ball]), solver=solver)
+            w = World.from_level(complete(dict(level, balls=[ball])), solver=solver)
             for _ in range(5):
                 w.step(TICK)
             start = time.perf_counter()
@@ -56,6 +57,7 @@ def main():
                 w.step(TICK)
             print(f"{solver:8s} {name:18s} {1e3 * (time.perf_counter() - start) / args.ticks:8.2f} ms/tick")
     for name, level in build_cases().items():
+        level = complete(level)
         start = time.perf_counter()
         w = World.from_level(level, solver="numpy")
         print(f"build    {name:20s} {time.perf_counter() - start:6.2f} s  (cell {w.grid.cell:.3g} m, "

@@ -73,6 +73,7 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False):
     measure that a busy machine disturbs alike."""
     import pygame
     from game.app import App
+    from game.level import complete
     pygame.display.init()
     pygame.font.init()
     screen = pygame.display.set_mode(SIZE)
@@ -87,7 +88,7 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False):
                 path = os.path.join(folder, f"frame_{n}.json")
                 with open(path, "w") as f:
                     json.dump(doc, f)
-                app = App(path, size=SIZE, doc=doc)
+                app = App(path, size=SIZE, doc=complete(doc))
                 step_ms, draw_ms, total_ms, blit_ms = [], [], [], []
                 ticks = 0
                 clock = time.perf_counter

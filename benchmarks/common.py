@@ -153,6 +153,7 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
     ``solver``: "compiled" or "numpy" on a build whose World takes it (ValueError on an
     older one); None keeps the World's default."""
     from game import accel
+    from game.level import complete
     from game.world import World
     accel.load()                 # the compiled kernels, as the game uses them once loaded
     level = pit_level(scene)
@@ -165,6 +166,7 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
         if not world_has_solver_choice():
             raise ValueError("this build's World has no solver choice (--solver needs issue 9's solver)")
         options["solver"] = solver
+    level = complete(level)      # World.from_level takes normalised definitions
     t0 = time.perf_counter()
     world = World.from_level(level, **options)
     return world, time.perf_counter() - t0

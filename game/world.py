@@ -1,11 +1,12 @@
 """The World: balls as arrays, statics as capsules, and the fixed-tick step.
 
-Build one from a level definition (a dict in the format of ``levels/level.schema.json``),
-call ``step(dt)`` with a fixed dt (1/60 s), read the arrays to draw. Units: metres,
-seconds, kilograms; y points up.
+Build one from a normalised level definition (the format of ``levels/level.schema.json``
+as ``game.level`` loads it, every default filled in), call ``step(dt)`` with a fixed dt
+(1/60 s), read the arrays to draw. Units: metres, seconds, kilograms; y points up.
 
->>> w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}],
-...                       "balls": [{"pos": [5, 1], "radius": 0.5}]})
+>>> from game.level import complete
+>>> w = World.from_level(complete({"segments": [{"a": [0, 0], "b": [10, 0]}],
+...                                "balls": [{"pos": [5, 1], "radius": 0.5}]}))
 >>> for _ in range(120):
 ...     w.step(1 / 60)
 >>> round(float(w.pos[0, 1]), 3)   # resting on the floor, centre one radius up
@@ -50,14 +51,12 @@ class Zone:
 
     @classmethod
     def from_definition(cls, z):
-        kind = z.get("kind", "goal")
-        count = z.get("count", defaults.ZONE_COUNT)
-        strength = z.get("strength", defaults.ATTRACTOR_STRENGTH)
+        """A zone from a normalised definition (``game.level``): a rect's corners ordered, a
+        polygon convex and counter-clockwise, count and strength present."""
+        kind, count, strength = z["kind"], z["count"], z["strength"]
         if "rect" in z:
-            (x0, y0), (x1, y1) = z["rect"]
-            params = {"lo": np.array([min(x0, x1), min(y0, y1)], float),
-                      "hi": np.array([max(x0, x1), max(y0, y1)], float)}
-            return cls(kind, "rect", params, count, strength)
+            lo, hi = z["rect"]
+            return cls(kind, "rect", {"lo": np.array(lo, float), "hi": np.array(hi, float)}, count, strength)
         if "circle" in z:
             c = z["circle"]
             return cls(kind, "circle", {"center": np.asarray(c["center"], float),
@@ -66,8 +65,7 @@ class Zone:
             e = z["ellipse"]
             return cls(kind, "ellipse", {"center": np.asarray(e["center"], float),
                                          "radii": np.asarray(e["radii"], float)}, count, strength)
-        points = geometry.ensure_ccw(np.asarray(z["polygon"], float))
-        return cls(kind, "polygon", {"points": points}, count, strength)
+        return cls(kind, "polygon", {"points": np.asarray(z["polygon"], float)}, count, strength)
 
     def contains(self, points):
         """(N,) bool: which of the (N, 2) points lie in the zone (its boundary included)."""
@@ -134,30 +132,26 @@ class World:
     # ----------------------------------------------------------------- building
     @classmethod
     def from_level(cls, level, solver="compiled"):
-        """A world built from a level definition (missing keys take ``game.defaults``)."""
+        """A world built from a normalised level definition: what ``game.level`` loads or
+        ``game.level.complete`` returns. Every key is read as it is; nothing is filled in here
+        (the level package's DEFAULTS is the one table of defaults)."""
         level = copy.deepcopy(level)
-        w = cls(gravity=level.get("gravity", defaults.GRAVITY),
-                integrator=level.get("integrator", defaults.INTEGRATOR),
-                substeps=level.get("substeps", defaults.SUBSTEPS),
-                drag=level.get("drag", defaults.DRAG),
-                bounds=level.get("bounds", defaults.BOUNDS),
-                material=level.get("material"), solver=solver)
+        w = cls(gravity=level["gravity"], integrator=level["integrator"], substeps=level["substeps"],
+                drag=level["drag"], bounds=level["bounds"], material=level["material"], solver=solver)
         w.level = level
-        w.name = level.get("name", "")
-        w.description = level.get("description", "")
+        w.name = level["name"]
+        w.description = level["description"]
         w._build_statics(level)
-        w.add_balls(level.get("balls", []))
-        for spring in level.get("springs", []):
-            w.add_spring(spring["a"], spring["b"], spring.get("stiffness", defaults.SPRING_STIFFNESS),
-                         spring.get("damping", defaults.SPRING_DAMPING), spring.get("rest"))
-        w.zones = [Zone.from_definition(z) for z in level.get("zones", [])]
+        w.add_balls(level["balls"])
+        for spring in level["springs"]:
+            w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
+        w.zones = [Zone.from_definition(z) for z in level["zones"]]
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
-        w.spawners = [_Spawner(s) for s in level.get("spawners", [])]
+        w.spawners = [_Spawner(s) for s in level["spawners"]]
         w._rebuild_grid()
         return w
 
     def _build_statics(self, level):
-        mat = self.material
         a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
 
         gx, gy = (float(v) for v in self.forces.gravity)
@@ -171,24 +165,24 @@ class World:
                 p, q = q, p
             a.append(p)
             b.append(q)
-            radius.append(float(shape.get("radius", defaults.SEGMENT_RADIUS)))
-            rest.append(float(shape.get("restitution", mat["restitution"])))
-            fric.append(float(shape.get("friction", mat["friction"])))
-            roll.append(float(shape.get("rolling", mat["rolling"])))
+            radius.append(float(shape["radius"]))
+            rest.append(float(shape["restitution"]))
+            fric.append(float(shape["friction"]))
+            roll.append(float(shape["rolling"]))
             poly.append(polygon)
 
-        for seg in level.get("segments", []):
+        for seg in level["segments"]:
             add(seg["a"], seg["b"], seg)
-        for line in level.get("polylines", []):
+        for line in level["polylines"]:
             points = line["points"]
             ends = list(zip(points[:-1], points[1:]))
-            if line.get("closed", False) and len(points) > 2:
+            if line["closed"] and len(points) > 2:
                 ends.append((points[-1], points[0]))
             for p, q in ends:
                 add(p, q, line)
         self.polygons = []
-        for shape in level.get("polygons", []):
-            points = geometry.ensure_ccw(np.asarray(shape["points"], float))
+        for shape in level["polygons"]:
+            points = np.asarray(shape["points"], float)     # convex, counter-clockwise
             index = len(self.polygons)
             self.polygons.append(points)
             edge = dict(shape, radius=0.0)
@@ -667,12 +661,12 @@ class _Spawner:
     def __init__(self, definition):
         self.definition = dict(definition)
         self.pos = np.asarray(definition["pos"], float)
-        self.vel = np.asarray(definition.get("vel", (0.0, 0.0)), float)
-        self.every = max(1e-3, float(definition.get("every", defaults.SPAWNER_EVERY)))
-        self.max = int(definition.get("max", defaults.SPAWNER_MAX))
-        self.radius = float(definition.get("radius", defaults.BALL_RADIUS))
-        self.density = definition.get("density")
-        self.jitter = float(definition.get("jitter", defaults.SPAWNER_JITTER))
+        self.vel = np.asarray(definition["vel"], float)
+        self.every = max(1e-3, float(definition["every"]))
+        self.max = int(definition["max"])
+        self.radius = float(definition["radius"])
+        self.density = definition["density"]
+        self.jitter = float(definition["jitter"])
         self.made = 0
         self.clock = 0.0      # s owed since the last ball
         self.spot = None      # (2,) m: where the next ball goes, chosen once

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import accel, collide, geometry
 from tests.conftest import KERNELS
 
@@ -63,7 +64,7 @@ def test_compiled_candidates_with_walls_stadiums_pegs_and_polygons_are_numpy_s(s
                            "radius": float(r)} for r in rng.choice([0.0, 0.0, 0.3], 6)]
              + [{"a": [5, 5], "b": [5, 5], "radius": 0.4}],
              "polygons": [{"points": [[2, 2], [4, 2], [4, 3.5], [2, 3.5]]}]}
-    w = World.from_level(level)
+    w = build_world(level)
     w.add_balls([{"pos": list(p), "radius": 0.3} for p in rng.uniform(0, 10, (120, 2))])
     prev = w.pos + rng.normal(0, 0.2, w.pos.shape)        # some centres crossed a wall since
     found = [collide.find_candidates(w.pos, prev, w.radius, w.grid, w.statics, 0.05, kernels)
@@ -96,7 +97,7 @@ def test_compiled_sweep_stops_the_same_balls_at_the_same_points_as_numpy(seed, s
                           for r in rng.choice([0.0, 0.0, 0.3], 6)]
              + [{"a": [5, 5], "b": [5, 5], "radius": 0.4}, {"a": [0, 0], "b": [10, 0]}],
              "polygons": [{"points": [[2, 2], [4, 2], [4, 3.5], [2, 3.5]]}]}
-    w = World.from_level(level)
+    w = build_world(level)
     w.add_balls([{"pos": list(p), "radius": float(r), "friction": float(mu)}
                  for p, r, mu in zip(rng.uniform(0, 10, (150, 2)), rng.uniform(0.05, 0.4, 150),
                                      rng.uniform(0, 1, 150))])
@@ -155,7 +156,7 @@ def test_candidates_hold_every_pair_within_reach_plus_margins(seed, n):
     level = {"bounds": [0, 0, 12, 12],
              "segments": [{"a": list(rng.uniform(0, 12, 2)), "b": list(rng.uniform(0, 12, 2)),
                            "radius": float(r)} for r in rng.choice([0.0, 0.2], 5)]}
-    w = World.from_level(level)
+    w = build_world(level)
     w.add_balls([{"pos": list(p), "radius": float(r)} for p, r in
                  zip(rng.uniform(0, 12, (n, 2)), rng.uniform(0.2, 0.5, n))])
     cell = w.grid.cell

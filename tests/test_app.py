@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import app as app_module
 from game.app import App, TICK
 from game.clock import MAX_TICKS_PER_FRAME
@@ -173,7 +174,7 @@ def test_i_changes_the_integrator_the_world_steps_with(game, level):
     assert game.world.integrator == ORDER[0] == "euler"
     assert not game.play.show_energy                       # I changes the integrator, nothing else
     ticks = frames(game, 30)
-    reference = World.from_level(start)
+    reference = build_world(start)
     reference.integrator = "euler"
     for _ in range(ticks):
         reference.step(TICK)
@@ -633,7 +634,7 @@ def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
     doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
            "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
                         {"a": [20, 0], "b": [20, 8], "radius": 0.5}]}
-    world = World.from_level(doc)
+    world = build_world(doc)
     free = flight_preview(world, (2, 15), (-1, 0), 0.25)                # clear of everything
     t = np.linspace(0, AIM_PREVIEW_SECONDS, AIM_PREVIEW_SAMPLES)[:, None]
     assert np.allclose(free, np.array((2, 15)) + np.array((-1, 0)) * t + 0.5 * np.array((0, -9.81)) * t * t)

@@ -17,6 +17,7 @@ if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
 import common  # noqa: E402
+from scenes import build_world  # noqa: E402
 
 
 def _pairs(result):
@@ -140,7 +141,7 @@ def test_pymunk_and_our_scene_match():
     pytest.importorskip("pymunk")
     from game.world import World
     scene = common.pit_scene(50)
-    world = World.from_level(common.pit_level(scene))
+    world = build_world(common.pit_level(scene))
     space, bodies = ball_pit.build_pymunk(scene)
     assert world.count == len(bodies) == 50
     assert np.allclose(world.pos, [tuple(b.position) for b in bodies])

@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 
+from scenes import build_world
 from game.level import load
 from game.world import TICK, World
 
@@ -13,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def test_bullets_keep_bullet_speeds_for_ten_seconds():
     doc = load(os.path.join(ROOT, "levels", "07_bullet.json"))
     assert "100 to 400 m/s" in doc["description"]
-    world = World.from_level(doc)
+    world = build_world(doc)
     energy = world.energy()["total"]
     for tick in range(1, 601):
         world.step(TICK)

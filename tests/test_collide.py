@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from scenes import build_world
 from game import collide
 from game.world import World
 
@@ -73,7 +74,7 @@ def test_huge_statics_bin_a_bounded_number_of_entries(radius):
     a, b = rng.uniform(-1e6, 1e6, (3000, 2)), rng.uniform(-1e6, 1e6, (3000, 2))
     level = {"bounds": [-1e6, -1e6, 1e6, 1e6],
              "segments": [{"a": p.tolist(), "b": q.tolist(), "radius": radius} for p, q in zip(a, b)]}
-    w = World.from_level(level, solver="numpy")
+    w = build_world(level, solver="numpy")
     st_, grid = w.statics, w.grid
     assert len(st_._index) <= collide.MAX_STATIC_ENTRIES
     from game import geometry

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game.app import App
 from game.editor.document import Document
 from game.editor.editor import NUDGE, Editor, template_definition
@@ -176,7 +177,7 @@ def test_one_edit_then_save_changes_only_that_items_text_and_the_world_is_the_ed
     want = load(os.path.join(ROOT, "levels", name))
     want[ref[0]][ref[1]] = nudged(want[ref[0]][ref[1]], ref[0])
     assert load(path) == want
-    worlds = [World.from_level(load(path)), World.from_level(want)]
+    worlds = [build_world(load(path)), build_world(want)]
     for w in worlds:
         for _ in range(STEPS):
             w.step(1 / 60)
@@ -195,7 +196,7 @@ def test_a_new_ball_is_written_without_its_defaults_and_plays_as_the_loader_fill
     want["balls"] = loads(json.dumps({"material": want["material"], "segments": [{"a": [0, 0], "b": [1, 0]}],
                                       "balls": [{"pos": [12.0, 15.0]}]}))["balls"]
     assert load(path) == want
-    assert World.from_level(load(path)).state_hash() == World.from_level(want).state_hash()
+    assert build_world(load(path)).state_hash() == build_world(want).state_hash()
 
 
 def test_moving_a_ball_writes_the_rest_of_its_springs_that_the_file_left_to_the_loader(tmp_path):

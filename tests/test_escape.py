@@ -4,6 +4,7 @@ import json
 import numpy as np
 import pytest
 
+from scenes import build_world
 from game import defaults
 from game.world import ESCAPE_SPANS, TICK, World
 
@@ -22,7 +23,7 @@ def test_the_schema_coordinate_limit_is_the_worlds():
 @pytest.mark.parametrize("integrator", ["euler", "rk4"])
 def test_balls_beyond_the_format_or_far_beyond_bounds_are_removed_and_counted(integrator):
     level = {"bounds": [0, 0, 32, 18], "integrator": integrator, "drag": 0.0}
-    w = World.from_level(level)
+    w = build_world(level)
     far = ESCAPE_SPANS * 32.0
     w.add_balls([{"pos": [16.0, 9.0], "vel": [0.0, 1e8]},             # past 1e6 m in one tick
                  {"pos": [16.0, -far + 1.0], "vel": [0.0, -1000.0]},  # past 100 spans below
@@ -41,7 +42,7 @@ def test_balls_beyond_the_format_or_far_beyond_bounds_are_removed_and_counted(in
 
 
 def test_a_world_that_blew_up_keeps_its_balls_to_say_so():
-    w = World.from_level({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
+    w = build_world({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
                           "springs": [{"a": 0, "b": 1, "stiffness": 1e9, "rest": 0.5}]})
     for _ in range(60):
         w.step(TICK)

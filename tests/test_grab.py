@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+from scenes import build_world
 from game.grab import GRAB_DAMPING_RATIO, GRAB_FREQUENCY
 from game.world import World
 
@@ -22,7 +23,7 @@ def _run(w, seconds):
 
 
 def test_springs_keep_their_ids_when_others_go():
-    w = World.from_level(FLOAT)
+    w = build_world(FLOAT)
     first = int(w.springs.ids[0])
     k = w.add_spring(1, (5.0, 5.0))
     later = int(w.springs.ids[k])
@@ -37,7 +38,7 @@ def test_springs_keep_their_ids_when_others_go():
 def test_a_grabbed_ball_follows_the_point_as_a_damped_oscillator(ball):
     """In zero gravity the grabbed ball obeys x'' = -w^2 x - 2 zeta w x' about the point,
     whatever its mass: compare with the analytic solution from rest 1 m away."""
-    w = World.from_level(dict(FLOAT, springs=[]))
+    w = build_world(dict(FLOAT, springs=[]))
     start = w.pos[ball].copy()
     target = start + (1.0, 0.0)
     handle = w.grab(ball, target)
@@ -53,7 +54,7 @@ def test_a_grabbed_ball_follows_the_point_as_a_damped_oscillator(ball):
 
 
 def test_a_grab_damps_motion_across_the_line_too_so_the_ball_never_orbits():
-    w = World.from_level(dict(FLOAT, springs=[]))
+    w = build_world(dict(FLOAT, springs=[]))
     w.vel[0] = (0.0, 8.0)                             # swinging round the point
     handle = w.grab(0, w.pos[0] + (0.5, 0.0))
     _run(w, 2.0)
@@ -62,7 +63,7 @@ def test_a_grab_damps_motion_across_the_line_too_so_the_ball_never_orbits():
 
 
 def test_move_grab_carries_the_ball_and_release_takes_only_its_springs():
-    w = World.from_level(FLOAT)
+    w = build_world(FLOAT)
     level_spring = int(w.springs.ids[0])
     handle = w.grab(1, w.pos[1])
     assert len(w.springs) == 3 and set(w.grabs) == {handle}
@@ -77,7 +78,7 @@ def test_move_grab_carries_the_ball_and_release_takes_only_its_springs():
 
 
 def test_a_grab_ends_when_its_ball_goes_and_others_are_renumbered():
-    w = World.from_level(FLOAT)
+    w = build_world(FLOAT)
     first = w.grab(0, (10.0, 12.0))
     second = w.grab(2, (30.0, 12.0))
     w.remove_balls([0])

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import accel, geometry
 from game.level import load
 from game.world import TICK, World
@@ -60,7 +61,7 @@ def one_execution():
 def make(level, solver, **extra):
     """A world from a level dict (no gravity, wide bounds and rk4 unless it says otherwise)."""
     level = dict({"gravity": [0, 0], "bounds": [-50, -50, 50, 50], "integrator": "rk4"}, **level, **extra)
-    return World.from_level(level, solver=solver)
+    return build_world(level, solver=solver)
 
 
 def run(world, ticks):
@@ -531,7 +532,7 @@ def same_bits(level, ticks):
     try:
         hashes = []
         for execution in ("numpy", "compiled"):
-            w = World.from_level(level, solver=execution)
+            w = build_world(level, solver=execution)
             for _ in range(ticks):
                 w.step(TICK)
             hashes.append(w.state_hash())
@@ -559,10 +560,10 @@ def test_the_kernels_loading_mid_play_changes_nothing():
     level = load(os.path.join(ROOT, "levels", "01_ball_pit.json"))
     previous = accel.use(KERNELS)
     try:
-        steady = World.from_level(level, solver="compiled")
+        steady = build_world(level, solver="compiled")
         run(steady, 300)
         accel.use(None)                        # not loaded yet
-        switched = World.from_level(level, solver="compiled")
+        switched = build_world(level, solver="compiled")
         run(switched, 150)
         accel.use(KERNELS)                     # loaded now
         run(switched, 150)

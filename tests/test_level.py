@@ -1,5 +1,6 @@
 """game.level: the schema, loading with one-line errors, normalising, saving, watching."""
 import json
+import math
 import os
 import re
 
@@ -8,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import defaults
 from game.level import DEFAULTS, FROM_MATERIAL, LevelError, LevelWatcher, level_files, load, loads, save, strip
 
@@ -913,7 +915,7 @@ def test_the_next_save_removes_the_temporaries_of_interrupted_saves(tmp_path):
 def test_a_world_of_50000_balls_saves_and_loads_back_exactly(tmp_path):
     np = pytest.importorskip("numpy")
     from game.world import World
-    world = World.from_level(loads(level(bounds=[0, 0, 100, 100])))
+    world = build_world(loads(level(bounds=[0, 0, 100, 100])))
     rng = np.random.default_rng(7)
     pos, vel = rng.uniform(1, 99, (50_000, 2)), rng.normal(0, 3, (50_000, 2))
     radius, mass = rng.uniform(0.01, 0.1, 50_000), rng.uniform(0.001, 2.0, 50_000)
@@ -922,7 +924,7 @@ def test_a_world_of_50000_balls_saves_and_loads_back_exactly(tmp_path):
     out = tmp_path / "snapshot.json"
     save(world.to_level(), out)
     assert out.stat().st_size <= normalise.MAX_FILE_BYTES
-    back = World.from_level(load(out))
+    back = build_world(load(out))
     assert back.count == 50_000
     for name in ("pos", "vel", "radius", "inv_mass", "restitution", "friction"):
         assert np.array_equal(getattr(back, name), getattr(world, name)), name
@@ -932,9 +934,22 @@ def test_the_ball_cap_is_what_a_saved_world_fits_in_the_file_limit():
     from game.level.save import pretty
     assert SCHEMA["properties"]["balls"]["maxItems"] == normalise.MAX_BALLS
     assert normalise.MAX_BALLS == normalise.MAX_FILE_BYTES // normalise.SNAPSHOT_BALL_BYTES
+    spawner = SCHEMA["properties"]["spawners"]["items"]["properties"]["max"]
+    assert spawner["maximum"] == normalise.MAX_BALLS
     worst = {"pos": [-123456.78901234567, -0.00012345678901234567], "vel": [-0.12345678901234568, 0.9876543210987654],
              "spin": -1.2345678901234567, "radius": 0.25, "mass": 0.19634954084936207}
     assert len("    " + pretty(worst, 4, 4) + ",\n") <= normalise.SNAPSHOT_BALL_BYTES + 8
+
+
+def test_a_default_rest_length_is_one_the_format_takes():
+    """Two balls at opposite corners of the coordinate limits: the rest length filled in
+    for their spring is the longest there is, and the completed level loads again."""
+    far = defaults.COORDINATE_LIMIT
+    level = {"segments": [{"a": [0, 0], "b": [1, 0]}], "balls": [{"pos": [-far, -far]}, {"pos": [far, far]}],
+             "springs": [{"a": 0, "b": 1}]}
+    done = loads(json.dumps(level))
+    assert done["springs"][0]["rest"] == pytest.approx(2 * math.sqrt(2) * far)
+    assert loads(json.dumps(done)) == done
 
 
 def _spiral(n):

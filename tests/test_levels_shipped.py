@@ -5,6 +5,7 @@ import os
 import numpy as np
 import pytest
 
+from scenes import build_world
 from game.headless import simulate
 from game.defaults import TICK
 from game.level import level_files, load
@@ -21,7 +22,7 @@ SAME_AFTER = 40         # ticks the second run goes to compare state hashes
 
 @pytest.mark.parametrize("path", LEVELS, ids=os.path.basename)
 def test_level_runs_finite_closed_bounded_and_deterministic(path):
-    world = World.from_level(load(path))
+    world = build_world(load(path))
     hashes = {}
     for tick in range(1, STEPS + 1):
         world.step(DT)
@@ -32,7 +33,7 @@ def test_level_runs_finite_closed_bounded_and_deterministic(path):
             assert world.max_overlap() <= 0.5 * smallest, f"overlap {world.max_overlap():.3f} m at tick {tick}"
         if tick == SAME_AFTER:
             hashes["first"] = world.state_hash()
-    again = World.from_level(load(path))
+    again = build_world(load(path))
     for _ in range(SAME_AFTER):
         again.step(DT)
     assert again.state_hash() == hashes["first"], "two runs of the same level differ"
@@ -41,7 +42,7 @@ def test_level_runs_finite_closed_bounded_and_deterministic(path):
 def _springs_world(integrator):
     doc = load(os.path.join(ROOT, "levels", "05_springs.json"))
     doc["integrator"] = integrator
-    return World.from_level(doc)
+    return build_world(doc)
 
 
 def test_springs_euler_blows_up_and_rk4_holds():
@@ -56,7 +57,7 @@ def test_cradle_passes_the_knock_to_the_last_ball():
     """Five touching balls: the first strikes at v, the last leaves at v (>= 0.95 v) and the
     others stay (<= 0.05 v), as pairwise elastic collisions of equal balls do."""
     doc = load(os.path.join(ROOT, "levels", "06_cradle.json"))
-    world = World.from_level(doc)
+    world = build_world(doc)
     rest_x = doc["springs"][4]["b"][0]
     strike, furthest = 0.0, 0.0
     for _ in range(150):
@@ -91,7 +92,7 @@ def test_bullets_never_cross_a_thin_wall():
     doc = load(os.path.join(ROOT, "levels", "07_bullet.json"))
     wall_a, wall_b = _thin_walls(doc)
     assert len(wall_a) >= 8
-    world = World.from_level(doc)
+    world = build_world(doc)
     assert np.abs(world.vel).max() >= 390
     substeps, world.substeps = world.substeps, 1
     for sub in range(60 * substeps):
@@ -103,18 +104,18 @@ def test_bullets_never_cross_a_thin_wall():
 
 
 def test_goal_level_counts_balls_in_its_cup():
-    world = World.from_level(load(os.path.join(ROOT, "levels", "08_goal.json")))
+    world = build_world(load(os.path.join(ROOT, "levels", "08_goal.json")))
     assert world.goal_progress() == (0, 10)
 
 
 def test_a_snapshot_resumes_where_the_run_left_off(tmp_path):
     """--save's promise: the saved world, loaded again, carries on as the original does."""
     from game.level import save
-    world = World.from_level(load(os.path.join(ROOT, "levels", "06_cradle.json")))
+    world = build_world(load(os.path.join(ROOT, "levels", "06_cradle.json")))
     for _ in range(60):
         world.step(DT)
     save(world.to_level(), tmp_path / "snap.json")
-    resumed = World.from_level(load(tmp_path / "snap.json"))
+    resumed = build_world(load(tmp_path / "snap.json"))
     np.testing.assert_array_equal(resumed.pos, world.pos)
     np.testing.assert_array_equal(resumed.vel, world.vel)
     for _ in range(30):

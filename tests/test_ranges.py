@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from scenes import build_world
 from game import level as levels
 from game.integrators import ORDER
 from game.world import TICK, World
@@ -72,7 +73,7 @@ def test_every_allowed_level_steps_cleanly_for_120_ticks(capfd, definition):
     level = levels.loads(json.dumps(definition))          # the format accepts it
     with warnings.catch_warnings():
         warnings.simplefilter("error")                     # a RuntimeWarning is a failure
-        w = World.from_level(level)
+        w = build_world(level)
         for _ in range(120):
             w.step(TICK)
         readings = (w.energy(), w.escaped(), w.state_hash(), w.blown_up())
@@ -93,7 +94,7 @@ def test_drag_at_the_schema_maximum_reaches_terminal_velocity_in_every_integrato
     """dv/dt = g - c v: every integrator's fixed point is v = g / c; at c = the schema's maximum
     and the longest sub-step each must reach it (stable: |1 - c h + ...| < 1), never overshoot
     the starting speed."""
-    w = World.from_level({"drag": DRAG_MAX, "integrator": integrator, "substeps": substeps,
+    w = build_world({"drag": DRAG_MAX, "integrator": integrator, "substeps": substeps,
                           "bounds": [-1e6, -1e6, 1e6, 1e6], "balls": [{"pos": [0.0, 0.0], "vel": [30.0, 0.0]}]})
     speeds = []
     for _ in range(120):
@@ -104,7 +105,7 @@ def test_drag_at_the_schema_maximum_reaches_terminal_velocity_in_every_integrato
 
 
 def test_a_stiff_spring_under_euler_reports_non_finite_and_writes_nothing(capfd):
-    w = World.from_level({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
+    w = build_world({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
                           "springs": [{"a": 0, "b": 1, "stiffness": SPRING["stiffness"]["maximum"], "rest": 0.5}]})
     with warnings.catch_warnings():
         warnings.simplefilter("error")

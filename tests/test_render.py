@@ -3,6 +3,7 @@ import numpy as np
 import pygame
 import pytest
 
+from scenes import build_world
 from game import render
 from game.camera import Camera
 from game.render import PALETTE, Renderer, Trails, ball_colour
@@ -30,7 +31,7 @@ def _pygame():
 
 def _world(balls=(), **extra):
     doc = dict(BOX, balls=[{"pos": list(p), "radius": 0.4} for p in balls], **extra)
-    return World.from_level(doc)
+    return build_world(doc)
 
 
 def _pit(n, seed=1):
@@ -147,7 +148,7 @@ def test_offscreen_nan_and_huge_balls_do_not_break_a_frame():
 
 def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
     # At the closest zoom, these shapes span billions of pixels: they must be clipped first.
-    world = World.from_level({
+    world = build_world({
         "bounds": [-1e5, -1e5, 1e5, 1e5],
         "segments": [{"a": [-1e5, 0], "b": [1e5, 0], "radius": 0.5}, {"a": [-9e4, 3], "b": [9e4, 3]}],
         "polygons": [{"points": [[-1e5, -1e5], [1e5, -1e5], [0, -1]]}],
@@ -398,7 +399,7 @@ def test_a_frame_of_only_huge_balls_draws_with_the_stamper_loaded():
 
 def test_debug_layers_show_the_solver_options():
     from game.world import World
-    w = World.from_level({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
+    w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
     surface = pygame.Surface((800, 400))
     camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
     plain, debug = surface.copy(), surface.copy()

@@ -7,6 +7,8 @@ import pygame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.level import complete
+from scenes import build_world
 from game.app import App
 from game.restore import put_back, take_ball
 from game.world import World
@@ -27,7 +29,7 @@ SPRING = ("a", "b", "anchor", "stiffness", "damping", "rest", "ids")
 
 
 def _chain(ticks=30):
-    world = World.from_level(CHAIN)
+    world = build_world(CHAIN)
     for _ in range(ticks):
         world.step(1 / 60)
     return world
@@ -142,7 +144,7 @@ class _SpinningWorld(World):
 
 
 def test_every_array_the_world_keeps_per_ball_is_recorded_and_restored():
-    world = _SpinningWorld.from_level(CHAIN)
+    world = _SpinningWorld.from_level(complete(CHAIN))
     world.angle = np.linspace(0.1, 0.6, world.count)
     before = world.angle.copy()
     record = take_ball(world, 4)

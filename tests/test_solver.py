@@ -4,6 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import collide, solver
 from game.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
 from game.world import TICK, World
@@ -69,7 +70,7 @@ def crowded_world(seed, n=60):
              "polylines": [{"points": [[0, 0], [4, 0], [4, 4], [0, 4]], "closed": True}],
              "segments": [{"a": [0.5, 1.5], "b": [2.0, 1.0], "radius": 0.1}],
              "polygons": [{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}], "balls": balls}
-    return World.from_level(level, solver="numpy")
+    return build_world(level, solver="numpy")
 
 
 @needs_kernels
@@ -116,7 +117,7 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
 
 @needs_kernels
 def test_the_compiled_prepare_is_numpy_s_with_no_contacts_and_with_no_statics():
-    w = World.from_level({"gravity": [0, 0], "bounds": [0, 0, 4, 4],
+    w = build_world({"gravity": [0, 0], "bounds": [0, 0, 4, 4],
                           "balls": [{"pos": [1, 1], "radius": 0.2}, {"pos": [3, 3], "radius": 0.2}]})
     for pos in ([[1, 1], [3, 3]], [[1, 1], [1.3, 1]]):
         w.pos = np.array(pos, float)
@@ -128,7 +129,7 @@ def test_the_compiled_prepare_is_numpy_s_with_no_contacts_and_with_no_statics():
 
 def two_resting_balls(order):
     """Two balls on a floor; ``order`` lists them by x so that their indices swap."""
-    w = World.from_level({"gravity": [0, -9.81], "bounds": [0, 0, 10, 10], "integrator": "rk4",
+    w = build_world({"gravity": [0, -9.81], "bounds": [0, 0, 10, 10], "integrator": "rk4",
                           "segments": [{"a": [0, 0], "b": [10, 0]}]}, solver="numpy")
     for x in order:
         w.add_ball((x, 0.25), radius=0.25, mass=1.0 if x < 5 else 3.0)

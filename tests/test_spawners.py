@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from scenes import build_world
 from game.world import TICK, World
 
 OPEN = {"segments": [{"a": [-20, -100], "b": [20, -100]}], "gravity": [0, 0], "bounds": [-20, -100, 20, 20],
@@ -19,8 +20,8 @@ def _run(w, seconds):
 
 @pytest.mark.parametrize("every", [0.02, 0.25, 0.005, 1 / 60])
 def test_a_spawner_with_a_free_spot_makes_one_ball_every_period(every):
-    w = World.from_level(dict(OPEN, spawners=[{"pos": [0, 10], "vel": [0, -60], "every": every,
-                                               "max": 100000, "radius": 0.05}]))
+    w = build_world(dict(OPEN, spawners=[{"pos": [0, 10], "vel": [0, -60], "every": every,
+                                               "max": 78033, "radius": 0.05}]))
     _run(w, 10.0)
     made = w.spawners[0].made
     assert abs(made - math.floor(10.0 / every + 1e-9)) <= 1
@@ -28,9 +29,9 @@ def test_a_spawner_with_a_free_spot_makes_one_ball_every_period(every):
 
 def test_four_jittered_spawners_every_20_ms_make_about_2000_balls_in_10_s():
     """The issue's case: 424 instead of about 2,000 before."""
-    spawners = [{"pos": [x, 10], "vel": [0, -60], "every": 0.02, "max": 100000, "radius": 0.05, "jitter": 0.3}
+    spawners = [{"pos": [x, 10], "vel": [0, -60], "every": 0.02, "max": 78033, "radius": 0.05, "jitter": 0.3}
                 for x in (-15, -5, 5, 15)]
-    w = World.from_level(dict(OPEN, spawners=spawners))
+    w = build_world(dict(OPEN, spawners=spawners))
     _run(w, 10.0)
     assert sum(s.made for s in w.spawners) >= 1990
 
@@ -38,7 +39,7 @@ def test_four_jittered_spawners_every_20_ms_make_about_2000_balls_in_10_s():
 def test_only_the_chosen_spot_is_checked_and_new_balls_never_overlap_a_blocker():
     """A ball sits on the spawner's centre: with jitter the spawner still makes balls
     beside it (the whole square round the spot used to block it for ever)."""
-    w = World.from_level({"segments": [{"a": [-5, 0], "b": [5, 0]}], "gravity": [0, 0], "bounds": [-5, 0, 5, 10],
+    w = build_world({"segments": [{"a": [-5, 0], "b": [5, 0]}], "gravity": [0, 0], "bounds": [-5, 0, 5, 10],
                           "balls": [{"pos": [0, 5], "radius": 0.2}],
                           "spawners": [{"pos": [0, 5], "every": 0.1, "max": 5, "radius": 0.1, "jitter": 1.0}]})
     blocker = w.pos[0].copy()
@@ -54,7 +55,7 @@ def test_only_the_chosen_spot_is_checked_and_new_balls_never_overlap_a_blocker()
 
 
 def test_a_blocked_spot_keeps_its_ball_waiting_and_owes_at_most_the_backlog():
-    w = World.from_level({"segments": [{"a": [-5, 0], "b": [5, 0]}], "gravity": [0, 0], "bounds": [-5, 0, 5, 10],
+    w = build_world({"segments": [{"a": [-5, 0], "b": [5, 0]}], "gravity": [0, 0], "bounds": [-5, 0, 5, 10],
                           "balls": [{"pos": [0, 5], "radius": 0.3}],
                           "spawners": [{"pos": [0, 5], "every": 0.05, "max": 100, "radius": 0.1, "jitter": 0.0}]})
     _run(w, 2.0)

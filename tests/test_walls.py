@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from scenes import build_world
 from game import geometry
 from game.integrators import ORDER
 from game.world import TICK, World
@@ -36,7 +37,7 @@ def wall_world(integrator, offset, seg_radius=0.0, gravity=(0.0, -9.81), n=1):
     metres above it (within a hair: 0 is on it)."""
     level = {"segments": [{"a": [-50.0, 0.0], "b": [50.0, 0.0], "radius": seg_radius}],
              "bounds": [-50, -20, 50, 20], "gravity": list(gravity), "integrator": integrator}
-    w = World.from_level(level)
+    w = build_world(level)
     for k in range(n):
         w.add_ball((-5.0 + 10.0 * k / max(1, n - 1), offset), radius=0.1)
     return w
@@ -69,7 +70,7 @@ def test_hundred_balls_with_centres_on_the_outer_floor_stay_in(integrator):
     corners = [(0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (0.0, 10.0)]
     level = {"segments": [{"a": list(corners[k]), "b": list(corners[(k + 1) % 4])} for k in range(4)],
              "bounds": [0, 0, 20, 10], "integrator": integrator}
-    w = World.from_level(level)
+    w = build_world(level)
     w.add_balls([{"pos": [0.1 + 0.198 * k, 0.0], "radius": 0.09} for k in range(100)])
     for _ in range(120):
         w.step(TICK)
