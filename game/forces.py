@@ -52,10 +52,29 @@ class Springs:
         where = np.flatnonzero(self.ids == spring_id)
         return int(where[0]) if len(where) else -1
 
+    ARRAYS = ("a", "b", "anchor", "stiffness", "damping", "rest", "ids")   # one row a spring
+
     def keep(self, mask):
         """Keep only the springs where ``mask`` is true."""
-        for name in ("a", "b", "anchor", "stiffness", "damping", "rest", "ids"):
+        for name in self.ARRAYS:
             setattr(self, name, getattr(self, name)[mask])
+
+    def row(self, k):
+        """Spring ``k`` as {array name: a copy of its row}."""
+        return {name: np.array(getattr(self, name)[k], copy=True) for name in self.ARRAYS}
+
+    def insert(self, row):
+        """Put back a spring taken with ``row`` (its ``a`` and ``b`` already the ball indices
+        of now) at its place in stable-id order; returns its index."""
+        k = int(np.searchsorted(self.ids, row["ids"]))
+        for name in self.ARRAYS:
+            setattr(self, name, np.insert(getattr(self, name), k, row[name], axis=0))
+        return k
+
+    def shift_balls(self, at):
+        """Ball indices from ``at`` on move one up: a ball was inserted at ``at``."""
+        self.a = np.where(self.a >= at, self.a + 1, self.a)
+        self.b = np.where(self.b >= at, self.b + 1, self.b)
 
     def remap_balls(self, new_index):
         """After balls were removed: ``new_index[old] -> new`` (-1 = gone). Drops springs on gone balls."""

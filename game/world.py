@@ -13,6 +13,7 @@ as ``game.level`` loads it, every default filled in), call ``step(dt)`` with a f
 0.5
 """
 import copy
+import dataclasses
 import hashlib
 import math
 
@@ -79,6 +80,25 @@ class Zone:
         if self.shape == "ellipse":
             return np.asarray(geometry.point_in_ellipse(points, p["center"], p["radii"]), bool).reshape(-1)
         return np.asarray(geometry.point_in_convex_polygon(points, p["points"]), bool).reshape(-1)
+
+
+# The World's per-ball arrays, one row a ball, in index order: what remove_balls shrinks,
+# take_ball records and put_back re-inserts.
+BALL_ARRAYS = ("pos", "vel", "angle", "spin", "radius", "inv_mass", "inv_inertia", "restitution",
+               "friction", "rolling", "ids")
+
+
+@dataclasses.dataclass
+class BallRecord:
+    """One ball as the world held it (``World.take_ball``): ``rows`` {name in BALL_ARRAYS: its
+    row}, ``springs`` [{name in Springs.ARRAYS: its row}, with ``a`` and ``b`` as ball ids
+    (b = -1: anchored)] in spring id order."""
+    rows: dict
+    springs: list = dataclasses.field(default_factory=list)
+
+    @property
+    def ball_id(self):
+        return int(self.rows["ids"])
 
 
 class World:
@@ -275,10 +295,51 @@ class World:
         keep = ~gone
         new_index = np.full(self.count, -1, np.int64)
         new_index[keep] = np.arange(int(keep.sum()))
-        for name in ("pos", "vel", "angle", "spin", "radius", "inv_mass", "inv_inertia", "restitution",
-                     "friction", "rolling", "ids"):
+        for name in BALL_ARRAYS:
             setattr(self, name, getattr(self, name)[keep])
         self.forces.springs.remap_balls(new_index)
+
+    def take_ball(self, index):
+        """Remove ball ``index`` (its springs go with it) and return a BallRecord of all the
+        world held for it: the undo of a delete is ``put_back``. The grab's springs are not
+        part of a ball (the grab ends with the delete) and are left out."""
+        index = int(index)
+        springs = self.forces.springs
+        grabbed = {int(i) for grab in self.grabs.values() for i in grab.spring_ids}
+        kept = []
+        for k in np.flatnonzero((springs.a == index) | (springs.b == index)).tolist():
+            if int(springs.ids[k]) in grabbed:
+                continue
+            row = springs.row(k)
+            b = int(row["b"])                              # ball indices become ball ids
+            row["a"], row["b"] = int(self.ids[row["a"]]), int(self.ids[b]) if b >= 0 else -1
+            kept.append(row)
+        record = BallRecord({name: np.array(getattr(self, name)[index], copy=True) for name in BALL_ARRAYS}, kept)
+        self.remove_balls([index])
+        return record
+
+    def put_back(self, record):
+        """Re-insert the ball of ``record`` (from take_ball) with its id, state to the bit and
+        springs; returns its index. Balls and springs go back at their place in id order (ids
+        only grow, so arrays ordered by id stay so): a delete and its undo leave the world as
+        it was. A spring whose other ball has gone since is not restored.
+        ValueError if a ball with its id is in the world already."""
+        ball_id = record.ball_id
+        if np.any(self.ids == ball_id):
+            raise ValueError(f"ball id {ball_id} is in the world already")
+        at = int(np.searchsorted(self.ids, ball_id)) if np.all(self.ids[1:] > self.ids[:-1]) else self.count
+        for name in BALL_ARRAYS:
+            setattr(self, name, np.insert(getattr(self, name), at, record.rows[name], axis=0))
+        springs = self.forces.springs
+        springs.shift_balls(at)
+        for row in record.springs:
+            a = np.flatnonzero(self.ids == row["a"])
+            b = np.flatnonzero(self.ids == row["b"]) if row["b"] >= 0 else np.array([-1])
+            if len(a) and len(b):              # else its other ball is gone: nothing to hang on
+                springs.insert(dict(row, a=a[0], b=b[0]))
+        if self.grid is not None and 2.0 * float(record.rows["radius"]) > self.grid.cell:
+            self._rebuild_grid()               # as add_balls does for a ball this big
+        return at
 
     def ball_at(self, point):
         """Index of the ball containing ``point`` (the nearest centre wins), -1 if none."""

@@ -1,5 +1,5 @@
 """Undo of a delete: a ball taken out of the world goes back with its id, its state to the
-bit and its springs (game.restore), in the world and through Ctrl+Z in play."""
+bit and its springs (World.take_ball / World.put_back), in the world and through Ctrl+Z in play."""
 import json
 
 import numpy as np
@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from game.level import complete
 from scenes import build_world
 from game.app import App
-from game.restore import put_back, take_ball
-from game.world import World
+from game.world import BALL_ARRAYS
 
 CHAIN = {
     "name": "Chain",
@@ -24,7 +23,8 @@ CHAIN = {
                 {"a": 2, "b": 3, "stiffness": 42}, {"a": 3, "b": 4, "stiffness": 43},
                 {"a": 4, "b": 5, "stiffness": 44}, {"a": 5, "b": [11, 8], "stiffness": 45}],
 }
-BALL = ("pos", "vel", "radius", "inv_mass", "restitution", "friction", "ids")
+BALL = ("pos", "vel", "angle", "spin", "radius", "inv_mass", "inv_inertia", "restitution", "friction",
+        "rolling", "ids")
 SPRING = ("a", "b", "anchor", "stiffness", "damping", "rest", "ids")
 
 
@@ -57,10 +57,10 @@ def test_deletes_undone_newest_first_leave_the_world_as_it_was(victims):
     before = _snapshot(world)
     records = []
     for ball_id in victims:                                  # by id: indices shift as balls go
-        records.append(take_ball(world, int(np.flatnonzero(world.ids == ball_id)[0])))
+        records.append(world.take_ball(int(np.flatnonzero(world.ids == ball_id)[0])))
     assert world.count == 6 - len(victims)
     for record in reversed(records):
-        put_back(world, record)
+        world.put_back(record)
     _same(world, before)
 
 
@@ -71,11 +71,11 @@ def test_a_ball_put_back_after_the_world_ran_on_has_its_state_and_springs_and_st
     mine = np.flatnonzero((world.springs.a == k) | (world.springs.b == k))
     spring_ids = world.springs.ids[mine].copy()
     stiffness = world.springs.stiffness[mine].copy()
-    record = take_ball(world, k)
+    record = world.take_ball(k)
     assert len(world.springs) == 5
     for _ in range(20):
         world.step(1 / 60)
-    at = put_back(world, record)
+    at = world.put_back(record)
     assert at == 2 and int(world.ids[at]) == ball_id
     assert np.array_equal(world.pos[at], pos) and np.array_equal(world.vel[at], vel)
     back = np.flatnonzero(np.isin(world.springs.ids, spring_ids))
@@ -91,13 +91,13 @@ def test_a_ball_put_back_after_the_world_ran_on_has_its_state_and_springs_and_st
 
 def test_a_spring_whose_other_ball_went_meanwhile_is_not_restored_and_ids_are_never_doubled():
     world = _chain()
-    record = take_ball(world, 2)
-    take_ball(world, int(np.flatnonzero(world.ids == 3)[0]))
-    put_back(world, record)
+    record = world.take_ball(2)
+    world.take_ball(int(np.flatnonzero(world.ids == 3)[0]))
+    world.put_back(record)
     ends = [tuple(world.ids[[a, b]].tolist()) for a, b in zip(world.springs.a, world.springs.b) if b >= 0]
     assert (1, 2) in ends and not any(3 in e for e in ends)
     try:
-        put_back(world, record)
+        world.put_back(record)
     except ValueError as error:
         assert "already" in str(error)
     else:
@@ -107,8 +107,8 @@ def test_a_spring_whose_other_ball_went_meanwhile_is_not_restored_and_ids_are_ne
 def test_the_grab_springs_of_a_deleted_ball_do_not_come_back():
     world = _chain()
     world.grab(2, world.pos[2] + 0.1)
-    record = take_ball(world, 2)
-    put_back(world, record)
+    record = world.take_ball(2)
+    world.put_back(record)
     assert len(world.springs) == 7                       # the level's own, not the grab's two
 
 
@@ -131,24 +131,20 @@ def test_right_click_delete_then_ctrl_z_in_play_restores_the_ball_exactly(tmp_pa
     _same(game.world, before)
 
 
-class _SpinningWorld(World):
-    """A world with one more per-ball array, kept by its remove_balls (as the rotating
-    solver's angle will be)."""
-
-    def remove_balls(self, indices):
-        keep = np.ones(self.count, bool)
-        keep[np.asarray(indices).reshape(-1)] = False
-        angle = self.angle[keep]
-        super().remove_balls(indices)
-        self.angle = angle
-
-
 def test_every_array_the_world_keeps_per_ball_is_recorded_and_restored():
-    world = _SpinningWorld.from_level(complete(CHAIN))
-    world.angle = np.linspace(0.1, 0.6, world.count)
-    before = world.angle.copy()
-    record = take_ball(world, 4)
-    assert set(BALL) <= set(record.rows) and "angle" in record.rows
-    assert len(world.angle) == 5
-    put_back(world, record)
-    assert np.array_equal(world.angle, before) and world.count == 6
+    """Whatever the world holds one row a ball of (after stepping, with spin and contacts)
+    is in the record and comes back to the bit."""
+    world = _chain(ticks=0)
+    world.spin = np.linspace(-3, 3, world.count)
+    world.add_ball((12.0, 6.0), radius=0.3)            # 7 balls: no other array has 7 rows
+    for _ in range(30):
+        world.step(1 / 60)
+    per_ball = {name for name, value in vars(world).items()
+                if isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == world.count
+                and not name.startswith("_")}
+    assert per_ball == set(BALL) == set(BALL_ARRAYS)
+    before = _snapshot(world)
+    record = world.take_ball(4)
+    assert set(record.rows) == set(BALL)
+    world.put_back(record)
+    _same(world, before)

@@ -16,7 +16,6 @@ from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
 from game.render import DEBUG_LAYERS, Trails, draw_aim
-from game.restore import put_back, take_ball
 from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
@@ -406,7 +405,7 @@ class PlayMode(Mode):
         world = self.world
         hit = world.ball_at(point)
         if hit >= 0:
-            self.undo_stack.append(("deleted", take_ball(world, hit)))
+            self.undo_stack.append(("deleted", world.take_ball(hit)))
             self.record_energy()
         return hit
 
@@ -423,7 +422,7 @@ class PlayMode(Mode):
                 world.remove_balls(where)
                 self.app.toast("undo: ball taken back")
             else:
-                put_back(world, detail)
+                world.put_back(detail)
                 self.app.toast("undo: ball put back")
             self.record_energy()
             return True
