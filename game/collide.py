@@ -190,7 +190,8 @@ class Statics:
             xc = grid.origin[0] + (ix + 0.5) * grid.cell
             # The segment's parameter range over the column strip |x - xc| <= reach.
             dx, dy = bx[s] - ax[s], by[s] - ay[s]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            # A nearly vertical segment divides by a tiny dx: +-inf is the right limit there.
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 t_lo = (xc - reach[s] - ax[s]) / dx
                 t_hi = (xc + reach[s] - ax[s]) / dx
             flat = dx == 0                                  # vertical: all of it, if in reach
