@@ -418,6 +418,10 @@ class World:
             kernels.UNIFORM_STEPPERS[self._integrator](self.pos, self.vel, float(g[0]), float(g[1]),
                                                        self.forces.drag, h)
             return
+        if kernels is not None and self._integrator in kernels.FORCE_STEPPERS:
+            # The same stepper, compiled, under springs (the grab's too) and attractors.
+            kernels.FORCE_STEPPERS[self._integrator](self.pos, self.vel, self.inv_mass, h, *self.forces.packed())
+            return
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration
 
