@@ -1,14 +1,14 @@
 """numba twins of ``game.integrators`` under the whole force field of ``game.forces.Forces``:
 gravity, drag, springs (the grab's among them) and attractors (loaded with ``game._kernels``).
 
-``acceleration`` is ``Forces.acceleration`` with the same arithmetic in the same order:
+``accelerate`` is ``Forces.acceleration`` with the same arithmetic in the same order:
 gravity minus drag times velocity; the springs' forces summed per ball in spring order, the
 a ends and the b ends apart (as ``np.bincount`` sums them) and subtracted, then times the
 inverse mass; each attractor's pull added in zone order. The steppers take their slopes
 exactly as the numpy steppers do on the stacked state y = [x, v], so the two agree to the
 last bit (tests/test_forces_compiled.py). No fastmath: it would reorder the sums.
 
-Every stepper has the signature ``step(pos, vel, inv_mass, h, *Forces.packed())`` and
+Every stepper of FORCE_STEPPERS has the signature ``stepper(pos, vel, inv_mass, h, *Forces.packed())`` and
 advances ``pos`` and ``vel`` (N, 2) in place by h seconds; ``inv_mass`` (N,) 1/kg. The
 packed forces (see ``Forces.packed``): gx, gy m/s^2, drag 1/s; the springs' a (S,), b (S,)
 (-1: anchored), anchor (S, 2) m, stiffness (S,) N/m, damping (S,) N s/m, rest (S,) m; the
@@ -65,18 +65,17 @@ def _inside(shape, numbers, edges, first, last, x, y):
 
 
 @njit(cache=True)
-def acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                 shape, center, strength, numbers, edges, edge_start):
-    """(N, 2) m/s^2: ``Forces.acceleration(pos, vel, inv_mass)``, the same bits."""
+def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
+               shape, center, strength, numbers, edges, edge_start):
+    """Write into ``out`` (N, 2) m/s^2 ``Forces.acceleration(pos, vel, inv_mass)``, the same bits."""
     n = pos.shape[0]
-    acc = np.empty((n, 2))
     for i in range(n):
         if drag != 0.0:
-            acc[i, 0] = gx - drag * vel[i, 0]
-            acc[i, 1] = gy - drag * vel[i, 1]
+            out[i, 0] = gx - drag * vel[i, 0]
+            out[i, 1] = gy - drag * vel[i, 1]
         else:
-            acc[i, 0] = gx
-            acc[i, 1] = gy
+            out[i, 0] = gx
+            out[i, 1] = gy
     if len(sa):
         # F_a = u m, m = -(k (L - rest) + c (v_a - v_b) . u); the b end gets -F_a.
         on_a = np.zeros((n, 2))
@@ -113,8 +112,8 @@ def acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, da
                 on_b[b, 0] += fx
                 on_b[b, 1] += fy
         for i in range(n):
-            acc[i, 0] = acc[i, 0] + (on_a[i, 0] - on_b[i, 0]) * inv_mass[i]
-            acc[i, 1] = acc[i, 1] + (on_a[i, 1] - on_b[i, 1]) * inv_mass[i]
+            out[i, 0] = out[i, 0] + (on_a[i, 0] - on_b[i, 0]) * inv_mass[i]
+            out[i, 1] = out[i, 1] + (on_a[i, 1] - on_b[i, 1]) * inv_mass[i]
     for z in range(len(shape)):
         cx = center[z, 0]
         cy = center[z, 1]
@@ -129,101 +128,109 @@ def acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, da
                 else:
                     ux = 0.0
                     uy = 0.0
-                acc[i, 0] = acc[i, 0] + strength[z] * ux
-                acc[i, 1] = acc[i, 1] + strength[z] * uy
-    return acc
+                out[i, 0] = out[i, 0] + strength[z] * ux
+                out[i, 1] = out[i, 1] + strength[z] * uy
+
+
+# The steppers, numbered (step's kind).
+EULER, SEMI_IMPLICIT, VERLET, RK4 = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def euler(pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-          shape, center, strength, numbers, edges, edge_start):
-    """integrators.euler: y + h f(y)."""
-    acc = acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                       shape, center, strength, numbers, edges, edge_start)
-    for i in range(pos.shape[0]):
-        for d in range(2):
-            pos[i, d] = pos[i, d] + h * vel[i, d]
-            vel[i, d] = vel[i, d] + h * acc[i, d]
+def step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
+         shape, center, strength, numbers, edges, edge_start):
+    """Advance ``pos`` and ``vel`` (N, 2) in place by h seconds with stepper ``kind`` (EULER,
+    SEMI_IMPLICIT, VERLET or RK4), each as game.integrators computes it on y = [x, v]:
 
+    - euler: x1 = x + h v; v1 = v + h a(x, v);
+    - semi-implicit: v1 = v + h a(x, v); x1 = x + h v1;
+    - verlet: x1 = x + h v + h^2/2 a0; v1 = v + h/2 (a0 + a1), a0 = a(x, v), a1 = a(x1, v + h a0);
+    - rk4: slopes k = [v, a(x, v)] at y, y + h/2 k1, y + h/2 k2, y + h k3;
+      y1 = y + h/6 (k1 + 2 (k2 + k3) + k4).
 
-@njit(cache=True)
-def semi_implicit(pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                  shape, center, strength, numbers, edges, edge_start):
-    """integrators.semi_implicit_euler: v1 = v0 + h a(x0, v0), then x1 = x0 + h v1."""
-    acc = acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                       shape, center, strength, numbers, edges, edge_start)
-    for i in range(pos.shape[0]):
-        for d in range(2):
-            v1 = vel[i, d] + h * acc[i, d]
-            pos[i, d] = pos[i, d] + h * v1
-            vel[i, d] = v1
-
-
-@njit(cache=True)
-def verlet(pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-           shape, center, strength, numbers, edges, edge_start):
-    """integrators.velocity_verlet: x1 = x0 + h v0 + h^2/2 a0; v1 = v0 + h/2 (a0 + a1),
-    a1 = a(x1, v0 + h a0)."""
-    n = pos.shape[0]
-    a0 = acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    x1 = np.empty((n, 2))
-    guess = np.empty((n, 2))
-    for i in range(n):
-        for d in range(2):
-            x1[i, d] = pos[i, d] + h * vel[i, d] + (0.5 * h * h) * a0[i, d]
-            guess[i, d] = vel[i, d] + h * a0[i, d]
-    a1 = acceleration(x1, guess, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    for i in range(n):
-        for d in range(2):
-            pos[i, d] = x1[i, d]
-            vel[i, d] = vel[i, d] + (0.5 * h) * (a0[i, d] + a1[i, d])
-
-
-@njit(cache=True)
-def rk4(pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-        shape, center, strength, numbers, edges, edge_start):
-    """integrators.rk4 on y = [x, v]: slopes k = [v, a(x, v)] at y, y + h/2 k1, y + h/2 k2,
-    y + h k3; y1 = y + h/6 (k1 + 2 (k2 + k3) + k4)."""
+    One kernel with one call of ``accelerate`` in a loop over the stages (not one kernel per
+    stepper) keeps the compiling short.
+    """
     n = pos.shape[0]
     half = 0.5 * h
-    sixth = h / 6.0
-    k1 = acceleration(pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    x2 = np.empty((n, 2))
-    v2 = np.empty((n, 2))
+    stages = 1
+    if kind == VERLET:
+        stages = 2
+    elif kind == RK4:
+        stages = 4
+    slope = np.empty((stages, n, 2))       # a at each stage
+    speed = np.empty((stages, n, 2))       # v at each stage (rk4's position slopes)
+    xs = np.empty((n, 2))                  # the stage's position
     for i in range(n):
         for d in range(2):
-            x2[i, d] = pos[i, d] + half * vel[i, d]
-            v2[i, d] = vel[i, d] + half * k1[i, d]
-    k2 = acceleration(x2, v2, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    x3 = np.empty((n, 2))
-    v3 = np.empty((n, 2))
-    for i in range(n):
-        for d in range(2):
-            x3[i, d] = pos[i, d] + half * v2[i, d]
-            v3[i, d] = vel[i, d] + half * k2[i, d]
-    k3 = acceleration(x3, v3, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    x4 = np.empty((n, 2))
-    v4 = np.empty((n, 2))
-    for i in range(n):
-        for d in range(2):
-            x4[i, d] = pos[i, d] + h * v3[i, d]
-            v4[i, d] = vel[i, d] + h * k3[i, d]
-    k4 = acceleration(x4, v4, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                      shape, center, strength, numbers, edges, edge_start)
-    for i in range(n):
-        for d in range(2):
-            x = pos[i, d]
-            v = vel[i, d]
-            pos[i, d] = x + sixth * (v + 2.0 * (v2[i, d] + v3[i, d]) + v4[i, d])
-            vel[i, d] = v + sixth * (k1[i, d] + 2.0 * (k2[i, d] + k3[i, d]) + k4[i, d])
+            xs[i, d] = pos[i, d]
+            speed[0, i, d] = vel[i, d]
+    for k in range(stages):
+        accelerate(slope[k], xs, speed[k], inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
+                   shape, center, strength, numbers, edges, edge_start)
+        if k + 1 < stages:
+            _next_stage(kind, k, pos, vel, h, half, slope, speed, xs)
+    _finish(kind, pos, vel, h, slope, speed, xs)
 
 
-FORCE_STEPPERS = {"euler": euler, "semi-implicit": semi_implicit, "verlet": verlet, "rk4": rk4}
+@njit(cache=True)
+def _next_stage(kind, k, pos, vel, h, half, slope, speed, xs):
+    """The state of stage k + 1 into xs and speed[k + 1]: verlet's prediction (x + h v + h^2/2 a0,
+    v + h a0), or rk4's y + c h k_k with c = 1/2, 1/2, 1."""
+    if kind == VERLET:
+        hh = 0.5 * h * h
+        for i in range(pos.shape[0]):
+            for d in range(2):
+                xs[i, d] = pos[i, d] + h * vel[i, d] + hh * slope[0, i, d]
+                speed[1, i, d] = vel[i, d] + h * slope[0, i, d]
+        return
+    c = h if k == 2 else half
+    for i in range(pos.shape[0]):
+        for d in range(2):
+            xs[i, d] = pos[i, d] + c * speed[k, i, d]
+            speed[k + 1, i, d] = vel[i, d] + c * slope[k, i, d]
+
+
+@njit(cache=True)
+def _finish(kind, pos, vel, h, slope, speed, xs):
+    """The step's end state from its slopes, as each numpy stepper combines them."""
+    n = pos.shape[0]
+    if kind == EULER:
+        for i in range(n):
+            for d in range(2):
+                v = vel[i, d]
+                pos[i, d] = pos[i, d] + h * v
+                vel[i, d] = v + h * slope[0, i, d]
+    elif kind == SEMI_IMPLICIT:
+        for i in range(n):
+            for d in range(2):
+                v1 = vel[i, d] + h * slope[0, i, d]
+                pos[i, d] = pos[i, d] + h * v1
+                vel[i, d] = v1
+    elif kind == VERLET:
+        for i in range(n):
+            for d in range(2):
+                pos[i, d] = xs[i, d]
+                vel[i, d] = vel[i, d] + (0.5 * h) * (slope[0, i, d] + slope[1, i, d])
+    else:
+        sixth = h / 6.0
+        for i in range(n):
+            for d in range(2):
+                pos[i, d] = pos[i, d] + sixth * (speed[0, i, d] + 2.0 * (speed[1, i, d] + speed[2, i, d])
+                                                 + speed[3, i, d])
+                vel[i, d] = vel[i, d] + sixth * (slope[0, i, d] + 2.0 * (slope[1, i, d] + slope[2, i, d])
+                                                 + slope[3, i, d])
+
+
+def _stepper(kind):
+    def stepper(pos, vel, inv_mass, h, *forces):
+        step(kind, pos, vel, inv_mass, h, *forces)
+    return stepper
+
+
+# name -> stepper(pos, vel, inv_mass, h, *Forces.packed()), as game.integrators.INTEGRATORS names them
+FORCE_STEPPERS = {"euler": _stepper(EULER), "semi-implicit": _stepper(SEMI_IMPLICIT), "verlet": _stepper(VERLET),
+                  "rk4": _stepper(RK4)}
 
 
 def warm_up():
@@ -236,5 +243,5 @@ def warm_up():
               np.ones(2), np.array([RECT, CIRCLE, ELLIPSE, POLYGON], np.int64), np.zeros((4, 2)), np.ones(4),
               np.ones((4, 5)), np.array([[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, -1.0, 1.0], [0.0, 1.0, 0.0, -1.0]]),
               np.array([0, 0, 0, 0, 3], np.int64))
-    for stepper in FORCE_STEPPERS.values():
-        stepper(pos.copy(), np.zeros((3, 2)), inv_mass, 1 / 240, *packed)
+    for kind in (EULER, SEMI_IMPLICIT, VERLET, RK4):
+        step(kind, pos.copy(), np.zeros((3, 2)), inv_mass, 1 / 240, *packed)

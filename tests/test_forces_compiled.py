@@ -130,7 +130,7 @@ EDGE_POINTS = [(-1, -1), (1, 0.5), (1, -1), (1.75, 0), (0.5, 1.25), (0.5, 0), (1
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 25), springs=st.integers(0, 12),
        drag=st.sampled_from([0.0, 0.3]))
 def test_the_compiled_acceleration_is_the_numpy_one_to_the_bit(seed, n, springs, drag):
-    """game._force_kernels.acceleration against Forces.acceleration at random states: springs
+    """game._force_kernels.accelerate against Forces.acceleration at random states: springs
     between balls and to anchors (some of no length, some with both ends on one ball's
     spot), and attractors of every shape with balls on their edges and at their centres."""
     from game import _force_kernels
@@ -147,7 +147,8 @@ def test_the_compiled_acceleration_is_the_numpy_one_to_the_bit(seed, n, springs,
         anchor = pos[a] if rng.random() < 0.2 else rng.uniform(-2, 2, 2)
         forces.springs.add(a, b, anchor, rng.uniform(1, 3000), rng.uniform(0, 5), rng.uniform(0, 1))
     want = forces.acceleration(pos, vel, inv_mass)
-    got = _force_kernels.acceleration(pos, vel, inv_mass, *forces.packed())
+    got = np.full_like(pos, np.nan)
+    _force_kernels.accelerate(got, pos, vel, inv_mass, *forces.packed())
     assert got.tobytes() == want.tobytes()
 
 
