@@ -6,6 +6,11 @@ them after the integrator (operator splitting).
 
 Shapes: ``pos`` and ``vel`` are (N, 2) arrays in metres and m/s; accelerations are (N, 2)
 in m/s^2.
+
+This is the reference of the compiled forces (game._force_kernels), which repeat its
+arithmetic in its order to give the same bits: dot products sum x then y; each ball's spring
+force is the sum over its springs in spring order where it is end a, minus that where it is
+end b (``np.bincount`` sums in order); attractors add in zone order.
 """
 import numpy as np
 
@@ -134,7 +139,8 @@ class Forces:
     @property
     def uniform(self):
         """Whether the acceleration is the same function a = gravity - drag v for every ball
-        (no springs, no attractors): the compiled integrators take that case (game.accel)."""
+        (no springs, no attractors): the compiled uniform steppers take that case, the force
+        steppers (game._force_kernels, from packed()) every other (game.accel)."""
         return len(self.springs) == 0 and not self.attractors
 
     def acceleration(self, pos, vel, inv_mass, t=0.0):
