@@ -77,7 +77,7 @@ def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness,
             out[i, 0] = gx
             out[i, 1] = gy
     if len(sa):
-        # F_a = u m, m = -(k (L - rest) + c (v_a - v_b) . u); the b end gets -F_a.
+        # F_a = u m, m = k (rest - L) - c (v_a - v_b) . u; the b end gets -F_a.
         on_a = np.zeros((n, 2))
         on_b = np.zeros((n, 2))
         for s in range(len(sa)):
@@ -103,7 +103,7 @@ def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness,
                 ux = 0.0
                 uy = 0.0
             closing = (vel[a, 0] - wx) * ux + (vel[a, 1] - wy) * uy
-            magnitude = -(stiffness[s] * (length - rest[s]) + damping[s] * closing)
+            magnitude = stiffness[s] * (rest[s] - length) - damping[s] * closing
             fx = ux * magnitude
             fy = uy * magnitude
             on_a[a, 0] += fx

@@ -35,7 +35,10 @@ class Springs:
     ball goes, an id never does (``index(spring_id)`` finds it again).
 
     Force on ball a, with d = x_a - x_b, L = |d|, u = d / L:
-        F_a = -(stiffness (L - rest) + damping (v_a - v_b) . u) u,   F_b = -F_a
+        F_a = (stiffness (rest - L) - damping (v_a - v_b) . u) u,   F_b = -F_a
+
+    (written without a unary minus: the compiler of the kernels may move a negation, which
+    changes nothing but the sign of a NaN, and a blown-up world's NaNs keep the same bits).
     """
 
     def __init__(self):
@@ -103,7 +106,7 @@ class Springs:
         anchored = self.b < 0
         v_b = np.where(anchored[:, None], 0.0, vel[np.maximum(self.b, 0)])
         closing = _dot(vel[self.a] - v_b, u)
-        magnitude = -(self.stiffness * (length - self.rest) + self.damping * closing)
+        magnitude = self.stiffness * (self.rest - length) - self.damping * closing
         f = u * magnitude[:, None]
         fx = np.bincount(self.a, f[:, 0], n)
         fy = np.bincount(self.a, f[:, 1], n)

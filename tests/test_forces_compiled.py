@@ -172,3 +172,15 @@ def test_every_compiled_stepper_is_its_numpy_stepper_under_every_force(integrato
     kernels.FORCE_STEPPERS[integrator](got_pos, got_vel, inv_mass, 1 / 240, *forces.packed())
     assert got_pos.tobytes() == np.ascontiguousarray(want[0]).tobytes()
     assert got_vel.tobytes() == np.ascontiguousarray(want[1]).tobytes()
+
+
+def test_a_spring_that_blows_up_under_euler_gives_the_same_bits_to_inf_and_nan():
+    """A stiff spring under Euler gains energy every step until its numbers overflow: the
+    compiled steppers follow the numpy ones through inf and NaN too."""
+    level = {"gravity": [0, 0], "integrator": "euler", "substeps": 1, "bounds": [-5, -5, 5, 5],
+             "balls": [{"pos": [0, 0], "mass": 0.01}, {"pos": [1, 0.2], "mass": 0.01}, {"pos": [-2, 2]}],
+             "springs": [{"a": 0, "b": 1, "stiffness": 1e5, "damping": 0, "rest": 0.5},
+                         {"a": 2, "b": [-2, 1], "stiffness": 1e5, "damping": 0, "rest": 0.5}]}
+    worlds = both(level, 120)
+    assert worlds[0].blown_up() and not np.isfinite(worlds[0].pos).all()
+    assert_same_bits(worlds)
