@@ -202,7 +202,7 @@ def _pack_attractors(zones):
     center = np.zeros((count, 2))
     strength = np.zeros(count)
     numbers = np.zeros((count, 5))
-    edges = []
+    edges = [np.zeros((0, 4))]
     edge_start = np.zeros(count + 1, np.int64)
     for k, zone in enumerate(zones):
         p = zone.params
@@ -221,7 +221,8 @@ def _pack_attractors(zones):
             poly = np.asarray(p["points"], float)
             ax, ay = poly[:, 0], poly[:, 1]
             edges.append(np.stack((ax, ay, np.roll(ax, -1) - ax, np.roll(ay, -1) - ay), axis=1))
-            numbers[k] = (np.sign(geometry.polygon_signed_area(poly)), ax.min(), ax.max(), ay.min(), ay.max())
-        edge_start[k + 1] = edge_start[k] + (len(edges[-1]) if zone.shape == "polygon" else 0)
-    edges = np.ascontiguousarray(np.concatenate(edges) if edges else np.zeros((0, 4)))
-    return shape, center, strength, numbers, edges, edge_start
+            area = geometry.polygon_signed_area(poly)
+            sign = 1.0 if area > 0 else -1.0 if area < 0 else 0.0     # as point_in_convex_polygon branches
+            numbers[k] = (sign, ax.min(), ax.max(), ay.min(), ay.max())
+        edge_start[k + 1] = sum(len(e) for e in edges)
+    return shape, center, strength, numbers, np.ascontiguousarray(np.concatenate(edges)), edge_start

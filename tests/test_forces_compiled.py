@@ -113,17 +113,22 @@ def test_a_compiled_world_never_takes_the_numpy_forces(monkeypatch):
 
 
 def zones_of_every_shape():
-    """One attractor of each shape, overlapping, so a ball can feel several."""
-    return [Zone.from_definition(z) for z in (
+    """One attractor of each shape, overlapping, so a ball can feel several; besides the
+    level's (counter-clockwise) polygons, a clockwise one and one of no area, which
+    Zone.contains takes too."""
+    zones = [Zone.from_definition(z) for z in (
         {"kind": "attractor", "rect": [[-1, -1], [1, 0.5]], "strength": 3},
         {"kind": "attractor", "circle": {"center": [0.5, 0], "radius": 1.25}, "strength": 5},
         {"kind": "attractor", "ellipse": {"center": [0, 0.5], "radii": [1.5, 0.75]}, "strength": 7},
         {"kind": "attractor", "polygon": [[-1, -1], [1.5, -0.5], [0, 1.5]], "strength": 11})]
+    zones.append(Zone("attractor", "polygon", {"points": np.array([[0.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])}, 0, 13))
+    zones.append(Zone("attractor", "polygon", {"points": np.array([[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]])}, 0, 17))
+    return zones
 
 
 # Points on the zones' edges and corners and at their centres: the inside tests must agree there too.
 EDGE_POINTS = [(-1, -1), (1, 0.5), (1, -1), (1.75, 0), (0.5, 1.25), (0.5, 0), (1.5, 0.5), (0, 1.25), (0, 0.5),
-               (-1.5, 0.5), (0, 1.5), (1.5, -0.5), (0.25, -0.75)]
+               (-1.5, 0.5), (0, 1.5), (1.5, -0.5), (0.25, -0.75), (0.25, 0.25), (0, 1), (1.5, 1.5)]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
