@@ -884,6 +884,10 @@ def rk4_uniform(pos, vel, gx, gy, drag, h):
 UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_uniform,
                     "verlet": verlet_uniform, "rk4": rk4_uniform}
 
+# The same steppers under every force (springs, the grab, attractors): game._force_kernels.
+from game._force_kernels import FORCE_STEPPERS  # noqa: E402
+from game._force_kernels import warm_up as _warm_up_forces  # noqa: E402
+
 
 def warm_up():
     """Compile (or load from the cache) every kernel on a tiny problem."""
@@ -915,6 +919,7 @@ def warm_up():
     vel = np.zeros((3, 2))
     for stepper in UNIFORM_STEPPERS.values():
         stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
+    _warm_up_forces()
     box = np.array([[-5.0, 1.0, 5.0, 1.0]])
     sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
           np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)

@@ -6,10 +6,26 @@ them after the integrator (operator splitting).
 
 Shapes: ``pos`` and ``vel`` are (N, 2) arrays in metres and m/s; accelerations are (N, 2)
 in m/s^2.
+
+This is the reference of the compiled forces (game._force_kernels), which repeat its
+arithmetic in its order to give the same bits: dot products sum x then y; each ball's spring
+force is the sum over its springs in spring order where it is end a, minus that where it is
+end b (``np.bincount`` sums in order); attractors add in zone order.
 """
 import numpy as np
 
-from game import defaults
+from game import defaults, geometry
+
+SPRING_MIN_LENGTH = 1e-12       # m: a spring shorter than this has no direction and pulls nowhere
+ATTRACTOR_MIN_DISTANCE = 1e-9   # m: a ball this near an attractor's centre is not pulled
+# The zone shapes an attractor may have, numbered in this order for the compiled forces
+# (Forces.packed, game._force_kernels).
+ATTRACTOR_SHAPES = ("rect", "circle", "ellipse", "polygon")
+
+
+def _dot(p, q):
+    """(S,) row-wise dot product of two (S, 2) arrays, summed x then y (as the kernels sum it)."""
+    return p[:, 0] * q[:, 0] + p[:, 1] * q[:, 1]
 
 
 class Springs:
@@ -19,7 +35,10 @@ class Springs:
     ball goes, an id never does (``index(spring_id)`` finds it again).
 
     Force on ball a, with d = x_a - x_b, L = |d|, u = d / L:
-        F_a = -(stiffness (L - rest) + damping (v_a - v_b) . u) u,   F_b = -F_a
+        F_a = (stiffness (rest - L) - damping (v_a - v_b) . u) u,   F_b = -F_a
+
+    (written without a unary minus: the compiler of the kernels may move a negation, which
+    changes nothing but the sign of a NaN, and a blown-up world's NaNs keep the same bits).
     """
 
     def __init__(self):
@@ -93,7 +112,7 @@ class Springs:
     def stretch(self, pos):
         """(d (S, 2), length (S,)): the vector from end b to end a and its length."""
         d = pos[self.a] - self.other_end(pos)
-        return d, np.sqrt(np.einsum("ij,ij->i", d, d))
+        return d, np.sqrt(_dot(d, d))
 
     def forces(self, pos, vel):
         """(N, 2) force in newtons on every ball from every spring."""
@@ -102,11 +121,11 @@ class Springs:
             return np.zeros_like(pos)
         d, length = self.stretch(pos)
         with np.errstate(invalid="ignore", divide="ignore"):
-            u = np.where(length[:, None] > 1e-12, d / length[:, None], 0.0)
+            u = np.where(length[:, None] > SPRING_MIN_LENGTH, d / length[:, None], 0.0)
         anchored = self.b < 0
         v_b = np.where(anchored[:, None], 0.0, vel[np.maximum(self.b, 0)])
-        closing = np.einsum("ij,ij->i", vel[self.a] - v_b, u)
-        magnitude = -(self.stiffness * (length - self.rest) + self.damping * closing)
+        closing = _dot(vel[self.a] - v_b, u)
+        magnitude = self.stiffness * (self.rest - length) - self.damping * closing
         f = u * magnitude[:, None]
         fx = np.bincount(self.a, f[:, 0], n)
         fy = np.bincount(self.a, f[:, 1], n)
@@ -137,11 +156,13 @@ class Forces:
         self.drag = float(drag)
         self.springs = Springs()
         self.attractors = []
+        self._zones_packed = ((), None)     # (the attractors, their arrays) packed last
 
     @property
     def uniform(self):
         """Whether the acceleration is the same function a = gravity - drag v for every ball
-        (no springs, no attractors): the compiled integrators take that case (game.accel)."""
+        (no springs, no attractors): the compiled uniform steppers take that case, the force
+        steppers (game._force_kernels, from packed()) every other (game.accel)."""
         return len(self.springs) == 0 and not self.attractors
 
     def acceleration(self, pos, vel, inv_mass, t=0.0):
@@ -156,13 +177,71 @@ class Forces:
             inside = zone.contains(pos)
             if inside.any():
                 towards = zone.center - pos[inside]
-                dist = np.sqrt(np.einsum("ij,ij->i", towards, towards))
+                dist = np.sqrt(_dot(towards, towards))
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    unit = np.where(dist[:, None] > 1e-9, towards / dist[:, None], 0.0)
+                    unit = np.where(dist[:, None] > ATTRACTOR_MIN_DISTANCE, towards / dist[:, None], 0.0)
                 acc[inside] += zone.strength * unit
         return acc
+
+    def packed(self):
+        """The force field as the plain numbers and arrays the compiled steppers take
+        (game._force_kernels): gx, gy (m/s^2), drag (1/s); the springs' a, b, anchor,
+        stiffness, damping, rest (as Springs holds them); the attractors' shape (Z,) (index
+        in ATTRACTOR_SHAPES), centre (Z, 2) m, strength (Z,) m/s^2, numbers (Z, 5) and
+        polygon edges (E, 4) from edge_start (Z + 1,) (see _pack_attractors).
+
+        The springs are read afresh every call (a grab moves its anchors); the attractors
+        are packed once for each list of zones, which do not change once built.
+        """
+        s = self.springs
+        zones, arrays = self._zones_packed
+        if arrays is None or len(zones) != len(self.attractors) or any(
+                z is not a for z, a in zip(zones, self.attractors)):
+            zones, arrays = tuple(self.attractors), _pack_attractors(self.attractors)
+            self._zones_packed = (zones, arrays)
+        c = np.ascontiguousarray
+        return (float(self.gravity[0]), float(self.gravity[1]), float(self.drag), c(s.a, np.int64), c(s.b, np.int64),
+                c(s.anchor, float), c(s.stiffness, float), c(s.damping, float), c(s.rest, float)) + arrays
 
     def potential_energy(self, pos, mass):
         """(gravitational, spring) energy in joules; gravity's zero is at the origin."""
         gravitational = -float(np.sum(mass * (pos @ self.gravity)))
         return gravitational, self.springs.energy(pos)
+
+
+def _pack_attractors(zones):
+    """(shape (Z,), centre (Z, 2), strength (Z,), numbers (Z, 5), edges (E, 4), edge_start (Z + 1,))
+    of attractor zones (game.world.Zone) for the compiled forces, with what their contains()
+    compares computed here by the same expressions (so the kernel's inside test agrees to
+    the bit): rect (x_lo, y_lo, x_hi, y_hi); circle (cx, cy, r^2); ellipse (cx, cy, |rx|,
+    |ry|, (|rx| |ry|)^2); polygon (sign of its area, x_min, x_max, y_min, y_max) and its edges
+    (ax, ay, ex, ey) from vertex a to the next (geometry.point_in_convex_polygon)."""
+    count = len(zones)
+    shape = np.zeros(count, np.int64)
+    center = np.zeros((count, 2))
+    strength = np.zeros(count)
+    numbers = np.zeros((count, 5))
+    edges = [np.zeros((0, 4))]
+    edge_start = np.zeros(count + 1, np.int64)
+    for k, zone in enumerate(zones):
+        p = zone.params
+        shape[k] = ATTRACTOR_SHAPES.index(zone.shape)
+        center[k] = zone.center
+        strength[k] = zone.strength
+        if zone.shape == "rect":
+            numbers[k, :4] = (p["lo"][0], p["lo"][1], p["hi"][0], p["hi"][1])
+        elif zone.shape == "circle":
+            numbers[k, :3] = (p["center"][0], p["center"][1], p["radius"] ** 2)
+        elif zone.shape == "ellipse":
+            radii = np.asarray(p["radii"], float)
+            rx, ry = np.abs(radii[0]), np.abs(radii[1])
+            numbers[k] = (p["center"][0], p["center"][1], rx, ry, (rx * ry) ** 2)
+        else:
+            poly = np.asarray(p["points"], float)
+            ax, ay = poly[:, 0], poly[:, 1]
+            edges.append(np.stack((ax, ay, np.roll(ax, -1) - ax, np.roll(ay, -1) - ay), axis=1))
+            area = geometry.polygon_signed_area(poly)
+            sign = 1.0 if area > 0 else -1.0 if area < 0 else 0.0     # as point_in_convex_polygon branches
+            numbers[k] = (sign, ax.min(), ax.max(), ay.min(), ay.max())
+        edge_start[k + 1] = sum(len(e) for e in edges)
+    return shape, center, strength, numbers, np.ascontiguousarray(np.concatenate(edges)), edge_start

@@ -465,13 +465,18 @@ class World:
     def _integrate(self, t, h, kernels):
         """Advance (pos, vel) by h under the forces with the chosen integrator, and the angle
         by h * spin: no force makes a torque, so the spin is constant between contacts and
-        every integrator advances the angle exactly."""
+        every integrator advances the angle exactly. With the kernels, the compiled twin of
+        the integrator does it (the same bits as the numpy stepper)."""
         self.angle = self.angle + h * self.spin
         if kernels is not None and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS:
             # The same stepper, compiled, for the common case a = gravity - drag v.
             g = self.forces.gravity
             kernels.UNIFORM_STEPPERS[self._integrator](self.pos, self.vel, float(g[0]), float(g[1]),
                                                        self.forces.drag, h)
+            return
+        if kernels is not None and self._integrator in kernels.FORCE_STEPPERS:
+            # The same stepper, compiled, under springs (the grab's too) and attractors.
+            kernels.FORCE_STEPPERS[self._integrator](self.pos, self.vel, self.inv_mass, h, *self.forces.packed())
             return
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration
