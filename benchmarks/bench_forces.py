@@ -60,7 +60,7 @@ def orbit_balls(center, strength, count, radius):
 def build(scene, integrator, solver):
     """(World, warm-up seconds the scene needs before it is at its shipped size)."""
     from game import accel
-    from game.level import load
+    from game.level import complete, load
     from game.world import World
     accel.load()
     if scene in ("springs", "grab"):
@@ -75,7 +75,7 @@ def build(scene, integrator, solver):
         pull = next(z for z in level["zones"] if z.get("kind") == "attractor")
         level["spawners"] = []
         level["balls"] = orbit_balls(pull["circle"]["center"], pull["strength"], ORBIT_BALLS, 0.25)
-    world = World.from_level(level, solver=solver)
+    world = World.from_level(complete(level), solver=solver)
     if scene == "grab":
         world.grab(0, world.pos[0] + (0.0, 2.0))
     return world, fill

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scenes import build_world
 from game import accel
 from game.forces import Forces
 from game.integrators import ORDER
@@ -35,7 +36,7 @@ def both(level, ticks, prepare=None, each_tick=None):
     stepped ``ticks`` ticks with ``each_tick(world, k)`` before tick k."""
     worlds = []
     for execution in ("numpy", "compiled"):
-        w = World.from_level(level, solver=execution)
+        w = build_world(level, solver=execution)
         if prepare:
             prepare(w)
         for k in range(ticks):
@@ -107,7 +108,7 @@ def test_a_compiled_world_never_takes_the_numpy_forces(monkeypatch):
 
     monkeypatch.setattr(Forces, "acceleration", numpy_forces)
     for level in (load(os.path.join(ROOT, "levels", "05_springs.json")), attractor_level("rk4")):
-        w = World.from_level(level, solver="compiled")
+        w = build_world(level, solver="compiled")
         assert len(w.springs) or w.forces.attractors
         w.step(TICK)
 
@@ -116,7 +117,7 @@ def zones_of_every_shape():
     """One attractor of each shape, overlapping, so a ball can feel several; besides the
     level's (counter-clockwise) polygons, a clockwise one and one of no area, which
     Zone.contains takes too."""
-    zones = [Zone.from_definition(z) for z in (
+    zones = [Zone.from_definition(dict(z, count=0)) for z in (      # normalised: every key set
         {"kind": "attractor", "rect": [[-1, -1], [1, 0.5]], "strength": 3},
         {"kind": "attractor", "circle": {"center": [0.5, 0], "radius": 1.25}, "strength": 5},
         {"kind": "attractor", "ellipse": {"center": [0, 0.5], "radii": [1.5, 0.75]}, "strength": 7},
