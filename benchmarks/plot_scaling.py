@@ -68,7 +68,7 @@ FONT_BOLD = os.path.join(ROOT, "assets", "DejaVuSans-Bold.ttf")
 
 
 # ---------------------------------------------------------------------------- measuring
-def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None):
+def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None, clock="wall"):
     """Time both engines at ``sizes`` and this engine alone at ``ours_sizes``; a dict (--json)."""
     import ball_pit
     make = SCENES[scene_name]
@@ -83,8 +83,8 @@ def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None
             flip += 1
             for engine in order:
                 t0 = time.perf_counter()
-                out = (ball_pit.run_ours(scene, ticks, warmup) if engine == "ours"
-                       else ball_pit.run_pymunk(scene, ticks, warmup))
+                out = (ball_pit.run_ours(scene, ticks, warmup, clock=clock) if engine == "ours"
+                       else ball_pit.run_pymunk(scene, ticks, warmup, clock=clock))
                 runs[engine].append(out)
                 if progress:
                     progress(f"{scene_name} N={n:>6} {engine:<6} run {r + 1}/{repeats}: median "
@@ -99,7 +99,7 @@ def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None
         if "pymunk" in row:
             row["ratio"] = row["ours"]["ms_per_tick"] / row["pymunk"]["ms_per_tick"]
         rows.append(row)
-    return {"benchmark": "plot_scaling", "scene": scene_name, "ticks": ticks, "warmup": warmup,
+    return {"benchmark": "plot_scaling", "scene": scene_name, "clock": clock, "ticks": ticks, "warmup": warmup,
             "repeats": repeats, "tick_s": TICK, "machine": machine_info(), "results": rows,
             "scaling_exponent": exponents(rows)}
 
@@ -269,7 +269,8 @@ def plot(data, out_path, command=None):
     scene = {"pit": "ball pit (balls fall from a grid)", "pile": "resting pile (packed balls, contacts from tick one)"}
     title = f"ms per tick against N: Ballpit and pymunk, {scene.get(data['scene'], data['scene'])}"
     surface.blit(title_font.render(title, True, INK), (left, 10))
-    subtitle = (f"{data['ticks']} timed ticks of 1/60 s after {data['warmup']} warm-up ticks; "
+    clock = {"wall": "wall-clock time", "cpu": "process CPU time (a shared machine)"}[data.get("clock", "wall")]
+    subtitle = (f"{data['ticks']} timed ticks of 1/60 s after {data['warmup']} warm-up ticks, {clock}; "
                 f"median of {data['repeats']} run(s) per size")
     surface.blit(font.render(subtitle, True, INK), (left, 34))
     m = data["machine"]
@@ -287,7 +288,7 @@ def plot(data, out_path, command=None):
 
 # ---------------------------------------------------------------------------- report
 def report(data):
-    lines = [f"scene {data['scene']}: {data['ticks']} timed ticks after {data['warmup']}, "
+    lines = [f"scene {data['scene']}, {data.get('clock', 'wall')} clock: {data['ticks']} timed ticks after {data['warmup']}, "
              f"median of {data['repeats']} run(s); ms per tick median (p10-p90)"]
     head = ["N", "Ballpit ms", "pymunk ms", "Ballpit / pymunk", "escaped (ours)"]
     body = []
@@ -321,6 +322,9 @@ def main(argv=None):
     p.add_argument("--ticks", type=int, default=300, help="timed ticks per run (default 300)")
     p.add_argument("--warmup", type=int, default=60, help="untimed ticks first (default 60)")
     p.add_argument("--repeats", type=int, default=1, help="runs per engine and size (median of medians)")
+    p.add_argument("--clock", choices=sorted(common.CLOCKS), default="wall",
+                   help="wall (default; a quiet machine) or cpu (the process's CPU time: steadier on a shared "
+                        "machine, but it adds up the threads of parallel code)")
     p.add_argument("--memory", action="store_true", help="also the peak memory at Ballpit's sizes (child processes)")
     p.add_argument("--memory-ticks", type=int, default=30, help="ticks each memory child steps (default 30)")
     p.add_argument("--memory-child", type=int, default=None, help=argparse.SUPPRESS)
@@ -347,7 +351,8 @@ def main(argv=None):
             print(f"plot_scaling.py: cannot read {args.from_json}: {error}", file=sys.stderr)
             return 2
     else:
-        data = measure(args.scene, args.sizes, args.ours_sizes, args.ticks, args.warmup, args.repeats, progress)
+        data = measure(args.scene, args.sizes, args.ours_sizes, args.ticks, args.warmup, args.repeats, progress,
+                       args.clock)
         if args.memory:
             data["memory"] = measure_memory(args.scene, sorted(set(args.sizes) | set(args.ours_sizes)),
                                             args.memory_ticks, progress)

@@ -16,6 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
+from game.accel import COMPILE_PARTS
 from game.geometry import EPS, ON_SEGMENT_ULPS
 
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
@@ -885,12 +886,21 @@ UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_unifo
                     "verlet": verlet_uniform, "rk4": rk4_uniform}
 
 
-def warm_up():
-    """Compile (or load from the cache) every kernel on a tiny problem."""
+def warm_up(part=None):
+    """Compile (or load from the cache) the kernels on a tiny problem: all of them, or one part
+    of ``game.accel.COMPILE_PARTS`` ("contacts": the candidate search, statics, steppers and
+    sweep; "solver": prepare and solve), so that two processes can fill numba's cache at once."""
+    if part not in (None,) + COMPILE_PARTS:
+        raise ValueError(f"warm_up: no part {part!r}")
     px = np.array([0.0, 0.5, 3.0])
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
-    i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    contacts = part in (None, "contacts")
+    solver = part in (None, "solver")
+    if contacts:
+        i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    else:   # the one pair ball_contacts finds here, of the very types it returns
+        i, j = np.array([0], np.int64), np.array([1], np.int64)
     nx = np.ones(len(i))
     ny = np.zeros(len(i))
     depth = np.zeros(len(i))
@@ -898,23 +908,26 @@ def warm_up():
     b = np.array([5.0, 1.0])
     start = np.zeros(49, np.int64)
     start[1:] = 1
-    static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
-                    a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
     pos = np.stack((px, py), axis=1)
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
-    static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:],
-                    np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
-    prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
-                     np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
-                     i[:0], z[:0], z[:0], z[:0])
-    solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
-          ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
-          1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
-    vel = np.zeros((3, 2))
-    for stepper in UNIFORM_STEPPERS.values():
-        stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
-    box = np.array([[-5.0, 1.0, 5.0, 1.0]])
-    sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
-          np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)
+    if contacts:
+        static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
+                        a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
+        static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1],
+                        b[1:], np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
+    if solver:
+        prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
+                         np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
+                         i[:0], z[:0], z[:0], z[:0])
+        solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
+              ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
+              1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
+    if contacts:
+        vel = np.zeros((3, 2))
+        for stepper in UNIFORM_STEPPERS.values():
+            stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
+        box = np.array([[-5.0, 1.0, 5.0, 1.0]])
+        sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
+              np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)

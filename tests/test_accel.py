@@ -129,7 +129,7 @@ def test_closing_the_game_ends_a_child_still_compiling():
     import sys
     import threading
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    accel._child = child
+    accel._children.append(child)
     closing = threading.Thread(target=accel.stop_background, daemon=True)
     closing.start()
     closing.join(timeout=60)                    # a wait with a timeout, not a timing: never flaky
@@ -140,8 +140,24 @@ def test_closing_the_game_ends_a_child_still_compiling():
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert accel._child is None
+    assert not accel._children
     accel.stop_background()                     # nothing left to stop: no error
+
+
+def test_each_part_of_the_warm_up_compiles_what_the_whole_compiles():
+    """Two children fill the cache with a part each (accel.COMPILE_PARTS); the game then
+    loads the whole from it. A part that called a kernel with other argument types would
+    compile a specialisation the game never loads (and leave the game's own to compile):
+    here the kernels are loaded, so a part must add no signature to any of them."""
+    import numba
+    kernels = {name: k for name, k in vars(KERNELS).items() if isinstance(k, numba.core.registry.CPUDispatcher)}
+    before = {name: list(k.signatures) for name, k in kernels.items()}
+    assert all(before.values())                         # the whole warm-up compiled every kernel
+    for part in accel.COMPILE_PARTS:
+        KERNELS.warm_up(part)
+    assert {name: list(k.signatures) for name, k in kernels.items()} == before
+    with pytest.raises(ValueError):
+        KERNELS.warm_up("everything")
 
 
 @settings(max_examples=40, deadline=None)
