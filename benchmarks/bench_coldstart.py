@@ -9,7 +9,8 @@ Three measures, each in fresh processes (SDL dummy drivers):
 - *compile*: ``python -c "from game import _kernels; _kernels.warm_up()"`` with numba's cache
   in a new empty folder (``NUMBA_CACHE_DIR``): a cold compile, as on the first launch after
   ``pip install -r requirements.txt``; wall seconds and CPU seconds (``getrusage`` of the
-  child). Then the same command again, loading from that cache (a warm launch).
+  child). Then the same command again, loading from that cache (a warm launch). Then
+  ``accel.compile_in_child()`` into another empty cache: the compile as the game runs it.
 - *cold* (``--mode cold``, default with ``numpy``): ``python main.py --level LEVEL``, the game's
   own loop (``game.app.run``: 60 FPS cap, kernels compiled in a child process after the first
   frame), numba's cache in a new empty folder. ``pygame.display.flip`` is wrapped to note the
@@ -78,20 +79,31 @@ def _env(extra=None):
     return env
 
 
-def compile_times(timeout=600):
-    """Cold and warm ``_kernels.warm_up()`` in fresh processes: {cold, warm} of {wall_s, cpu_s}."""
+COMPILES = {
+    # one process compiles every kernel: the compile work, serially
+    "cold": "from game import _kernels; _kernels.warm_up()",
+    # the same from the cache "cold" filled: a warm launch
+    "warm": "from game import _kernels; _kernels.warm_up()",
+    # as the game does it, into an empty cache: accel.compile_in_child (its child processes)
+    "game": "import sys; from game import accel; sys.exit(0 if accel.compile_in_child() else 1)",
+}
+
+
+def compile_times(timeout=900):
+    """Fresh processes compiling the kernels: {cold, warm, game} of {wall_s, cpu_s} (CPU of
+    the process and its children)."""
     out = {}
-    with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as cache:
-        for name in ("cold", "warm"):
+    with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as folder:
+        for name, code in COMPILES.items():
+            cache = os.path.join(folder, "game" if name == "game" else "one")
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
-                                  cwd=ROOT, env=_env({"NUMBA_CACHE_DIR": cache}), capture_output=True,
-                                  text=True, timeout=timeout)
+            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env({"NUMBA_CACHE_DIR": cache}),
+                                  capture_output=True, text=True, timeout=timeout)
             wall = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if proc.returncode != 0:
-                raise RuntimeError(f"warm_up failed: {proc.stderr.strip().splitlines()[-1:]}")
+                raise RuntimeError(f"{name} compile failed: {proc.stderr.strip().splitlines()[-1:]}")
             out[name] = {"wall_s": wall, "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
     return out
 
@@ -172,6 +184,9 @@ def report(data):
         lines.append(f"compile (_kernels.warm_up in a fresh process): cold {c['cold']['wall_s']:.1f} s wall, "
                      f"{c['cold']['cpu_s']:.1f} s CPU; from the cache {c['warm']['wall_s']:.1f} s wall, "
                      f"{c['warm']['cpu_s']:.1f} s CPU")
+        if "game" in c:
+            lines.append(f"compile as the game does (accel.compile_in_child, empty cache): {c['game']['wall_s']:.1f} s "
+                         f"wall, {c['game']['cpu_s']:.1f} s CPU")
     if data["runs"]:
         head = ["level", "mode", "full speed s", "min FPS before", "max gap ms before", "mean FPS before",
                 "CPU ms/frame before (max)", "min FPS after", "max gap ms after", "CPU ms/frame after (max)"]
