@@ -23,10 +23,11 @@ medians, the spread the 10th and 90th percentiles of all timed ticks (the bars o
 The two engines alternate their order from size to size. The exponent is the least-squares
 slope of log ms against log N (``common.scaling_exponent``).
 
-Memory (``--memory``, this engine): for each of its sizes a fresh child process builds the
-world and steps it ``--memory-ticks`` ticks; it reports its peak resident set
-(``resource.getrusage(RUSAGE_SELF).ru_maxrss``) and that peak less the resident set of the
-same process before the world was built (interpreter, numpy, numba and the kernels).
+Memory (``--memory``, this engine): for each of its sizes a fresh child process loads the
+kernels, builds the world and steps it ``--memory-ticks`` ticks; it reports its peak resident
+set while it built and stepped (Linux: VmHWM after a reset by ``/proc/self/clear_refs`` once
+the kernels are loaded; elsewhere ``getrusage`` ru_maxrss) and that peak less the resident
+set before the world was built (interpreter, numpy, numba and the kernels).
 
 The PNG: log-log axes with labelled ticks, one curve per engine with the spread as bars,
 the frame budget (1/60 s = 16.7 ms) as a dashed line, a legend, and the machine, commit and
@@ -113,26 +114,39 @@ def exponents(rows):
             "pymunk": fit("pymunk")}
 
 
-def memory_child(scene_name, n, ticks):
-    """In this (child) process: resident set before and after building and stepping; a dict."""
-    import resource
+def _status_kib(field):
+    """A "VmRSS"/"VmHWM" line of /proc/self/status in KiB, or None where there is none."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
-    def rss_kib():   # the current resident set, from /proc where there is one
-        try:
-            with open("/proc/self/statm") as f:
-                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-        except (OSError, ValueError):
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def memory_child(scene_name, n, ticks):
+    """In this (child) process: the resident set before the world, and its peak while the
+    world is built and stepped; a dict. On Linux the peak is reset once the kernels are loaded
+    (``/proc/self/clear_refs``), so compiling them (on a cold cache) does not count."""
+    import resource
     from game import accel
     accel.load()
-    before = rss_kib()
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")                    # reset the peak resident set to the current one
+        reset = True
+    except OSError:
+        reset = False
+    before = _status_kib("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     world, _ = common.build_world(SCENES[scene_name](n))
     for _ in range(ticks):
         world.step(TICK)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss       # KiB on Linux
+    peak = (_status_kib("VmHWM") if reset else None) or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     finite = bool(np.isfinite(world.pos).all() and np.isfinite(world.vel).all())
     return {"n": n, "ticks": ticks, "rss_before_mib": before / 1024, "peak_rss_mib": peak / 1024,
-            "world_mib": (peak - before) / 1024, "finite": finite}
+            "world_mib": (peak - before) / 1024, "finite": finite, "peak_reset": reset}
 
 
 def measure_memory(scene_name, sizes, ticks, progress=None):
