@@ -189,3 +189,12 @@ def test_candidates_hold_every_pair_within_reach_plus_margins(seed, n):
         i, j, bi, s = collide.find_candidates(w.pos, w.pos, w.radius, w.grid, w.statics, margin, kernels)
         assert want <= pair_set(i, j)
         assert near <= {(int(b), int(c)) for b, c in zip(bi, s)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 3000), top=st.sampled_from([0, 1, 7, 2047, 2048, 1 << 21, 1 << 40]))
+def test_the_kernels_stable_order_is_numpys_stable_argsort(seed, n, top):
+    """The candidate search's radix sort of cell numbers: numpy's stable argsort, to the
+    element (ties in ball order), for keys of one digit, of several, and all equal."""
+    key = np.random.default_rng(seed).integers(0, top + 1, n).astype(np.int64)
+    assert np.array_equal(KERNELS._stable_order(key), np.argsort(key, kind="stable"))
