@@ -33,7 +33,10 @@ _lock = threading.Lock()
 # The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
 # candidate search, statics, steppers, sweep) and "solver" (prepare and solve), about equal.
 COMPILE_PARTS = ("contacts", "solver")
-CHILD_NICENESS = 10     # the compiling children's priority below the game's (POSIX nice steps)
+# POSIX nice steps below the game for the compiling children: on two cores the game's frames
+# come first when two children and the game all want to run; mild, because on a machine
+# other programs keep busy a child at nice 10 got a tenth of its CPU share and took 3x longer.
+CHILD_NICENESS = 5
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
 LOAD_SWITCH_INTERVAL = 0.0005
@@ -70,7 +73,7 @@ _children = []          # the compiling child processes while they run
 _child_lock = threading.Lock()
 
 
-def compile_in_child(timeout=300, also=()):
+def compile_in_child(timeout=900, also=()):
     """Fill numba's cache from child processes, one per part of the kernels, at once (nothing
     to do where it is warm already); returns whether every child succeeded. Their output is
     dropped: a failure means the numpy path serves, and load() finds that out by itself.
