@@ -36,9 +36,10 @@ import tempfile
 import time
 
 import common
-from common import ROOT, machine_info, machine_lines, table
+from common import ROOT, machine_info, machine_lines, summary_ms, table
 
 MODES = ("cold", "numpy")
+LOAD_MODE = "load"       # --mode load: the in-process load()'s stall of the frames, per switch interval
 MIN_FPS = 50             # frames per second the game must not drop below meanwhile
 FULL_SPEED_S = 5.0       # s: the target from launch to the compiled kernels in use
 
@@ -159,6 +160,49 @@ def run_level(level, mode, seconds, timeout=600):
     return stats
 
 
+# The child of --mode load: a level stepped on the numpy path frame after frame while
+# accel.load() (numba's import, the kernels from a warm cache) runs on a thread, as the game
+# has it once the compiling children are done; accel.LOAD_SWITCH_INTERVAL set from argv.
+_LOAD_CHILD = r"""
+import json, statistics, sys, threading, time
+sys.path.insert(0, ".")
+from game import accel
+from game.level import load
+from game.world import World
+accel.LOAD_SWITCH_INTERVAL = float(sys.argv[2])
+world = World.from_level(load(sys.argv[1]), solver="numpy")
+for _ in range(60):
+    world.step(1 / 60)
+def ticks(count=None, until=None):
+    out = []
+    while (count is not None and len(out) < count) or (until is not None and until.is_alive()):
+        t0 = time.perf_counter()
+        world.step(1 / 60)
+        out.append((time.perf_counter() - t0) * 1000.0)
+    return out
+before = ticks(count=40)
+loader = threading.Thread(target=accel.load)
+t0 = time.perf_counter()
+loader.start()
+during = ticks(until=loader)
+print("LOAD " + json.dumps({"before": before, "during": during, "load_s": time.perf_counter() - t0}))
+"""
+
+
+def load_stall(level, interval, timeout=600):
+    """ms per numpy-path tick of LEVEL before and while accel.load() runs on a thread (warm
+    cache) with the switch interval ``interval`` s: {before, during} summaries and load_s."""
+    proc = subprocess.run([sys.executable, "-c", _LOAD_CHILD, level, repr(float(interval))], cwd=ROOT, env=_env(),
+                          capture_output=True, text=True, timeout=timeout)
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("LOAD ")), None)
+    if line is None:
+        raise RuntimeError(f"load child failed: {(proc.stderr or proc.stdout).strip().splitlines()[-1:]}")
+    got = json.loads(line[len("LOAD "):])
+    return {"level": os.path.relpath(level, ROOT), "interval_s": interval, "load_s": got["load_s"],
+            "before": summary_ms(got["before"]), "during": summary_ms(got["during"]),
+            "during_max": max(got["during"]) if got["during"] else None}
+
+
 def shipped_levels(names=None):
     files = sorted(glob.glob(os.path.join(ROOT, "levels", "*.json")))
     files = [f for f in files if not f.endswith(".schema.json")]
@@ -201,6 +245,14 @@ def report(data):
                      f"{FULL_SPEED_S:g}); min FPS: fewest frames in any one-second window (target {MIN_FPS}, cap 60);")
         lines.append("CPU ms/frame: the game process's CPU time per frame, median (max): a frame's cost whatever "
                      "else the machine runs (the compiling child not included)")
+    if data.get("load"):
+        lines.append("the in-process load (numba and the kernels from a warm cache, on a thread) against "
+                     "numpy-path ticks on the main thread, ms per tick:")
+        head = ["level", "switch interval ms", "load s", "tick before", "tick during (median)", "p90", "max"]
+        rows = [[os.path.basename(r["level"]), f"{r['interval_s'] * 1000:g}", f"{r['load_s']:.2f}",
+                 f"{r['before']['median']:.1f}", f"{r['during']['median']:.1f}", f"{r['during']['p90']:.1f}",
+                 _fmt(r["during_max"], ".1f")] for r in data["load"]]
+        lines.append(table(head, rows, "l" + "r" * (len(head) - 1)))
     lines += machine_lines(data["machine"])
     return "\n".join(lines)
 
@@ -208,7 +260,11 @@ def report(data):
 def main(argv=None):
     p = argparse.ArgumentParser(description="First launch: time to the compiled kernels and the frame rate meanwhile.")
     p.add_argument("--levels", default=None, help="level name prefixes, comma separated (default: every shipped level)")
-    p.add_argument("--mode", choices=MODES + ("both",), default="both", help="cold, numpy or both (default)")
+    p.add_argument("--mode", choices=MODES + ("both", LOAD_MODE), default="both",
+                   help="cold, numpy or both (default); load: the in-process load's stall, per --intervals")
+    p.add_argument("--intervals", default="0.005,0.0005", help="--mode load: switch intervals in s, alternated "
+                   "(default 0.005, Python's default, and 0.0005, accel.LOAD_SWITCH_INTERVAL)")
+    p.add_argument("--repeats", type=int, default=2, help="--mode load: runs per interval (default 2)")
     p.add_argument("--seconds", type=float, default=None,
                    help="seconds each launch runs (default 40 cold, 6 numpy)")
     p.add_argument("--skip-compile", action="store_true", help="skip the warm_up compile times")
@@ -219,6 +275,11 @@ def main(argv=None):
         p.error(f"no shipped level matches {args.levels!r}")
     modes = MODES if args.mode == "both" else (args.mode,)
     data = {"benchmark": "bench_coldstart", "machine": machine_info(), "runs": []}
+    if args.mode == LOAD_MODE:
+        intervals = [float(v) for v in args.intervals.split(",") if v]
+        data["load"] = [load_stall(levels[0], interval) for _ in range(max(1, args.repeats)) for interval in intervals]
+        print(common.dump_json(data) if args.json else report(data))
+        return 0
     if not args.skip_compile:
         data["compile"] = compile_times()
         print(f"compile: {data['compile']}", file=sys.stderr, flush=True)
