@@ -326,6 +326,21 @@ def report(data):
     return "\n".join(lines)
 
 
+def _measuring_args(argv):
+    """The command-line arguments that shaped the measurement (where files went left out)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in ("--out", "--json-out", "--from-json"):
+            skip = True
+        elif not a.startswith(("--out=", "--json-out=", "--from-json=", "--quiet")):
+            out.append(a)
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description="ms per tick against N for Ballpit and pymunk, as a log-log PNG.")
     p.add_argument("--scene", choices=sorted(SCENES), default="pit", help="pit (issue 5's ball pit) or pile")
@@ -370,12 +385,15 @@ def main(argv=None):
         if args.memory:
             data["memory"] = measure_memory(args.scene, sorted(set(args.sizes) | set(args.ours_sizes)),
                                             args.memory_ticks, progress)
-        data["command"] = "python benchmarks/plot_scaling.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        data["command"] = "python benchmarks/plot_scaling.py " + " ".join(_measuring_args(argv))
         if args.json_out:
             with open(args.json_out, "w") as f:
                 f.write(common.dump_json(data))
     print(report(data))
-    plot(data, args.out, data.get("command"))
+    command = data.get("command")
+    if command and args.from_json:   # a run saved before the files were left out of it
+        command = "python benchmarks/plot_scaling.py " + " ".join(_measuring_args(command.split()[2:]))
+    plot(data, args.out, command)
     print(f"wrote {os.path.relpath(os.path.abspath(args.out), ROOT)}")
     return 0
 
