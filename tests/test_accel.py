@@ -153,7 +153,9 @@ def test_each_part_of_the_warm_up_compiles_what_the_whole_compiles():
     import numba
     kernels = {name: k for name, k in vars(KERNELS).items() if isinstance(k, numba.core.registry.CPUDispatcher)}
     before = {name: list(k.signatures) for name, k in kernels.items()}
-    assert all(before.values())                         # the whole warm-up compiled every kernel
+    # The whole warm-up made every kernel it calls (the helpers inside them have no signature
+    # of their own where the kernels came from the cache).
+    assert all(sigs for name, sigs in before.items() if not name.startswith("_"))
     for part in accel.COMPILE_PARTS:
         KERNELS.warm_up(part)
     assert {name: list(k.signatures) for name, k in kernels.items()} == before
