@@ -72,6 +72,7 @@ FONT_BOLD = os.path.join(ROOT, "assets", "DejaVuSans-Bold.ttf")
 def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None, clock="wall"):
     """Time both engines at ``sizes`` and this engine alone at ``ours_sizes``; a dict (--json)."""
     import ball_pit
+    machine = machine_info()        # before timing: the engine source measured, not the one at the end
     make = SCENES[scene_name]
     rows = []
     flip = 0
@@ -101,7 +102,7 @@ def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None
             row["ratio"] = row["ours"]["ms_per_tick"] / row["pymunk"]["ms_per_tick"]
         rows.append(row)
     return {"benchmark": "plot_scaling", "scene": scene_name, "clock": clock, "ticks": ticks, "warmup": warmup,
-            "repeats": repeats, "tick_s": TICK, "machine": machine_info(), "results": rows,
+            "repeats": repeats, "tick_s": TICK, "machine": machine, "results": rows,
             "scaling_exponent": exponents(rows)}
 
 
