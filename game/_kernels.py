@@ -43,9 +43,9 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     ``collide.find_candidates`` orders them.
 
     A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does; ``_stable_order``) puts them in cell order; a cell's
-    range in that order is found by binary search, so the work is O(n log n) whatever the
-    grid's size. Each ball then meets the balls after it in its own cell and in four of its
+    clipped into the grid as ``collide.Grid.cells`` does), ``_stable_order``'s radix sort,
+    puts them in cell order; a cell's range in that order is found by binary search, so the
+    work is O(n log n) whatever the grid's size. Each ball then meets the balls after it in its own cell and in four of its
     neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
     cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
     hold every neighbour a ball must meet, and every pair is met once.
