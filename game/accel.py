@@ -12,9 +12,8 @@ On a cold cache (the first run after installing) compiling the kernels takes 15-
 Python work, which on a thread would hold the interpreter's lock and slow the frames
 meanwhile; so child processes compile them into numba's on-disk cache: two at once, each
 one half of the kernels (``COMPILE_PARTS``; the first also loads what the caller names:
-the game names its ball stamper, ``game.render_kernels``), at a lower priority than the
-game, so they take what the game's frames leave of both cores. The game then loads the
-kernels from that cache
+the game names its ball stamper, ``game.render_kernels``), so the compile takes as long
+as its larger half where two cores are free. The game then loads the kernels from that cache
 (about a second, with a short switch interval so that its frames keep their turns at the
 interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
@@ -33,10 +32,6 @@ _lock = threading.Lock()
 # The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
 # candidate search, statics, steppers, sweep) and "solver" (prepare and solve), about equal.
 COMPILE_PARTS = ("contacts", "solver")
-# POSIX nice steps below the game for the compiling children: on two cores the game's frames
-# come first when two children and the game all want to run; mild, because on a machine
-# other programs keep busy a child at nice 10 got a tenth of its CPU share and took 3x longer.
-CHILD_NICENESS = 5
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
 LOAD_SWITCH_INTERVAL = 0.0005
@@ -96,13 +91,10 @@ def compile_in_child(timeout=900, also=()):
 
 
 def child_main(part, also=()):
-    """A compiling child's work: below the game's priority, one part of the kernels into
-    numba's cache, then ``load()`` of each module named in ``also``."""
-    if hasattr(os, "nice"):
-        try:
-            os.nice(CHILD_NICENESS)
-        except OSError:
-            pass
+    """A compiling child's work: one part of the kernels into numba's cache, then ``load()``
+    of each module named in ``also``. (At the normal priority: below it, on a machine other
+    programs kept busy, the children took longer than one child had, and the frame rate
+    meanwhile was no better; benchmarks/bench_coldstart.py.)"""
     from game import _kernels
     _kernels.warm_up(part)
     for name in also:
