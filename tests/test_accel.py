@@ -119,7 +119,7 @@ def test_compiled_sweep_stops_the_same_balls_at_the_same_points_as_numpy(seed, s
 
 def test_a_child_process_fills_the_cache_and_the_background_load_follows():
     """The game's way in: compile in a child (warm here: the tests loaded the kernels), then load."""
-    # Generous waits, not timings: the children run below the test's priority on a busy machine.
+    # Generous waits, not timings: on a busy machine a cold compile takes minutes.
     assert accel.compile_in_child(timeout=600)
     accel.load_in_background().join(timeout=600)
     assert accel.KERNELS is KERNELS
