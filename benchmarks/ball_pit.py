@@ -54,9 +54,9 @@ def box_of(scene):
 
 
 # ---------------------------------------------------------------------------- this engine
-def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None):
+def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, clock="wall"):
     world, build_s = common.build_world(scene, integrator, substeps, solver)
-    ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
+    ms = time_ticks(lambda: world.step(TICK), ticks, warmup, clock)
     spin = common.world_spin(world)
     execution = getattr(getattr(world, "solver", None), "execution", None)
     return {"ms": ms, "build_s": build_s,
@@ -99,11 +99,11 @@ def build_pymunk(scene, iterations=10, broadphase="tree", slop=None):
     return space, bodies
 
 
-def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None):
+def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None, clock="wall"):
     t0 = time.perf_counter()
     space, bodies = build_pymunk(scene, iterations, broadphase, slop)
     build_s = time.perf_counter() - t0
-    ms = time_ticks(lambda: space.step(TICK), ticks, warmup)
+    ms = time_ticks(lambda: space.step(TICK), ticks, warmup, clock)
     pos = np.array([tuple(b.position) for b in bodies], float).reshape(-1, 2)
     vel = np.array([tuple(b.velocity) for b in bodies], float).reshape(-1, 2)
     spin = np.array([b.angular_velocity for b in bodies], float)

@@ -16,9 +16,11 @@ import math
 import numpy as np
 from numba import njit
 
+from game.accel import COMPILE_PARTS
 from game.geometry import EPS, ON_SEGMENT_ULPS
 
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
+RADIX_BITS = 11                      # bits of the key sorted per pass of _stable_order (2048 counters)
 
 
 @njit(cache=True)
@@ -41,9 +43,9 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     ``collide.find_candidates`` orders them.
 
     A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does) puts them in cell order; a cell's
-    range in that order is found by binary search, so the work is O(n log n) whatever the
-    grid's size. Each ball then meets the balls after it in its own cell and in four of its
+    clipped into the grid as ``collide.Grid.cells`` does), ``_stable_order``'s radix sort,
+    puts them in cell order; a cell's range in that order is found by binary search, so the
+    work is O(n log n) whatever the grid's size. Each ball then meets the balls after it in its own cell and in four of its
     neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
     cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
     hold every neighbour a ball must meet, and every pair is met once.
@@ -54,7 +56,7 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         key[a] = ix * ncy + iy
-    order = np.argsort(key, kind="mergesort")
+    order = _stable_order(key)
     sorted_key = key[order]
     sx = np.empty(n)
     sy = np.empty(n)
@@ -95,6 +97,39 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
             break
         room = k
     return _sorted_pairs(n, oi[:k], oj[:k])
+
+
+@njit(cache=True)
+def _stable_order(key):
+    """(n,) int64: the permutation that sorts the non-negative int64 ``key`` stably, as
+    ``np.argsort(key, kind="stable")`` does: a least-significant-digit radix sort,
+    RADIX_BITS a pass (two passes for a grid of up to 2^22 cells). O(n) where the merge
+    sort was O(n log n), and a far smaller function for numba to compile."""
+    n = len(key)
+    order = np.arange(n)
+    top = 0
+    for a in range(n):
+        top = max(top, key[a])
+    spare = np.empty(n, np.int64)
+    size = 1 << RADIX_BITS
+    mask = size - 1
+    count = np.empty(size + 1, np.int64)
+    shift = 0
+    while (top >> shift) > 0:
+        for d in range(size + 1):
+            count[d] = 0
+        for a in range(n):
+            count[((key[order[a]] >> shift) & mask) + 1] += 1
+        for d in range(size):
+            count[d + 1] += count[d]
+        for a in range(n):          # in the order so far: equal digits keep it (stable)
+            b = order[a]
+            d = (key[b] >> shift) & mask
+            spare[count[d]] = b
+            count[d] += 1
+        order, spare = spare, order
+        shift += RADIX_BITS
+    return order
 
 
 @njit(cache=True)
@@ -889,12 +924,21 @@ from game._force_kernels import FORCE_STEPPERS  # noqa: E402
 from game._force_kernels import warm_up as _warm_up_forces  # noqa: E402
 
 
-def warm_up():
-    """Compile (or load from the cache) every kernel on a tiny problem."""
+def warm_up(part=None):
+    """Compile (or load from the cache) the kernels on a tiny problem: all of them, or one part
+    of ``game.accel.COMPILE_PARTS`` ("contacts": the candidate search, statics, steppers and
+    sweep; "solver": prepare and solve), so that two processes can fill numba's cache at once."""
+    if part not in (None,) + COMPILE_PARTS:
+        raise ValueError(f"warm_up: no part {part!r}")
     px = np.array([0.0, 0.5, 3.0])
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
-    i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    contacts = part in (None, "contacts")
+    solver = part in (None, "solver")
+    if contacts:
+        i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
+    else:   # the one pair ball_contacts finds here, of the very types it returns
+        i, j = np.array([0], np.int64), np.array([1], np.int64)
     nx = np.ones(len(i))
     ny = np.zeros(len(i))
     depth = np.zeros(len(i))
@@ -902,24 +946,27 @@ def warm_up():
     b = np.array([5.0, 1.0])
     start = np.zeros(49, np.int64)
     start[1:] = 1
-    static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
-                    a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
     pos = np.stack((px, py), axis=1)
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
-    static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:],
-                    np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
-    prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
-                     np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
-                     i[:0], z[:0], z[:0], z[:0])
-    solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
-          ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
-          1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
-    vel = np.zeros((3, 2))
-    for stepper in UNIFORM_STEPPERS.values():
-        stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
-    _warm_up_forces()
-    box = np.array([[-5.0, 1.0, 5.0, 1.0]])
-    sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
-          np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)
+    if contacts:
+        static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
+                        a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
+        static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1],
+                        b[1:], np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
+    if solver:
+        prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
+                         np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
+                         i[:0], z[:0], z[:0], z[:0])
+        solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
+              ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
+              1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
+    if contacts:
+        vel = np.zeros((3, 2))
+        for stepper in UNIFORM_STEPPERS.values():
+            stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
+        _warm_up_forces()
+        box = np.array([[-5.0, 1.0, 5.0, 1.0]])
+        sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
+              np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)

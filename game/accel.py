@@ -8,15 +8,19 @@ passes of the numpy path). numba is imported only when ``load()`` runs; until th
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
 
 Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
-On a cold cache (the first run after installing) compiling the kernels takes about ten
-seconds of Python work, which on a thread would hold the interpreter's lock and slow the
-frames meanwhile; so a child process compiles them into numba's on-disk cache, on the other
-core, and the game then loads them from that cache (about a second). The world switches at
-the next sub-step once ``KERNELS`` is set.
+On a cold cache (the first run after installing) compiling the kernels takes 15-25 s of
+Python work, which on a thread would hold the interpreter's lock and slow the frames
+meanwhile; so child processes compile them into numba's on-disk cache: two at once, each
+one half of the kernels (``COMPILE_PARTS``; the first also loads what the caller names:
+the game names its ball stamper, ``game.render_kernels``), so the compile takes as long
+as its larger half where two cores are free. The game then loads the kernels from that cache
+(about a second, with a short switch interval so that its frames keep their turns at the
+interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 """
 import gc
+import importlib
 import os
 import subprocess
 import sys
@@ -24,6 +28,13 @@ import threading
 
 KERNELS = None          # the kernel module once loaded
 _lock = threading.Lock()
+
+# The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
+# candidate search, statics, steppers, sweep) and "solver" (prepare and solve), about equal.
+COMPILE_PARTS = ("contacts", "solver")
+# s: the interpreter's switch interval while loading (default 0.005): the loading thread then
+# holds the lock at most this long before the frame loop gets its turn.
+LOAD_SWITCH_INTERVAL = 0.0005
 
 
 def load():
@@ -36,11 +47,15 @@ def load():
         return None
     with _lock:
         if KERNELS is None:
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(interval, LOAD_SWITCH_INTERVAL))
             try:
                 from game import _kernels
                 _kernels.warm_up()
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
+            finally:
+                sys.setswitchinterval(interval)
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
             # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
             # few frames. Frozen, they are left out of every later collection.
@@ -49,45 +64,61 @@ def load():
     return KERNELS
 
 
-_child = None           # the compiling child process while it runs
+_children = []          # the compiling child processes while they run
 _child_lock = threading.Lock()
 
 
-def compile_in_child(timeout=300):
-    """Fill numba's cache from a child process (nothing to do where it is warm already);
-    returns whether the child succeeded. Its output is dropped: a failure means the numpy
-    path serves, and load() finds that out by itself."""
-    global _child
+def compile_in_child(timeout=900, also=()):
+    """Fill numba's cache from child processes, one per part of the kernels, at once (nothing
+    to do where it is warm already); returns whether every child succeeded. Their output is
+    dropped: a failure means the numpy path serves, and load() finds that out by itself.
+    ``also``: names of modules whose ``load()`` the first child calls too (the game's other
+    compiled code, e.g. "game.render_kernels", so that its first load comes from the cache)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         with _child_lock:
-            _child = subprocess.Popen([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
-                                      cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
-        return _child.wait(timeout=timeout) == 0
+            for part in COMPILE_PARTS:
+                _children.append(subprocess.Popen(
+                    [sys.executable, "-c", f"from game import accel; accel.child_main({part!r}, "
+                                           f"{tuple(also) if part == COMPILE_PARTS[0] else ()!r})"],
+                    cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            children = list(_children)
+        return all(child.wait(timeout=timeout) == 0 for child in children)
     except (OSError, subprocess.SubprocessError):
         return False
     finally:
         stop_background()
 
 
+def child_main(part, also=()):
+    """A compiling child's work: one part of the kernels into numba's cache, then ``load()``
+    of each module named in ``also``. (At the normal priority: below it, on a machine other
+    programs kept busy, the children took longer than one child had, and the frame rate
+    meanwhile was no better; benchmarks/bench_coldstart.py.)"""
+    from game import _kernels
+    _kernels.warm_up(part)
+    for name in also:
+        importlib.import_module(name).load()
+
+
 def stop_background():
-    """End the compiling child if it still runs (the game is closing): numba writes each
+    """End the compiling children that still run (the game is closing): numba writes each
     cache file whole, so the next launch compiles what is missing and no more."""
-    global _child
     with _child_lock:
-        child, _child = _child, None
-    if child is not None and child.poll() is None:
-        child.kill()
-        child.wait()
+        children = list(_children)
+        _children.clear()
+    for child in children:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
 
 
-def load_in_background():
-    """Compile in a child process, then load(), on a daemon thread; the caller goes on
-    drawing meanwhile (on the numpy path)."""
+def load_in_background(also=()):
+    """Compile in child processes (``compile_in_child``, ``also`` passed on), then load(), on
+    a daemon thread; the caller goes on drawing meanwhile (on the numpy path)."""
     def work():
         if not os.environ.get("BALLPIT_NUMPY"):
-            compile_in_child()
+            compile_in_child(also=also)
         load()
 
     thread = threading.Thread(target=work, name="ballpit-kernels", daemon=True)

@@ -328,7 +328,7 @@ def run(args):
             app.draw(pygame.display.get_surface())
             pygame.display.flip()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
-                app.loader = accel.load_in_background()
+                app.loader = accel.load_in_background(also=("game.render_kernels",))
             elif not app.loader.is_alive():
                 render_kernels.load_in_background()   # once numba is in: the compiled stamper
             if app.world.name != caption:

@@ -178,3 +178,100 @@ def test_bench_frame_compare_draws_each_frame_both_ways():
     row = data["frames_results"][0]
     assert row["stamper"] is True                  # numba is a dependency: the stamper drew
     assert math.isfinite(row["draw_blit"]["median"]) and row["draw_blit"]["median"] > 0
+
+
+# ---------------------------------------------------------------------------- scaling and cold start
+@pytest.mark.parametrize("n", [1, 150, 2000])
+def test_pile_scene_packs_the_balls_touching_on_the_floor(n):
+    scene = common.pile_scene(n)
+    w, r = scene["width"], common.BALL_RADIUS
+    balls = scene["balls"]
+    assert balls.shape == (n, 2) and scene["obstacles"] == [] and len(scene["walls"]) == 4
+    # Inside the box, the bottom row on the floor, no two overlapping.
+    assert balls.min() >= r and balls[:, 0].max() <= w - r and balls[:, 1].max() < scene["height"] / 4 + 2 * r
+    assert np.all(balls[balls[:, 1] == balls[:, 1].min(), 1] == r)
+    assert len(common.overlapping_pairs(balls, r)[0]) == 0
+    if 1 < n <= 200:
+        # Every ball touches a neighbour: its nearest centre exactly one diameter away (brute force).
+        d = np.hypot(*(balls[:, None, :] - balls[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        assert np.allclose(d.min(axis=1), 2 * r)
+    if n > 1:
+        # A quarter of the box deep (to a row), whatever n: the work per ball is alike at every size.
+        rows = len(np.unique(balls[:, 1]))
+        assert rows * 2 * r == pytest.approx(w / 4, abs=2 * r)
+
+
+def test_time_ticks_on_the_cpu_clock_counts_work_not_sleep():
+    import time
+    wall = common.time_ticks(lambda: time.sleep(0.01), 2, 0, "wall")
+    cpu = common.time_ticks(lambda: time.sleep(0.01), 2, 0, "cpu")
+    assert wall.min() >= 10.0                      # slept 10 ms a tick, and the wall saw it
+    assert cpu.max() < 10.0                        # the process did not work while it slept
+
+
+def _plot_data(rows, scene="pit"):
+    import plot_scaling
+    return {"scene": scene, "clock": "cpu", "ticks": 5, "warmup": 1, "repeats": 1,
+            "machine": common.machine_info(), "results": rows, "scaling_exponent": plot_scaling.exponents(rows)}
+
+
+def _row(n, ours, pymunk=None):
+    def engine(ms):
+        return {"ms_per_tick": ms, "ms": {"median": ms, "p10": 0.8 * ms, "p90": 1.3 * ms},
+                "escaped": 0, "overlap_mean": 0.0, "finite": True}
+    row = {"n": n, "ours": engine(ours)}
+    if pymunk is not None:
+        row["pymunk"] = engine(pymunk)
+        row["ratio"] = ours / pymunk
+    return row
+
+
+def test_scaling_plot_draws_both_curves_and_the_frame_budget(tmp_path):
+    import pygame
+    import plot_scaling
+    rows = [_row(1000, 1.0, 1.5), _row(10000, 10.0, 60.0), _row(100000, 100.0)]
+    data = _plot_data(rows)
+    assert data["scaling_exponent"]["ours"] == pytest.approx(1.0)
+    assert data["scaling_exponent"]["pymunk"] == pytest.approx(math.log(40) / math.log(10))
+    path = plot_scaling.plot(data, str(tmp_path / "s.png"), "python benchmarks/plot_scaling.py")
+    image = pygame.image.load(path)
+    assert image.get_size() == plot_scaling.IMAGE_SIZE
+    rgb = pygame.surfarray.array3d(image).reshape(-1, 3).astype(np.int64)
+    colours = set(np.unique(rgb @ np.array([1 << 16, 1 << 8, 1])).tolist())
+    for r, g, b in (plot_scaling.COLOURS["ours"], plot_scaling.COLOURS["pymunk"], plot_scaling.BUDGET):
+        assert (r << 16 | g << 8 | b) in colours
+    assert "Ballpit" in plot_scaling.report(data) and "100,000" in plot_scaling.report(data)
+
+
+def test_log_ticks_are_one_two_five_within_the_range():
+    import plot_scaling
+    assert plot_scaling._log_ticks(700, 130000) == [1000, 2000, 5000, 10000, 20000, 50000, 100000]
+    assert plot_scaling._log_ticks(0.3, 3) == [0.5, 1, 2]
+
+
+def test_scaling_measure_runs_both_engines_and_ours_alone_where_asked():
+    pytest.importorskip("pymunk")
+    import plot_scaling
+    data = plot_scaling.measure("pile", [40], [80], ticks=2, warmup=1, repeats=1, clock="cpu")
+    assert [r["n"] for r in data["results"]] == [40, 80]
+    assert "pymunk" in data["results"][0] and "pymunk" not in data["results"][1]
+    assert data["results"][0]["ratio"] > 0 and data["results"][1]["ours"]["escaped"] == 0
+    assert math.isfinite(data["scaling_exponent"]["ours"])
+
+
+def test_cold_start_frame_rate_windows_match_brute_force():
+    import bench_coldstart
+    # 60 FPS on numpy with one 200 ms stall at 1 s, the kernels in use from 2.5 s, then 60 FPS.
+    times = [k / 60 for k in range(61)] + [1.2 + k / 60 for k in range(180)]
+    frames = [(1.0 + t, t >= 2.5, 0.004 * k) for k, t in enumerate(times)]
+    stats = bench_coldstart.frame_stats(frames)
+    assert stats["full_speed_s"] == pytest.approx(times[next(k for k, t in enumerate(times) if t >= 2.5)])
+    assert stats["before"]["max_gap_ms"] == pytest.approx(200, rel=1e-6)
+    assert stats["after"]["max_gap_ms"] == pytest.approx(1000 / 60, rel=1e-6)
+    assert stats["before"]["cpu_ms_median"] == pytest.approx(4.0)
+
+    def brute(ts):   # fewest frames in [t, t + 1) over frame times t whose window fits
+        return min(sum(1 for u in ts if t <= u < t + 1.0) for t in ts if t + 1.0 <= ts[-1])
+    assert stats["whole"]["min_fps"] == brute(times)
+    assert stats["before"]["min_fps"] < 50 <= stats["after"]["min_fps"]
