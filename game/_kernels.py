@@ -19,6 +19,7 @@ from numba import njit
 from game.geometry import EPS, ON_SEGMENT_ULPS
 
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
+MAX_COUNTING_CELLS = 8              # cells a ball: ball_contacts counting-sorts grids up to this
 
 
 @njit(cache=True)
@@ -40,60 +41,88 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     ``collide._ball_contacts`` finds them, with i < j and sorted by (i, j) as
     ``collide.find_candidates`` orders them.
 
-    A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does) puts them in cell order; a cell's
-    range in that order is found by binary search, so the work is O(n log n) whatever the
-    grid's size. Each ball then meets the balls after it in its own cell and in four of its
-    neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
-    cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
-    hold every neighbour a ball must meet, and every pair is met once.
+    The balls are put in order of their cell number (cell >= the largest diameter; points
+    are clipped into the grid as ``collide.Grid.cells`` does), stably: by a counting sort
+    where the grid has at most MAX_COUNTING_CELLS cells a ball, else by a comparison sort
+    and binary searches, so the work stays O(n log n) whatever the grid's size. Each ball
+    then meets the balls after it in its own cell and in four of its neighbours: cell
+    (x, y + 1), which follows its own cell in the numbering, and the three cells
+    (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy hold
+    every neighbour a ball must meet, and every pair is met once. Each pair met is written
+    and kept by counting it only if near: no branch to mispredict in the hot loop.
     """
     n = len(px)
+    ncells = ncx * ncy
     key = np.empty(n, np.int64)
     inv = 1.0 / cell
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         key[a] = ix * ncy + iy
-    order = np.argsort(key, kind="mergesort")
-    sorted_key = key[order]
+    dense = ncells <= MAX_COUNTING_CELLS * n + 1024
+    if dense:
+        start = np.zeros(ncells + 1, np.int64)
+        for a in range(n):
+            start[key[a] + 1] += 1
+        for c in range(ncells):
+            start[c + 1] += start[c]
+        fill = start[:-1].copy()
+        order = np.empty(n, np.int64)
+        for a in range(n):
+            order[fill[key[a]]] = a
+            fill[key[a]] += 1
+    else:
+        order = np.argsort(key, kind="mergesort")
+        start = np.zeros(1, np.int64)
+    sorted_key = np.empty(n, np.int64)
     sx = np.empty(n)
     sy = np.empty(n)
     sr = np.empty(n)
     sm = np.empty(n)
     for p in range(n):
         a = order[p]
+        sorted_key[p] = key[a]
         sx[p] = px[a]
         sy[p] = py[a]
         sr[p] = radius[a]
         sm[p] = margin[a]
-
-    # Write into room for a typical number of pairs; if a crowd needs more, count and go again.
     room = 8 * n + 64
-    for attempt in range(2):
-        oi = np.empty(room, np.int64)
-        oj = np.empty(room, np.int64)
-        k = 0
-        for p in range(n):
-            c = key[order[p]]
-            for run in range(2):
-                if run == 0:
-                    lo, hi = p + 1, np.searchsorted(sorted_key, c + 2)
-                else:
-                    lo = np.searchsorted(sorted_key, c + ncy - 1)
-                    hi = np.searchsorted(sorted_key, c + ncy + 2)
-                for q in range(lo, hi):
-                    ddx = sx[p] - sx[q]
-                    ddy = sy[p] - sy[q]
-                    limit = sr[p] + sr[q] + sm[p] + sm[q]
-                    if ddx * ddx + ddy * ddy >= limit * limit:
-                        continue
-                    if k < room:
-                        oi[k] = order[p]
-                        oj[k] = order[q]
-                    k += 1
-        if k <= room:
-            break
-        room = k
+    oi = np.empty(room, np.int64)
+    oj = np.empty(room, np.int64)
+    k = 0
+    for p in range(n):
+        c = sorted_key[p]
+        xp = sx[p]
+        yp = sy[p]
+        rp = sr[p]
+        mp = sm[p]
+        for run in range(2):
+            if run == 0:
+                lo = p + 1
+                hi = start[c + 2] if dense else np.searchsorted(sorted_key, c + 2)
+            elif dense:
+                lo = start[c + ncy - 1]
+                hi = start[c + ncy + 2]
+            else:
+                lo = np.searchsorted(sorted_key, c + ncy - 1)
+                hi = np.searchsorted(sorted_key, c + ncy + 2)
+            if k + (hi - lo) > room:          # a crowd: more room
+                room = 2 * (k + hi - lo)
+                grown_i = np.empty(room, np.int64)
+                grown_j = np.empty(room, np.int64)
+                grown_i[:k] = oi[:k]
+                grown_j[:k] = oj[:k]
+                oi = grown_i
+                oj = grown_j
+            for q in range(lo, hi):
+                ddx = xp - sx[q]
+                ddy = yp - sy[q]
+                limit = rp + sr[q] + mp + sm[q]
+                oi[k] = p
+                oj[k] = q
+                k += ddx * ddx + ddy * ddy < limit * limit
+    for e in range(k):
+        oi[e] = order[oi[e]]
+        oj[e] = order[oj[e]]
     return _sorted_pairs(n, oi[:k], oj[:k])
 
 
