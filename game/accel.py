@@ -37,8 +37,9 @@ def load():
     with _lock:
         if KERNELS is None:
             try:
-                from game import _kernels
+                from game import _kernels, _step_kernels
                 _kernels.warm_up()
+                _step_kernels.warm_up()
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
@@ -61,7 +62,7 @@ def compile_in_child(timeout=300):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         with _child_lock:
-            _child = subprocess.Popen([sys.executable, "-c", "from game import _kernels; _kernels.warm_up()"],
+            _child = subprocess.Popen([sys.executable, "-c", "from game import _kernels, _step_kernels; _kernels.warm_up(); _step_kernels.warm_up()"],
                                       cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
         return _child.wait(timeout=timeout) == 0
