@@ -275,7 +275,76 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
 
 
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
-NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def colour_contacts(a, b, n, priority):
+    """(C,) colour of each contact: the rounds of ``solver.colour_contacts`` without the rounds.
+
+    In those rounds a contact is coloured as soon as every contact of lower priority sharing
+    a ball with it (index n, the statics' stand-in, is shared freely) is coloured, so its
+    colour is 0, or one more than the largest colour among those. Along one ball's contacts
+    in order of priority the colours grow, so that largest colour is the one of the contact
+    just before it on its ball a or b: each contact waits for those two at most. Kahn's walk
+    of that graph (each ball's contacts sorted by priority, small sorts) colours all in O(C).
+    """
+    m = len(a)
+    start = np.zeros(n + 2, np.int64)
+    for k in range(m):
+        start[a[k] + 1] += 1
+        if b[k] != n:
+            start[b[k] + 1] += 1
+    for x in range(n + 1):
+        start[x + 1] += start[x]
+    fill = start[:-1].copy()
+    slot = np.empty(start[n + 1], np.int64)
+    for k in range(m):
+        slot[fill[a[k]]] = k
+        fill[a[k]] += 1
+        if b[k] != n:
+            slot[fill[b[k]]] = k
+            fill[b[k]] += 1
+    # Each ball's contacts by priority; then each contact's successors on its two balls.
+    after_a = np.full(m, -1, np.int64)
+    after_b = np.full(m, -1, np.int64)
+    waits = np.zeros(m, np.int64)
+    for x in range(n):
+        lo = start[x]
+        hi = start[x + 1]
+        for p in range(lo + 1, hi):
+            k = slot[p]
+            q = p - 1
+            while q >= lo and priority[slot[q]] > priority[k]:
+                slot[q + 1] = slot[q]
+                q -= 1
+            slot[q + 1] = k
+        for p in range(lo + 1, hi):
+            earlier = slot[p - 1]
+            if a[earlier] == x:
+                after_a[earlier] = slot[p]
+            else:
+                after_b[earlier] = slot[p]
+            waits[slot[p]] += 1
+    colour = np.zeros(m, np.int64)
+    ready = np.empty(m, np.int64)
+    tail = 0
+    for k in range(m):
+        if waits[k] == 0:
+            ready[tail] = k
+            tail += 1
+    head = 0
+    while head < tail:
+        k = ready[head]
+        head += 1
+        for side in range(2):
+            j = after_a[k] if side == 0 else after_b[k]
+            if j >= 0:
+                colour[j] = max(colour[j], colour[k] + 1)
+                waits[j] -= 1
+                if waits[j] == 0:
+                    ready[tail] = j
+                    tail += 1
+    return colour
 
 
 @njit(cache=True)
@@ -359,36 +428,14 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
             wn[k] = old_n[o]
             wt[k] = old_t[o]
             wr[k] = old_r[o]
-    # Colours: rounds over the uncoloured contacts.
+    # Colours: the rounds of solver.colour_contacts.
     priority = np.empty(m, np.uint64)
     for k in range(m):
         priority[k] = np.uint64(ckey[k]) * HASH
-    colour = np.full(m, -1, np.int64)
-    best = np.empty(n + 1, np.uint64)
-    left = np.arange(m)
-    count = m
+    colour = colour_contacts(ca, cb, n, priority)
     c = 0
-    while count > 0:
-        for q in range(count):
-            k = left[q]
-            best[ca[k]] = NONE
-            best[cb[k]] = NONE
-        for q in range(count):
-            k = left[q]
-            if priority[k] < best[ca[k]]:
-                best[ca[k]] = priority[k]
-            if priority[k] < best[cb[k]]:
-                best[cb[k]] = priority[k]
-        keep = 0
-        for q in range(count):
-            k = left[q]
-            if best[ca[k]] == priority[k] and (cb[k] == n or best[cb[k]] == priority[k]):
-                colour[k] = c
-            else:
-                left[keep] = k
-                keep += 1
-        count = keep
-        c += 1
+    for k in range(m):
+        c = max(c, colour[k] + 1)
     colour_start = np.zeros(c + 1, np.int64)
     for k in range(m):
         colour_start[colour[k] + 1] += 1
