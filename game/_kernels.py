@@ -849,14 +849,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
     points, NaN where no touch)."""
     n = pos.shape[0]
     m = len(ax)
-    count = 0
-    for a in range(n):
-        mx = pos[a, 0] - prev[a, 0]
-        my = pos[a, 1] - prev[a, 1]
-        if np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]:
-            count += 1
-    fast = np.empty(count, np.int64)
-    hits = np.full((count, 2), np.nan)
+    fast = np.empty(n, np.int64)        # room for every ball: one pass, cut to size at the end
+    hits = np.empty((n, 2))
     f = 0
     for a in range(n):
         mx = pos[a, 0] - prev[a, 0]
@@ -864,6 +858,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         if not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
             continue
         fast[f] = a
+        hits[f, 0] = np.nan
+        hits[f, 1] = np.nan
         f += 1
         r = radius[a]
         lox = min(prev[a, 0], pos[a, 0]) - r
@@ -933,7 +929,7 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         vel[a, 1] = ny * (vn + dvn) + ty_ * keep
         hits[f - 1, 0] = tx
         hits[f - 1, 1] = ty
-    return fast, hits
+    return fast[:f].copy(), hits[:f].copy()
 
 
 # The integrators of game.integrators, for forces that are the same for every ball at every
