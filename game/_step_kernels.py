@@ -10,9 +10,10 @@ the warm start kept in canonical order) with the same arithmetic: it changes no 
 numpy execution stays the reference (tests/test_step_kernels.py). What it saves is the glue:
 a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel dispatch.
 
-Imported only by ``game.accel.load`` and, once the kernels have loaded, by ``game.world``.
+Imported only by ``game.accel.load_tick``; the world finds it as ``game.accel.TICK``.
 """
-import os
+import hashlib
+import sys
 
 import numpy as np
 from numba import njit
@@ -271,9 +272,10 @@ def _append_rows(rows, more):
     return out
 
 
-def _stamp(path):
-    st = os.stat(path)
-    return st.st_mtime, st.st_size
+def source_stamp(path):
+    """SHA-256 of a source file's bytes (numba stamps a cached function's own file so)."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
 
 
 def _depend_on_kernels():
@@ -281,7 +283,7 @@ def _depend_on_kernels():
     the kernels of _kernels.py into itself: its cache must go stale when that file changes,
     or a change to the solver would be missed by the compiled execution until the cache
     was cleared. So every cached function here also carries _kernels.py's stamp."""
-    kernels = _stamp(K.__file__)
+    kernels = source_stamp(K.__file__)
     for dispatcher in (_uniform_step, _extended, _column, _candidates, _substep, tick, _append_rows):
         cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
         if cache_file is not None and hasattr(cache_file, "_source_stamp"):
@@ -297,4 +299,4 @@ def warm_up():
     level = {"bounds": [0, 0, 4, 4], "segments": [{"a": [0, 0], "b": [4, 0]}],
              "balls": [{"pos": [1.0, 0.31]}, {"pos": [1.55, 0.31]}, {"pos": [1.3, 0.9], "vel": [0, -3]}]}
     world = World.from_level(level)
-    world._tick_compiled(1 / 60, K)
+    world._tick_compiled(1 / 60, sys.modules[__name__])

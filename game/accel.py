@@ -12,7 +12,9 @@ On a cold cache (the first run after installing) compiling the kernels takes abo
 seconds of Python work, which on a thread would hold the interpreter's lock and slow the
 frames meanwhile; so a child process compiles them into numba's on-disk cache, on the other
 core, and the game then loads them from that cache (about a second). The world switches at
-the next sub-step once ``KERNELS`` is set.
+the next sub-step once ``KERNELS`` is set. A second child then compiles the one-call tick
+(``game._step_kernels``, about as long again: it links every kernel into itself), and the
+world runs whole ticks in one call once ``TICK`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 """
@@ -23,11 +25,14 @@ import sys
 import threading
 
 KERNELS = None          # the kernel module once loaded
+TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
+STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usable once loaded
 
 
-def load():
-    """Import numba and compile (or load from its cache) the kernels; returns them or None.
+def load(tick=True):
+    """Import numba and compile (or load from its cache) the kernels, then (``tick``) the
+    one-call tick; returns the kernels or None.
 
     ``BALLPIT_NUMPY=1`` in the environment keeps the numpy path (to compare the two).
     """
@@ -37,9 +42,8 @@ def load():
     with _lock:
         if KERNELS is None:
             try:
-                from game import _kernels, _step_kernels
+                from game import _kernels
                 _kernels.warm_up()
-                _step_kernels.warm_up()
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
@@ -47,22 +51,41 @@ def load():
             # few frames. Frozen, they are left out of every later collection.
             gc.freeze()
             KERNELS = _kernels
+    if tick:
+        load_tick()
     return KERNELS
+
+
+def load_tick():
+    """Compile (or load from the cache) the one-call tick once the kernels are loaded; returns
+    it or None (the world then runs the compiled kernels sub-step by sub-step)."""
+    global TICK
+    with _lock:
+        if TICK is None and KERNELS is not None:
+            try:
+                from game import _step_kernels
+                _step_kernels.warm_up()
+            except Exception:  # noqa: BLE001 - it cannot compile here: the kernels serve one by one
+                return None
+            gc.freeze()
+            TICK = _step_kernels
+    return TICK
 
 
 _child = None           # the compiling child process while it runs
 _child_lock = threading.Lock()
 
 
-def compile_in_child(timeout=300):
-    """Fill numba's cache from a child process (nothing to do where it is warm already);
-    returns whether the child succeeded. Its output is dropped: a failure means the numpy
-    path serves, and load() finds that out by itself."""
+def compile_in_child(timeout=300, stage="_kernels"):
+    """Fill numba's cache for one of STAGES from a child process (nothing to do where it is
+    warm already); returns whether the child succeeded. Its output is dropped: a failure means
+    the numpy path serves, and load() finds that out by itself."""
     global _child
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = f"from game import {stage}; {stage}.warm_up()"
     try:
         with _child_lock:
-            _child = subprocess.Popen([sys.executable, "-c", "from game import _kernels, _step_kernels; _kernels.warm_up(); _step_kernels.warm_up()"],
+            _child = subprocess.Popen([sys.executable, "-c", code],
                                       cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
         return _child.wait(timeout=timeout) == 0
@@ -84,12 +107,15 @@ def stop_background():
 
 
 def load_in_background():
-    """Compile in a child process, then load(), on a daemon thread; the caller goes on
-    drawing meanwhile (on the numpy path)."""
+    """Compile in a child process, then load, on a daemon thread; the caller goes on drawing
+    meanwhile (on the numpy path). The kernels first, then the one-call tick (as long again
+    to compile): the world runs the kernels one by one in between."""
     def work():
         if not os.environ.get("BALLPIT_NUMPY"):
             compile_in_child()
-        load()
+        # Only from a warm cache: compiling the tick here would hold the interpreter's lock.
+        if load(tick=False) is not None and compile_in_child(stage="_step_kernels"):
+            load_tick()
 
     thread = threading.Thread(target=work, name="ballpit-kernels", daemon=True)
     thread.start()

@@ -359,7 +359,8 @@ class World:
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             if self._fused(kernels):
-                self._tick_compiled(dt, kernels)
+                from game import accel
+                self._tick_compiled(dt, accel.TICK)
             else:
                 for k in range(substeps):
                     self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
@@ -399,16 +400,17 @@ class World:
 
     def _fused(self, kernels):
         """Whether this tick runs as one compiled call (game._step_kernels.tick): the kernels
-        are loaded, the forces are uniform (gravity and drag) with a compiled stepper, and
-        there are balls and no polygons (their insides are pushed out by numpy code)."""
-        return (kernels is not None and self.count > 0 and self.grid is not None and self.forces.uniform
-                and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons and self.substeps > 0)
+        and the tick are loaded, the forces are uniform (gravity and drag) with a compiled
+        stepper, and there are balls and no polygons (their insides are pushed out by numpy)."""
+        from game import accel
+        return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
+                and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons
+                and self.substeps > 0)
 
-    def _tick_compiled(self, dt, kernels):
-        """All the sub-steps of a tick in one compiled call: _substep's phases, the same
-        kernels in the same order with the same arguments, so the same bits; what goes is the
-        Python and numpy glue between the kernels."""
-        from game import _step_kernels as fused
+    def _tick_compiled(self, dt, fused):
+        """All the sub-steps of a tick in one call of ``fused.tick`` (game._step_kernels):
+        _substep's phases, the same kernels in the same order with the same arguments, so the
+        same bits; what goes is the Python and numpy glue between the kernels."""
         n = self.count
         o = self.solver.options
         substeps = self.substeps

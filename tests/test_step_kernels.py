@@ -92,10 +92,13 @@ def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
 
 
 @needs_kernels
-def test_the_compiled_tick_serves_uniform_forces_without_polygons_only():
+def test_the_compiled_tick_serves_uniform_forces_without_polygons_only(monkeypatch):
     pit = random_level(1, 5, "rk4", 0)
     assert World.from_level(pit)._fused(KERNELS)
     assert not World.from_level(pit)._fused(None)                        # numba not loaded
+    with monkeypatch.context() as m:
+        m.setattr(accel, "TICK", None)                                   # the tick still compiling
+        assert not World.from_level(pit)._fused(KERNELS)
     assert not World.from_level(dict(pit, balls=[]))._fused(KERNELS)     # nothing to step
     polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
     assert not World.from_level(polygons)._fused(KERNELS)
