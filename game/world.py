@@ -28,7 +28,8 @@ from game.solver import _STATIC_KEY as STATIC_KEY
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
-CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach
+CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
+                             # more candidates to measure each sub-step, fewer searches)
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
 
@@ -351,7 +352,6 @@ class World:
         a frame's wall-clock time must never reach here.
         """
         self._impact_points, self._impact_speeds = [], []
-        self._candidates = None
         substeps = self.substeps
         h = dt / substeps
         kernels = self.solver.kernels()
@@ -435,9 +435,9 @@ class World:
         gravity = self.forces.gravity
         forces = (fused.STEPPERS.index(self._integrator), float(gravity[0]), float(gravity[1]),
                   float(self.forces.drag))
-        c = self._candidates
-        if c is not None and c[0] == n:
-            found, found_at, margin = c[1], self._found_at, self._margin
+        found = self._candidates_kept()
+        if found is not None:
+            found_at, margin = self._found_at, self._margin
         else:
             none = np.zeros(0, np.int64)
             found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
@@ -448,7 +448,7 @@ class World:
                 self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces, statics, grid,
             (float(CONTACT_MARGIN), float(collide.MAX_MARGIN_CELLS)), solve_consts, found, found_at, margin,
             self.solver._warm, options)
-        self._candidates, self._found_at, self._margin = (n, found), found_at, margin
+        self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), found_at, margin
         self.solver._warm = warm
         if len(speeds):
             self._impact_points.append(points)
@@ -458,20 +458,27 @@ class World:
         self.swept_to = self.pos[fast]
         self.swept_hit = hits
 
-    def _find_candidates(self, prev, dt, kernels):
-        """The pairs that could touch this tick: found at the first sub-step, for every pair
-        that could close during the tick (each ball's margin is the way it goes in a tick at
-        its present speed, plus a slop), and found again in a later sub-step only if some
-        ball has gone further than its margin (a collision sped it up)."""
+    def _candidates_kept(self):
+        """The candidate pairs found last, while the balls and the grid are the ones they were
+        found for (the ids array is a new one whenever balls come or go), else None."""
         c = self._candidates
-        if c is not None and c[0] == self.count:
+        return c[2] if c is not None and c[0] is self.ids and c[1] is self.grid else None
+
+    def _find_candidates(self, prev, dt, kernels):
+        """The pairs that could touch: found for every pair that could close within a tick
+        (each ball's margin is the way it goes in a tick at its present speed, plus a slop),
+        and kept from sub-step to sub-step and tick to tick until some ball has gone further
+        than its margin from where they were found (a collision sped it up, it fell on) or
+        the balls changed. Any complete list gives the same contacts: this only saves work."""
+        kept = self._candidates_kept()
+        if kept is not None:
             moved = self.pos - self._found_at
             if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < self._margin * self._margin):
-                return c[1]
+                return kept
         speed = np.sqrt(self.vel[:, 0] * self.vel[:, 0] + self.vel[:, 1] * self.vel[:, 1])
         margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, collide.MAX_MARGIN_CELLS * self.grid.cell)
         found = collide.find_candidates(self.pos, prev, self.radius, self.grid, self.statics, margin, kernels)
-        self._candidates, self._found_at, self._margin = (self.count, found), self.pos.copy(), margin
+        self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), self.pos.copy(), margin
         return found
 
     def _integrate(self, t, h, kernels):

@@ -151,3 +151,22 @@ def test_the_compiled_colours_are_the_rounds_of_the_numpy_colouring(seed, balls,
     priority = priorities(key)
     rounds = colour_contacts(a, b, balls, priority)
     assert np.array_equal(KERNELS.colour_contacts(a, b, balls, priority), rounds)
+
+
+def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change(solver):
+    """Candidate pairs live on from tick to tick while every ball stays within its margin of
+    where they were found; when balls go and come they are found again, even where the count
+    and the positions at each index stay the same: the last ball is replaced by a bigger one
+    on the same spot, now overlapping its neighbour, and the two are pushed apart."""
+    level = {"gravity": [0, 0], "bounds": [0, 0, 10, 10], "segments": [{"a": [0, 0], "b": [10, 0]}],
+             "balls": [{"pos": [2, 5], "radius": 0.5}, {"pos": [5, 5], "radius": 0.5},
+                       {"pos": [8, 2], "radius": 0.9},                 # the grid's cell fits r 0.9
+                       {"pos": [6.3, 5], "radius": 0.5}]}
+    w = World.from_level(level)
+    for _ in range(3):
+        w.step(TICK)                                # at rest, apart: nothing moves
+    assert np.array_equal(w.pos, np.array([b["pos"] for b in level["balls"]], float))
+    w.remove_balls([3])
+    w.add_ball((6.3, 5.0), radius=0.9)              # reach 1.4 over a gap of 1.3
+    w.step(TICK)
+    assert np.linalg.norm(w.pos[3] - w.pos[1]) > 1.3 + 1e-3
