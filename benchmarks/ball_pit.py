@@ -4,6 +4,7 @@
     python benchmarks/ball_pit.py --quick            # N = 1,000 and 5,000
     python benchmarks/ball_pit.py --sizes 100 --ticks 10 --warmup 5 --json
     python benchmarks/ball_pit.py --solver numpy     # this engine's numpy execution (issue 9 builds)
+    python benchmarks/ball_pit.py --clock cpu        # CPU time per tick: a machine shared with busy processes
 
 The scene (``common.pit_scene``): a box of inner width W = 20 sqrt(N/100) m and height 2 W
 of four capsules of radius 0.5 whose inner faces lie on the box; six slanted obstacles of
@@ -117,7 +118,7 @@ def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None
 
 # ---------------------------------------------------------------------------- the run
 def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None, substeps=None,
-        iterations=10, broadphase="tree", slop=None, progress=None, solver=None):
+        iterations=10, broadphase="tree", slop=None, progress=None, solver=None, clock="wall"):
     """Run every size; returns the results as a dict (what --json prints)."""
     results = []
     flip = 0
@@ -130,9 +131,9 @@ def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None
             for engine in order:
                 t0 = time.perf_counter()
                 if engine == "ours":
-                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver)
+                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver, clock)
                 else:
-                    out = run_pymunk(scene, ticks, warmup, iterations, broadphase, slop)
+                    out = run_pymunk(scene, ticks, warmup, iterations, broadphase, slop, clock)
                 runs[engine].append(out)
                 if progress:
                     progress(f"N={n:>6} {engine:<6} run {r + 1}/{repeats}: median {np.median(out['ms']):.2f} ms/tick"
@@ -149,7 +150,7 @@ def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None
         results.append(row)
     exponents = {e: scaling_exponent([r["n"] for r in results], [r[e]["ms_per_tick"] for r in results])
                  for e in engines}
-    return {"benchmark": "ball_pit", "ticks": int(ticks), "warmup": int(warmup), "repeats": int(repeats),
+    return {"benchmark": "ball_pit", "ticks": int(ticks), "warmup": int(warmup), "repeats": int(repeats), "clock": clock,
             "tick_s": TICK, "machine": machine_info(), "results": results, "scaling_exponent": exponents}
 
 
@@ -164,7 +165,8 @@ def report(data):
     lines = [f"Ball pit: N balls (r {BALL_RADIUS} m, {BALL_MASS} kg, restitution {RESTITUTION}, "
              f"friction {FRICTION}) in a box W = 20 sqrt(N/100) m by 2W, six obstacles, g = {GRAVITY}",
              f"{data['ticks']} timed ticks of 1/60 s after {data['warmup']} warm-up ticks; "
-             f"median ms per tick" + (f", median of {data['repeats']} runs" if data["repeats"] > 1 else "")]
+             f"median ms per tick" + (" of thread CPU time" if data.get("clock") == "cpu" else "")
+             + (f", median of {data['repeats']} runs" if data["repeats"] > 1 else "")]
     if results and "ours" in results[0]:
         s = results[0]["ours"]["settings"]
         rotation = "balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"
@@ -224,6 +226,8 @@ def main(argv=None):
                    help="pymunk's broad phase: its default bounding-box tree or its spatial hash")
     p.add_argument("--pymunk-slop", type=float, default=None, metavar="M",
                    help="pymunk's collision_slop in metres (default: pymunk's default, 0.1)")
+    p.add_argument("--clock", choices=tuple(common.CLOCKS), default="wall",
+                   help="time ticks by the wall clock (default) or by this thread's CPU time (a busy shared machine)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = p.parse_args(argv)
@@ -239,7 +243,7 @@ def main(argv=None):
 
     data = run(sizes, args.ticks, args.warmup, args.repeats, engines, args.integrator, args.substeps,
                args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress,
-               args.solver)
+               args.solver, args.clock)
     print(common.dump_json(data) if args.json else report(data))
     return 0
 

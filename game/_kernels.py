@@ -21,6 +21,7 @@ from game.geometry import EPS, ON_SEGMENT_ULPS
 
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 RADIX_BITS = 11                      # bits of the key sorted per pass of _stable_order (2048 counters)
+MAX_COUNTING_CELLS = 8              # cells a ball: ball_contacts counting-sorts grids up to this
 
 
 @njit(cache=True)
@@ -42,60 +43,88 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     ``collide._ball_contacts`` finds them, with i < j and sorted by (i, j) as
     ``collide.find_candidates`` orders them.
 
-    A stable sort of the balls' cell numbers (cell >= the largest diameter; points are
-    clipped into the grid as ``collide.Grid.cells`` does), ``_stable_order``'s radix sort,
-    puts them in cell order; a cell's range in that order is found by binary search, so the
-    work is O(n log n) whatever the grid's size. Each ball then meets the balls after it in its own cell and in four of its
-    neighbours: cell (x, y + 1), which follows its own cell in the numbering, and the three
-    cells (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy
-    hold every neighbour a ball must meet, and every pair is met once.
+    The balls are put in order of their cell number (cell >= the largest diameter; points
+    are clipped into the grid as ``collide.Grid.cells`` does), stably: by a counting sort
+    where the grid has at most MAX_COUNTING_CELLS cells a ball, else by ``_stable_order``'s radix
+    sort and binary searches, so the work stays O(n log n) whatever the grid's size. Each ball
+    then meets the balls after it in its own cell and in four of its neighbours: cell
+    (x, y + 1), which follows its own cell in the numbering, and the three cells
+    (x + 1, y - 1 .. y + 1), which follow each other; so two runs of the sorted copy hold
+    every neighbour a ball must meet, and every pair is met once. Each pair met is written
+    and kept by counting it only if near: no branch to mispredict in the hot loop.
     """
     n = len(px)
+    ncells = ncx * ncy
     key = np.empty(n, np.int64)
     inv = 1.0 / cell
     for a in range(n):
         ix, iy = _cell(px[a], py[a], ox, oy, inv, ncx, ncy)
         key[a] = ix * ncy + iy
-    order = _stable_order(key)
-    sorted_key = key[order]
+    dense = ncells <= MAX_COUNTING_CELLS * n + 1024
+    if dense:
+        start = np.zeros(ncells + 1, np.int64)
+        for a in range(n):
+            start[key[a] + 1] += 1
+        for c in range(ncells):
+            start[c + 1] += start[c]
+        fill = start[:-1].copy()
+        order = np.empty(n, np.int64)
+        for a in range(n):
+            order[fill[key[a]]] = a
+            fill[key[a]] += 1
+    else:
+        order = _stable_order(key)
+        start = np.zeros(1, np.int64)
+    sorted_key = np.empty(n, np.int64)
     sx = np.empty(n)
     sy = np.empty(n)
     sr = np.empty(n)
     sm = np.empty(n)
     for p in range(n):
         a = order[p]
+        sorted_key[p] = key[a]
         sx[p] = px[a]
         sy[p] = py[a]
         sr[p] = radius[a]
         sm[p] = margin[a]
-
-    # Write into room for a typical number of pairs; if a crowd needs more, count and go again.
     room = 8 * n + 64
-    for attempt in range(2):
-        oi = np.empty(room, np.int64)
-        oj = np.empty(room, np.int64)
-        k = 0
-        for p in range(n):
-            c = key[order[p]]
-            for run in range(2):
-                if run == 0:
-                    lo, hi = p + 1, np.searchsorted(sorted_key, c + 2)
-                else:
-                    lo = np.searchsorted(sorted_key, c + ncy - 1)
-                    hi = np.searchsorted(sorted_key, c + ncy + 2)
-                for q in range(lo, hi):
-                    ddx = sx[p] - sx[q]
-                    ddy = sy[p] - sy[q]
-                    limit = sr[p] + sr[q] + sm[p] + sm[q]
-                    if ddx * ddx + ddy * ddy >= limit * limit:
-                        continue
-                    if k < room:
-                        oi[k] = order[p]
-                        oj[k] = order[q]
-                    k += 1
-        if k <= room:
-            break
-        room = k
+    oi = np.empty(room, np.int64)
+    oj = np.empty(room, np.int64)
+    k = 0
+    for p in range(n):
+        c = sorted_key[p]
+        xp = sx[p]
+        yp = sy[p]
+        rp = sr[p]
+        mp = sm[p]
+        for run in range(2):
+            if run == 0:
+                lo = p + 1
+                hi = start[c + 2] if dense else np.searchsorted(sorted_key, c + 2)
+            elif dense:
+                lo = start[c + ncy - 1]
+                hi = start[c + ncy + 2]
+            else:
+                lo = np.searchsorted(sorted_key, c + ncy - 1)
+                hi = np.searchsorted(sorted_key, c + ncy + 2)
+            if k + (hi - lo) > room:          # a crowd: more room
+                room = 2 * (k + hi - lo)
+                grown_i = np.empty(room, np.int64)
+                grown_j = np.empty(room, np.int64)
+                grown_i[:k] = oi[:k]
+                grown_j[:k] = oj[:k]
+                oi = grown_i
+                oj = grown_j
+            for q in range(lo, hi):
+                ddx = xp - sx[q]
+                ddy = yp - sy[q]
+                limit = rp + sr[q] + mp + sm[q]
+                oi[k] = p
+                oj[k] = q
+                k += ddx * ddx + ddy * ddy < limit * limit
+    for e in range(k):
+        oi[e] = order[oi[e]]
+        oj[e] = order[oj[e]]
     return _sorted_pairs(n, oi[:k], oj[:k])
 
 
@@ -281,7 +310,76 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
 
 
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
-NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def _colour_contacts(a, b, n, priority):
+    """(C,) colour of each contact: the rounds of ``solver.colour_contacts`` without the rounds.
+
+    In those rounds a contact is coloured as soon as every contact of lower priority sharing
+    a ball with it (index n, the statics' stand-in, is shared freely) is coloured, so its
+    colour is 0, or one more than the largest colour among those. Along one ball's contacts
+    in order of priority the colours grow, so that largest colour is the one of the contact
+    just before it on its ball a or b: each contact waits for those two at most. Kahn's walk
+    of that graph (each ball's contacts sorted by priority, small sorts) colours all in O(C).
+    """
+    m = len(a)
+    start = np.zeros(n + 2, np.int64)
+    for k in range(m):
+        start[a[k] + 1] += 1
+        if b[k] != n:
+            start[b[k] + 1] += 1
+    for x in range(n + 1):
+        start[x + 1] += start[x]
+    fill = start[:-1].copy()
+    slot = np.empty(start[n + 1], np.int64)
+    for k in range(m):
+        slot[fill[a[k]]] = k
+        fill[a[k]] += 1
+        if b[k] != n:
+            slot[fill[b[k]]] = k
+            fill[b[k]] += 1
+    # Each ball's contacts by priority; then each contact's successors on its two balls.
+    after_a = np.full(m, -1, np.int64)
+    after_b = np.full(m, -1, np.int64)
+    waits = np.zeros(m, np.int64)
+    for x in range(n):
+        lo = start[x]
+        hi = start[x + 1]
+        for p in range(lo + 1, hi):
+            k = slot[p]
+            q = p - 1
+            while q >= lo and priority[slot[q]] > priority[k]:
+                slot[q + 1] = slot[q]
+                q -= 1
+            slot[q + 1] = k
+        for p in range(lo + 1, hi):
+            earlier = slot[p - 1]
+            if a[earlier] == x:
+                after_a[earlier] = slot[p]
+            else:
+                after_b[earlier] = slot[p]
+            waits[slot[p]] += 1
+    colour = np.zeros(m, np.int64)
+    ready = np.empty(m, np.int64)
+    tail = 0
+    for k in range(m):
+        if waits[k] == 0:
+            ready[tail] = k
+            tail += 1
+    head = 0
+    while head < tail:
+        k = ready[head]
+        head += 1
+        for side in range(2):
+            j = after_a[k] if side == 0 else after_b[k]
+            if j >= 0:
+                colour[j] = max(colour[j], colour[k] + 1)
+                waits[j] -= 1
+                if waits[j] == 0:
+                    ready[tail] = j
+                    tail += 1
+    return colour
 
 
 @njit(cache=True)
@@ -365,36 +463,14 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
             wn[k] = old_n[o]
             wt[k] = old_t[o]
             wr[k] = old_r[o]
-    # Colours: rounds over the uncoloured contacts.
+    # Colours: the rounds of solver.colour_contacts.
     priority = np.empty(m, np.uint64)
     for k in range(m):
         priority[k] = np.uint64(ckey[k]) * HASH
-    colour = np.full(m, -1, np.int64)
-    best = np.empty(n + 1, np.uint64)
-    left = np.arange(m)
-    count = m
+    colour = _colour_contacts(ca, cb, n, priority)
     c = 0
-    while count > 0:
-        for q in range(count):
-            k = left[q]
-            best[ca[k]] = NONE
-            best[cb[k]] = NONE
-        for q in range(count):
-            k = left[q]
-            if priority[k] < best[ca[k]]:
-                best[ca[k]] = priority[k]
-            if priority[k] < best[cb[k]]:
-                best[cb[k]] = priority[k]
-        keep = 0
-        for q in range(count):
-            k = left[q]
-            if best[ca[k]] == priority[k] and (cb[k] == n or best[cb[k]] == priority[k]):
-                colour[k] = c
-            else:
-                left[keep] = k
-                keep += 1
-        count = keep
-        c += 1
+    for k in range(m):
+        c = max(c, colour[k] + 1)
     colour_start = np.zeros(c + 1, np.int64)
     for k in range(m):
         colour_start[colour[k] + 1] += 1
@@ -552,21 +628,41 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
 
 
 @njit(cache=True)
-def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
-          restitution, friction, rolling, static, pn, pt, pr,
-          px, py, vx, vy, spin, angle, w, inv_i,
-          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
-    """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
+def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
+            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes):
+    """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
+    faster than the threshold (solver.solve_numpy's passes, contact by contact).
+
+    A contact that closed slower than the threshold when it was last looked at closes as
+    slowly until one of its balls moves: so a pass looks only at the contacts whose balls an
+    impact has moved since (each ball's contacts are listed once), and gives the same hits in
+    the same order as a pass over all of them. A cradle or a rain of balls needs dozens of
+    passes, each of which used to read every contact of the world."""
     m = len(a)
     size = len(px)
-    colours = len(colour_start) - 1
+    start = np.zeros(size + 1, np.int64)
+    for k in range(m):
+        start[a[k] + 1] += 1
+        start[b[k] + 1] += 1
+    for x in range(size):
+        start[x + 1] += start[x]
+    fill = start[:-1].copy()
+    slot = np.empty(2 * m, np.int64)
+    for k in range(m):
+        slot[fill[a[k]]] = k
+        fill[a[k]] += 1
+        slot[fill[b[k]]] = k
+        fill[b[k]] += 1
+    now = np.ones(m, np.bool_)          # to look at in this pass
+    later = np.zeros(m, np.bool_)       # in the next
     imp_n = np.zeros(m)
     imp_t = np.zeros(m)
-    # 1. impacts
     for _ in range(max_passes):
         hits = 0
         for k in range(m):
+            if not now[k]:
+                continue
+            now[k] = False
             p = a[k]
             q = b[k]
             knx = nx[k]
@@ -626,8 +722,37 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
             py[q] = py[q] - dvby * tau
             angle[p] = angle[p] + dwa * tau
             angle[q] = angle[q] + dwb * tau
+            # The contacts of both balls see them move: those after this one in this pass,
+            # the others (this one too) in the next. The stand-in stays at rest (w = 0) and
+            # its contacts wait only if it did not (a world gone NaN).
+            for ball in (p, q):
+                if ball == size - 1 and vx[ball] == 0.0 and vy[ball] == 0.0 and px[ball] == 0.0 \
+                        and py[ball] == 0.0:
+                    continue
+                for at in range(start[ball], start[ball + 1]):
+                    c = slot[at]
+                    if c > k:
+                        now[c] = True
+                    else:
+                        later[c] = True
         if hits == 0:
             break
+        now, later = later, now
+
+
+@njit(cache=True)
+def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
+          restitution, friction, rolling, static, pn, pt, pr,
+          px, py, vx, vy, spin, angle, w, inv_i,
+          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
+          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+    """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
+    m = len(a)
+    size = len(px)
+    colours = len(colour_start) - 1
+    # 1. impacts
+    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
+            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes)
     # 2. warm start
     vx0 = vx.copy()
     vy0 = vy.copy()
@@ -759,14 +884,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
     points, NaN where no touch)."""
     n = pos.shape[0]
     m = len(ax)
-    count = 0
-    for a in range(n):
-        mx = pos[a, 0] - prev[a, 0]
-        my = pos[a, 1] - prev[a, 1]
-        if np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]:
-            count += 1
-    fast = np.empty(count, np.int64)
-    hits = np.full((count, 2), np.nan)
+    fast = np.empty(n, np.int64)        # room for every ball: one pass, cut to size at the end
+    hits = np.empty((n, 2))
     f = 0
     for a in range(n):
         mx = pos[a, 0] - prev[a, 0]
@@ -774,6 +893,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         if not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
             continue
         fast[f] = a
+        hits[f, 0] = np.nan
+        hits[f, 1] = np.nan
         f += 1
         r = radius[a]
         lox = min(prev[a, 0], pos[a, 0]) - r
@@ -843,7 +964,7 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         vel[a, 1] = ny * (vn + dvn) + ty_ * keep
         hits[f - 1, 0] = tx
         hits[f - 1, 1] = ty
-    return fast, hits
+    return fast[:f].copy(), hits[:f].copy()
 
 
 # The integrators of game.integrators, for forces that are the same for every ball at every

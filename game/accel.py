@@ -2,9 +2,8 @@
 
 With the kernels loaded, the world integrates gravity and drag with compiled twins of its
 steppers, ``game.collide`` sweeps fast balls, finds contacts by walking the grid directly
-and solves them Gauss-Seidel style in one call per sub-step (each contact sees its
-neighbours' pushes at once, so a pile converges in fewer passes than the averaged Jacobi
-passes of the numpy path). numba is imported only when ``load()`` runs; until then, or
+and solves them colour by colour in one call per sub-step: the numpy path's algorithm,
+looped instead of vectorised, to the same bits. numba is imported only when ``load()`` runs; until then, or
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
 
 Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
@@ -16,6 +15,9 @@ the game names its ball stamper, ``game.render_kernels``), so the compile takes 
 as its larger half where two cores are free. The game then loads the kernels from that cache
 (about a second, with a short switch interval so that its frames keep their turns at the
 interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
+A third child then compiles the one-call tick (``game._step_kernels``, about as long again:
+it links every kernel into itself), and the world runs whole ticks in one call once ``TICK``
+is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 """
@@ -27,18 +29,31 @@ import sys
 import threading
 
 KERNELS = None          # the kernel module once loaded
+TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
 
 # The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
-# candidate search, statics, steppers, sweep) and "solver" (prepare and solve), about equal.
+# candidate search, statics, steppers, forces, sweep) and "solver" (prepare and solve).
 COMPILE_PARTS = ("contacts", "solver")
+STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usable once loaded
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
 LOAD_SWITCH_INTERVAL = 0.0005
 
 
-def load():
-    """Import numba and compile (or load from its cache) the kernels; returns them or None.
+def _loading(warm_up):
+    """Run ``warm_up()`` with the short switch interval; its exception propagates."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, LOAD_SWITCH_INTERVAL))
+    try:
+        warm_up()
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def load(tick=True):
+    """Import numba and compile (or load from its cache) the kernels, then (``tick``) the
+    one-call tick; returns the kernels or None.
 
     ``BALLPIT_NUMPY=1`` in the environment keeps the numpy path (to compare the two).
     """
@@ -47,41 +62,62 @@ def load():
         return None
     with _lock:
         if KERNELS is None:
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(min(interval, LOAD_SWITCH_INTERVAL))
             try:
                 from game import _kernels
-                _kernels.warm_up()
+                _loading(_kernels.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
-            finally:
-                sys.setswitchinterval(interval)
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
             # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
             # few frames. Frozen, they are left out of every later collection.
             gc.freeze()
             KERNELS = _kernels
+    if tick:
+        load_tick()
     return KERNELS
+
+
+def load_tick():
+    """Compile (or load from the cache) the one-call tick once the kernels are loaded; returns
+    it or None (the world then runs the compiled kernels sub-step by sub-step)."""
+    global TICK
+    with _lock:
+        if TICK is None and KERNELS is not None:
+            try:
+                from game import _step_kernels
+                _loading(_step_kernels.warm_up)
+            except Exception:  # noqa: BLE001 - it cannot compile here: the kernels serve one by one
+                return None
+            gc.freeze()
+            TICK = _step_kernels
+    return TICK
 
 
 _children = []          # the compiling child processes while they run
 _child_lock = threading.Lock()
 
 
-def compile_in_child(timeout=900, also=()):
-    """Fill numba's cache from child processes, one per part of the kernels, at once (nothing
-    to do where it is warm already); returns whether every child succeeded. Their output is
-    dropped: a failure means the numpy path serves, and load() finds that out by itself.
-    ``also``: names of modules whose ``load()`` the first child calls too (the game's other
-    compiled code, e.g. "game.render_kernels", so that its first load comes from the cache)."""
+def compile_in_child(timeout=900, also=(), stage="_kernels"):
+    """Fill numba's cache for one of STAGES from child processes (nothing to do where it is
+    warm already); returns whether every child succeeded. Their output is dropped: a failure
+    means the numpy path serves, and load() finds that out by itself.
+
+    "_kernels": two children at once, one per part (COMPILE_PARTS), so the compile takes as
+    long as its larger half where two cores are free; ``also`` names modules whose ``load()``
+    the first child calls too (the game's other compiled code, e.g. "game.render_kernels",
+    so that its first load comes from the cache). "_step_kernels": one child."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if stage == "_kernels":
+        codes = [f"from game import accel; accel.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
+                 for k, part in enumerate(COMPILE_PARTS)]
+    else:
+        codes = [f"from game import {stage}; {stage}.warm_up()"]
     try:
         with _child_lock:
-            for part in COMPILE_PARTS:
-                _children.append(subprocess.Popen(
-                    [sys.executable, "-c", f"from game import accel; accel.child_main({part!r}, "
-                                           f"{tuple(also) if part == COMPILE_PARTS[0] else ()!r})"],
-                    cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            for code in codes:
+                _children.append(subprocess.Popen([sys.executable, "-c", code], cwd=root,
+                                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                  stderr=subprocess.DEVNULL))
             children = list(_children)
         return all(child.wait(timeout=timeout) == 0 for child in children)
     except (OSError, subprocess.SubprocessError):
@@ -114,12 +150,16 @@ def stop_background():
 
 
 def load_in_background(also=()):
-    """Compile in child processes (``compile_in_child``, ``also`` passed on), then load(), on
-    a daemon thread; the caller goes on drawing meanwhile (on the numpy path)."""
+    """Compile in child processes (``compile_in_child``, ``also`` passed on), then load, on a
+    daemon thread; the caller goes on drawing meanwhile (on the numpy path). The kernels
+    first, then the one-call tick (as long again to compile): the world runs the kernels one
+    by one in between."""
     def work():
         if not os.environ.get("BALLPIT_NUMPY"):
             compile_in_child(also=also)
-        load()
+        # Only from a warm cache: compiling the tick here would hold the interpreter's lock.
+        if load(tick=False) is not None and compile_in_child(stage="_step_kernels"):
+            load_tick()
 
     thread = threading.Thread(target=work, name="ballpit-kernels", daemon=True)
     thread.start()

@@ -23,12 +23,15 @@ from game import collide, defaults, geometry
 from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
-from game.solver import Solver, SolverOptions
+from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_STIFFNESS, TOUCH_SLOP, Contacts, Solver,
+                         SolverOptions, soft)
+from game.solver import _STATIC_KEY as STATIC_KEY
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
-CONTACT_MARGIN = 0.1         # contacts are searched this fraction of a radius beyond reach
+CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
+                             # more candidates to measure each sub-step, fewer searches)
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
 
@@ -404,14 +407,18 @@ class World:
         a frame's wall-clock time must never reach here.
         """
         self._impact_points, self._impact_speeds = [], []
-        self._candidates = None
         substeps = self.substeps
         h = dt / substeps
+        kernels = self.solver.kernels()
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            for k in range(substeps):
-                self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
+            if self._fused(kernels):
+                from game import accel
+                self._tick_compiled(dt, accel.TICK)
+            else:
+                for k in range(substeps):
+                    self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
@@ -446,20 +453,87 @@ class World:
         # 5. Events: impacts for sound and debug drawing.
         self._record(contacts, prev, fast, hits, last)
 
-    def _find_candidates(self, prev, dt, kernels):
-        """The pairs that could touch this tick: found at the first sub-step, for every pair
-        that could close during the tick (each ball's margin is the way it goes in a tick at
-        its present speed, plus a slop), and found again in a later sub-step only if some
-        ball has gone further than its margin (a collision sped it up)."""
+    def _fused(self, kernels):
+        """Whether this tick runs as one compiled call (game._step_kernels.tick): the kernels
+        and the tick are loaded, the forces are uniform (gravity and drag) with a compiled
+        stepper, and there are balls and no polygons (their insides are pushed out by numpy)."""
+        from game import accel
+        return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
+                and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons
+                and self.substeps > 0)
+
+    def _tick_compiled(self, dt, fused):
+        """All the sub-steps of a tick in one call of ``fused.tick`` (game._step_kernels):
+        _substep's phases, the same kernels in the same order with the same arguments, so the
+        same bits; what goes is the Python and numpy glue between the kernels."""
+        n = self.count
+        o = self.solver.options
+        substeps = self.substeps
+        h = dt / substeps
+        h_move = CONTACT_WEIGHT[self._integrator] * h
+        # What Solver.solve hands the solve kernel besides the contacts and the balls.
+        rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
+        s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
+        solve_consts = (float(collide.CCD_FRACTION), float(TOUCH_SLOP), int(STATIC_KEY), float(collide.IMPACT_SPEED),
+                        float(IMPACT_LOOKBACK * h), int(MAX_IMPACT_PASSES), float(rate), float(mass_scale),
+                        float(impulse_scale), float(s_rate), float(s_mass_scale), float(s_impulse_scale),
+                        float(o.max_push_speed * (h / h_move)))
+        options = (bool(o.warm_start), int(o.iterations), int(o.relax_iterations), float(o.restitution_threshold))
+        st, sg, g = self.statics, self.statics.grid, self.grid
+        one = np.zeros(1)       # the statics' materials when there are none (never read)
+        statics = (st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny, st.polygon, st.box,
+                   st.restitution if len(st) else one, st.friction if len(st) else one,
+                   st.rolling if len(st) else one, st._start, st._index,
+                   float(sg.cell), float(sg.origin[0]), float(sg.origin[1]), int(sg.nx), int(sg.ny))
+        grid = (float(g.cell), float(g.origin[0]), float(g.origin[1]), int(g.nx), int(g.ny), float(g.lo[0]),
+                float(g.lo[1]), float(g.hi[0]), float(g.hi[1]))
+        gravity = self.forces.gravity
+        forces = (fused.STEPPERS.index(self._integrator), float(gravity[0]), float(gravity[1]),
+                  float(self.forces.drag))
+        found = self._candidates_kept()
+        if found is not None:
+            found_at, margin = self._found_at, self._margin
+        else:
+            none = np.zeros(0, np.int64)
+            found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
+        (self.pos, self.vel, self.angle, self.spin, fields, found, found_at, margin, warm, prev, fast, hits,
+         points, speeds, _) = fused.tick(
+            substeps, *(np.ascontiguousarray(x, float) for x in (
+                self.pos, self.vel, self.angle, self.spin, self.radius, self.inv_mass, self.inv_inertia,
+                self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces, statics, grid,
+            (float(CONTACT_MARGIN), float(collide.MAX_MARGIN_CELLS)), solve_consts, found, found_at, margin,
+            self.solver._warm, options)
+        self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), found_at, margin
+        self.solver._warm = warm
+        if len(speeds):
+            self._impact_points.append(points)
+            self._impact_speeds.append(speeds)
+        self._last_contacts = (Contacts(n, **dict(zip(Contacts.FIELDS, fields))), self.pos, self.radius)
+        self.swept_from = prev[fast]
+        self.swept_to = self.pos[fast]
+        self.swept_hit = hits
+
+    def _candidates_kept(self):
+        """The candidate pairs found last, while the balls and the grid are the ones they were
+        found for (the ids array is a new one whenever balls come or go), else None."""
         c = self._candidates
-        if c is not None and c[0] == self.count:
+        return c[2] if c is not None and c[0] is self.ids and c[1] is self.grid else None
+
+    def _find_candidates(self, prev, dt, kernels):
+        """The pairs that could touch: found for every pair that could close within a tick
+        (each ball's margin is the way it goes in a tick at its present speed, plus a slop),
+        and kept from sub-step to sub-step and tick to tick until some ball has gone further
+        than its margin from where they were found (a collision sped it up, it fell on) or
+        the balls changed. Any complete list gives the same contacts: this only saves work."""
+        kept = self._candidates_kept()
+        if kept is not None:
             moved = self.pos - self._found_at
             if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < self._margin * self._margin):
-                return c[1]
+                return kept
         speed = np.sqrt(self.vel[:, 0] * self.vel[:, 0] + self.vel[:, 1] * self.vel[:, 1])
         margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, collide.MAX_MARGIN_CELLS * self.grid.cell)
         found = collide.find_candidates(self.pos, prev, self.radius, self.grid, self.statics, margin, kernels)
-        self._candidates, self._found_at, self._margin = (self.count, found), self.pos.copy(), margin
+        self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), self.pos.copy(), margin
         return found
 
     def _integrate(self, t, h, kernels):

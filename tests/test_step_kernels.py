@@ -1,0 +1,173 @@
+"""The compiled tick (game._step_kernels.tick) is World._substep's phases, run in one call:
+the same bits as the sub-steps run one by one, compiled or numpy, and the same events."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scenes import build_world
+from game import accel, collide
+from game.solver import colour_contacts, priorities
+from game.world import TICK
+from tests.conftest import KERNELS
+from tests.test_solver import random_contacts
+
+needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
+
+
+def random_level(seed, n, integrator, drag):
+    """Balls of mixed sizes, masses and materials, some overlapping, fast or spinning, in a box
+    with a slanted stadium and a peg (no polygons: those take the sub-step path)."""
+    rng = np.random.default_rng(seed)
+    balls = [{"pos": rng.uniform(0.4, 3.6, 2).tolist(), "vel": rng.normal(0, 4, 2).tolist(),
+              "radius": float(rng.uniform(0.08, 0.3)), "mass": float(rng.uniform(0.2, 5)),
+              "spin": float(rng.uniform(-10, 10)), "restitution": float(rng.uniform(0, 1)),
+              "friction": float(rng.uniform(0, 1)), "rolling": float(rng.uniform(0, 0.2))} for _ in range(n)]
+    return {"gravity": [float(rng.uniform(-2, 2)), -9.81], "drag": drag, "bounds": [0, 0, 4, 4],
+            "integrator": integrator, "material": {"restitution": 0.4, "friction": 0.3, "rolling": 0.05},
+            "polylines": [{"points": [[0, 0], [4, 0], [4, 4], [0, 4]], "closed": True}],
+            "segments": [{"a": [0.5, 1.5], "b": [2.0, 1.0], "radius": 0.1},
+                         {"a": [3.0, 2.0], "b": [3.0, 2.0], "radius": 0.2}], "balls": balls}
+
+
+def run(level, ticks, execution, fused=True, warm_start=True, substeps=None):
+    """(world, [per tick: impact points, impact speeds]) after ``ticks`` ticks."""
+    w = build_world(level, solver=execution)
+    w.solver.options.warm_start = warm_start
+    if substeps:
+        w.substeps = substeps
+    if not fused:
+        w._fused = lambda kernels: False           # the sub-steps one by one
+    events = []
+    for _ in range(ticks):
+        w.step(TICK)
+        events.append((w.impact_points.copy(), w.impact_speeds.copy()))
+    return w, events
+
+
+def readings(w):
+    return (w.state_hash(), w.contact_points, w.contact_offsets, w.swept_from, w.swept_to, w.swept_hit)
+
+
+def assert_same(first, second):
+    (w1, e1), (w2, e2) = first, second
+    r1, r2 = readings(w1), readings(w2)
+    assert r1[0] == r2[0]
+    for x, y in zip(r1[1:], r2[1:]):
+        assert np.array_equal(x, y, equal_nan=True)
+    for (p1, s1), (p2, s2) in zip(e1, e2):
+        assert np.array_equal(p1, p2) and np.array_equal(s1, s2)
+
+
+@needs_kernels
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 30), ticks=st.integers(1, 20),
+       integrator=st.sampled_from(["euler", "semi-implicit", "verlet", "rk4"]), drag=st.sampled_from([0, 0.3]),
+       warm_start=st.booleans(), substeps=st.integers(1, 5))
+def test_the_compiled_tick_gives_the_bits_and_events_of_the_sub_steps(seed, n, ticks, integrator, drag,
+                                                                       warm_start, substeps):
+    """State hash, last contacts, swept balls and every tick's impacts: equal to the last bit
+    whether the tick runs in one call, as compiled sub-steps, or on numpy."""
+    level = random_level(seed, n, integrator, drag)
+    previous = accel.use(KERNELS)
+    try:
+        assert build_world(level)._fused(KERNELS)
+        fused = run(level, ticks, "compiled", True, warm_start, substeps)
+        stepped = run(level, ticks, "compiled", False, warm_start, substeps)
+        reference = run(level, ticks, "numpy", True, warm_start, substeps)
+    finally:
+        accel.use(previous)
+    assert_same(fused, stepped)
+    assert_same(fused, reference)
+
+
+@needs_kernels
+def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
+    """A bullet into the floor: the compiled tick reports the sweep (from, to, hit) and the
+    impact as the sub-steps do (it hits in the last sub-step, which the debug layer shows)."""
+    level = {"bounds": [0, 0, 10, 10], "segments": [{"a": [0, 0], "b": [10, 0]}],
+             "balls": [{"pos": [5, 3.1], "vel": [3, -200], "radius": 0.2}, {"pos": [2, 0.2], "radius": 0.2}]}
+    fused = run(level, 1, "compiled")
+    assert len(fused[0].swept_hit) == 1 and np.isfinite(fused[0].swept_hit).all()
+    assert_same(fused, run(level, 1, "compiled", fused=False))
+
+
+@needs_kernels
+def test_the_compiled_tick_serves_uniform_forces_without_polygons_only(monkeypatch):
+    pit = random_level(1, 5, "rk4", 0)
+    assert build_world(pit)._fused(KERNELS)
+    assert not build_world(pit)._fused(None)                        # numba not loaded
+    with monkeypatch.context() as m:
+        m.setattr(accel, "TICK", None)                                   # the tick still compiling
+        assert not build_world(pit)._fused(KERNELS)
+    assert not build_world(dict(pit, balls=[]))._fused(KERNELS)     # nothing to step
+    polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
+    assert not build_world(polygons)._fused(KERNELS)
+    springs = dict(pit, springs=[{"a": 0, "b": 1, "stiffness": 10}])
+    assert not build_world(springs)._fused(KERNELS)
+
+
+@needs_kernels
+@pytest.mark.parametrize("cells", [40, 4000], ids=["counting-sort", "comparison-sort"])
+def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells):
+    """Both ways the kernel orders the balls by cell (a counting sort on a grid of few cells a
+    ball, a comparison sort on a big sparse one) find every pair within reach plus margins,
+    each once, sorted, and no other."""
+    rng = np.random.default_rng(cells)
+    n = 300
+    span = 20.0
+    grid = collide.Grid(span / cells, (0, 0), (span, span))
+    pos = rng.uniform(0, 12 * grid.cell, (n, 2))            # crowded: two balls a cell
+    pos[:20] = pos[20:40]                                   # coincident centres too
+    radius = rng.uniform(0.05, 0.25, n) * grid.cell          # r + margin <= cell / 2: the grid's contract
+    margin = rng.uniform(0.0, 0.25, n) * grid.cell
+    assert (grid.size <= KERNELS.MAX_COUNTING_CELLS * n + 1024) == (cells == 40)
+    i, j = KERNELS.ball_contacts(pos[:, 0].copy(), pos[:, 1].copy(), radius, margin, grid.cell, grid.origin[0],
+                                 grid.origin[1], grid.nx, grid.ny)
+    dx, dy = pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1]
+    limit = radius[:, None] + radius[None] + margin[:, None] + margin[None]
+    bi, bj = np.nonzero(np.triu(dx * dx + dy * dy < limit * limit, 1))      # sorted by (i, j)
+    assert len(bi) > 200
+    assert np.array_equal(i, bi) and np.array_equal(j, bj)
+
+
+@needs_kernels
+def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_file():
+    """numba checks a cached function against its own file only; the tick links the kernels
+    of _kernels.py into itself, so its cache index carries that file's stamp too."""
+    from game import _kernels, _step_kernels
+    stamp = _step_kernels.tick._cache._cache_file._source_stamp
+    assert stamp[1] == _step_kernels.source_stamp(_kernels.__file__)
+    assert stamp[0] == _step_kernels.source_stamp(_step_kernels.__file__)
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), balls=st.integers(1, 60), contacts=st.integers(0, 300),
+       static_share=st.sampled_from([0.0, 0.3, 1.0]))
+def test_the_compiled_colours_are_the_rounds_of_the_numpy_colouring(seed, balls, contacts, static_share):
+    """The kernel colours each contact one more than the contacts of lower priority it waits
+    for on its balls, without the rounds: the same colour for every contact."""
+    a, b, key = random_contacts(seed, balls, contacts, static_share)
+    priority = priorities(key)
+    rounds = colour_contacts(a, b, balls, priority)
+    assert np.array_equal(KERNELS._colour_contacts(a, b, balls, priority), rounds)
+
+
+def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change(solver):
+    """Candidate pairs live on from tick to tick while every ball stays within its margin of
+    where they were found; when balls go and come they are found again, even where the count
+    and the positions at each index stay the same: the last ball is replaced by a bigger one
+    on the same spot, now overlapping its neighbour, and the two are pushed apart."""
+    level = {"gravity": [0, 0], "bounds": [0, 0, 10, 10], "segments": [{"a": [0, 0], "b": [10, 0]}],
+             "balls": [{"pos": [2, 5], "radius": 0.5}, {"pos": [5, 5], "radius": 0.5},
+                       {"pos": [8, 2], "radius": 0.9},                 # the grid's cell fits r 0.9
+                       {"pos": [6.3, 5], "radius": 0.5}]}
+    w = build_world(level)
+    for _ in range(3):
+        w.step(TICK)                                # at rest, apart: nothing moves
+    assert np.array_equal(w.pos, np.array([b["pos"] for b in level["balls"]], float))
+    w.remove_balls([3])
+    w.add_ball((6.3, 5.0), radius=0.9)              # reach 1.4 over a gap of 1.3
+    w.step(TICK)
+    assert np.linalg.norm(w.pos[3] - w.pos[1]) > 1.3 + 1e-3
