@@ -570,6 +570,50 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
 
 
 @njit(cache=True)
+def _root(parent, x):
+    """The root of x in the union-find forest ``parent``, halving the path on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+    """solver.energy_gained: the same islands (by union-find), sums over the balls in index
+    order."""
+    size = len(vx)
+    n = size - 1
+    # Union-find, the larger root under the smaller: each root is its island's least index.
+    label = np.arange(size)
+    for k in range(len(a)):
+        if static[k] >= 0:
+            continue
+        x = _root(label, a[k])
+        y = _root(label, b[k])
+        if x < y:
+            label[y] = x
+        elif y < x:
+            label[x] = y
+    for i in range(size):
+        label[i] = _root(label, i)
+    change = np.zeros(size)
+    for i in range(n):
+        mi = 1.0 / w[i] if w[i] > 0.0 else 0.0
+        moment = 1.0 / inv_i[i] if inv_i[i] > 0.0 else 0.0
+        change[label[i]] += 0.5 * (((vx[i] * vx[i] + vy[i] * vy[i]) - (vx0[i] * vx0[i] + vy0[i] * vy0[i])) * mi
+                                   + (spin[i] * spin[i] - spin0[i] * spin0[i]) * moment)
+    held = np.zeros(size, np.bool_)
+    for k in range(len(a)):
+        if static[k] >= 0:
+            held[label[a[k]]] = True
+    gained = np.zeros(size, np.bool_)
+    for i in range(n):
+        gained[i] = change[label[i]] > 0.0 and not held[label[i]]
+    return gained
+
+
+@njit(cache=True)
 def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
           restitution, friction, rolling, static, pn, pt, pr,
           px, py, vx, vy, spin, angle, w, inv_i,
@@ -690,13 +734,38 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pn[:] = pnw
     pt[:] = ptw
     pr[:] = prw
-    # 4. relax
-    for _ in range(relax_iterations):
-        for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
-                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                       scale_a, scale_b)
+    # 4. relax; an island the warm start left with more kinetic energy is relaxed again
+    # from before the warm start
+    for attempt in range(2 if warm_start else 1):
+        for _ in range(relax_iterations):
+            for c in range(colours):
+                _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
+                           mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
+                           h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
+                           max_push, scale_a, scale_b)
+        if attempt == 1:
+            break
+        gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
+        if not gained.any():
+            break
+        for e in range(size):
+            if gained[e]:
+                vx[e] = vx0[e]
+                vy[e] = vy0[e]
+                spin[e] = spin0[e]
+            else:
+                vx[e] = vxw[e]
+                vy[e] = vyw[e]
+                spin[e] = spinw[e]
+        for k in range(m):
+            if gained[a[k]]:
+                pn[k] = 0.0
+                pt[k] = 0.0
+                pr[k] = 0.0
+            else:
+                pn[k] = pnw[k]
+                pt[k] = ptw[k]
+                pr[k] = prw[k]
     px[size - 1] = 0.0
     py[size - 1] = 0.0
     vx[size - 1] = 0.0
