@@ -554,6 +554,7 @@ def islands(a, b, static, size):
         joined = label.copy()
         np.minimum.at(joined, pa, label[pb])
         np.minimum.at(joined, pb, label[pa])
+        joined = joined[joined]        # pointer jumping: label[j] <= j lies in j's island
         if np.array_equal(joined, label):
             break
         label = joined
@@ -576,12 +577,14 @@ def energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
     kernel's twin."""
     size = len(vx)
     n = size - 1
-    label = islands(a, b, static, size)[:n]
     with np.errstate(divide="ignore"):
         m = np.where(w[:n] > 0.0, 1.0 / w[:n], 0.0)
         moment = np.where(inv_i[:n] > 0.0, 1.0 / inv_i[:n], 0.0)
     change = 0.5 * (((vx[:n] * vx[:n] + vy[:n] * vy[:n]) - (vx0[:n] * vx0[:n] + vy0[:n] * vy0[:n])) * m
                     + (spin[:n] * spin[:n] - spin0[:n] * spin0[:n]) * moment)
+    if not np.any(change > 0.0):               # no island can have gained
+        return np.zeros(size, bool)
+    label = islands(a, b, static, size)[:n]
     island_gained = np.bincount(label, change, minlength=size) > 0.0
     island_gained[label[a[static >= 0]]] = False
     gained = np.zeros(size, bool)
