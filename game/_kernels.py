@@ -385,7 +385,7 @@ def _colour_contacts(a, b, n, priority):
 @njit(cache=True)
 def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
                      rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                     old_key, old_n, old_t, old_r):
+                     old_key, old_n, old_t, old_r, support_cos):
     """solver.prepare_numpy, contact by contact. The canonical order is a merge of the two
     sorted lists by ball (ball ids grow with the index, so it is the order by key); the
     colours, the same rounds; the solve order, a counting sort by colour."""
@@ -505,6 +505,8 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
     pt = np.empty(m)
     pr = np.empty(m)
     approach = np.empty(m)
+    scale_a = np.ones(m)
+    scale_b = np.ones(m)
     for e in range(m):
         k = order[e]
         A = ca[k]
@@ -549,14 +551,49 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         approach[e] = -((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky)
         ax[e] = gx[A] - gx[B]
         ay[e] = gy[A] - gy[B]
+    # Contact mass scaling (solver.support_scales): the fixed point of minima of inverse
+    # masses down the resting contacts, reached in place (the same whatever the order).
+    support_w = w.copy()
+    upper = np.empty(2 * m, np.int64)
+    lower = np.empty(2 * m, np.int64)
+    rest_count = 0
+    for e in range(m):
+        if static[e] >= 0:
+            continue
+        A = a[e]
+        B = b[e]
+        press = gx[A] * nx[e] + gy[A] * ny[e]
+        if press < 0.0 - support_cos * np.sqrt(gx[A] * gx[A] + gy[A] * gy[A]):
+            upper[rest_count] = A
+            lower[rest_count] = B
+            rest_count += 1
+        press = gx[B] * nx[e] + gy[B] * ny[e]
+        if press > support_cos * np.sqrt(gx[B] * gx[B] + gy[B] * gy[B]):
+            upper[rest_count] = B
+            lower[rest_count] = A
+            rest_count += 1
+    changed = rest_count > 0
+    while changed:
+        changed = False
+        for q in range(rest_count):
+            if support_w[upper[q]] < support_w[lower[q]]:
+                support_w[lower[q]] = support_w[upper[q]]
+                changed = True
+    for e in range(m):
+        A = a[e]
+        B = b[e]
+        if support_w[A] != w[A]:
+            scale_a[e] = support_w[A] / w[A]
+        if support_w[B] != w[B]:
+            scale_b[e] = support_w[B] / w[B]
     return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-            mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach)
+            mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b)
 
 
 @njit(cache=True)
 def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
-               s_rate, s_mass_scale, s_impulse_scale, max_push):
+               s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
     """solver._pass, one contact after another."""
     for k in range(lo, hi):
         p = a[k]
@@ -585,46 +622,106 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
                 bias = max(mass_scale * rate * s, 0.0 - max_push)
                 ms = mass_scale
                 im = impulse_scale
-        vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
-        old = pn[k]
-        new = max(old - mass_n[k] * (ms * vn + bias) - im * old, 0.0)
-        pn[k] = new
-        p_n = new - old
         wa = w[p]
         wb = w[q]
+        ia = inv_i[p]
+        ib = inv_i[q]
+        kra = ra[k]
+        krb = rb[k]
+        m_n = mass_n[k]
+        m_t = mass_t[k]
+        m_r = mass_r[k]
+        if (scale_a[k] != 1.0 or scale_b[k] != 1.0):
+            wa = wa * scale_a[k]
+            wb = wb * scale_b[k]
+            ia = ia * scale_a[k]
+            ib = ib * scale_b[k]
+            k_n = wa + wb
+            k_t = k_n + (ia * (kra * kra) + ib * (krb * krb))
+            k_r = ia + ib
+            m_n = 1.0 / k_n if k_n > 0 else 0.0
+            m_t = 1.0 / k_t if k_t > 0 else 0.0
+            m_r = 1.0 / k_r if k_r > 0 else 0.0
+        vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
+        old = pn[k]
+        new = max(old - m_n * (ms * vn + bias) - im * old, 0.0)
+        pn[k] = new
+        p_n = new - old
         vax = vx[p] + p_n * knx * wa
         vay = vy[p] + p_n * kny * wa
         vbx = vx[q] - p_n * knx * wb
         vby = vy[q] - p_n * kny * wb
-        kra = ra[k]
-        krb = rb[k]
         sa = spin[p]
         sb = spin[q]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
         old = pt[k]
         limit = friction[k] * new
-        newt = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
+        newt = min(max(old - vt * m_t, 0.0 - limit), limit)
         pt[k] = newt
         p_t = newt - old
         vax = vax - p_t * kny * wa
         vay = vay + p_t * knx * wa
         vbx = vbx + p_t * kny * wb
         vby = vby - p_t * knx * wb
-        sa = sa - (kra * p_t) * inv_i[p]
-        sb = sb - (krb * p_t) * inv_i[q]
+        sa = sa - (kra * p_t) * ia
+        sb = sb - (krb * p_t) * ib
         old = pr[k]
         limit = rolling[k] * new
-        newr = min(max(old - mass_r[k] * (sa - sb), 0.0 - limit), limit)
+        newr = min(max(old - m_r * (sa - sb), 0.0 - limit), limit)
         pr[k] = newr
         p_r = newr - old
-        sa = sa + p_r * inv_i[p]
-        sb = sb - p_r * inv_i[q]
+        sa = sa + p_r * ia
+        sb = sb - p_r * ib
         vx[p] = vax
         vy[p] = vay
         vx[q] = vbx
         vy[q] = vby
         spin[p] = sa
         spin[q] = sb
+
+
+@njit(cache=True)
+def _root(parent, x):
+    """The root of x in the union-find forest ``parent``, halving the path on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+    """solver.energy_gained: the same islands (by union-find), sums over the balls in index
+    order."""
+    size = len(vx)
+    n = size - 1
+    # Union-find, the larger root under the smaller: each root is its island's least index.
+    label = np.arange(size)
+    for k in range(len(a)):
+        if static[k] >= 0:
+            continue
+        x = _root(label, a[k])
+        y = _root(label, b[k])
+        if x < y:
+            label[y] = x
+        elif y < x:
+            label[x] = y
+    for i in range(size):
+        label[i] = _root(label, i)
+    change = np.zeros(size)
+    for i in range(n):
+        mi = 1.0 / w[i] if w[i] > 0.0 else 0.0
+        moment = 1.0 / inv_i[i] if inv_i[i] > 0.0 else 0.0
+        change[label[i]] += 0.5 * (((vx[i] * vx[i] + vy[i] * vy[i]) - (vx0[i] * vx0[i] + vy0[i] * vy0[i])) * mi
+                                   + (spin[i] * spin[i] - spin0[i] * spin0[i]) * moment)
+    held = np.zeros(size, np.bool_)
+    for k in range(len(a)):
+        if static[k] >= 0:
+            held[label[a[k]]] = True
+    gained = np.zeros(size, np.bool_)
+    for i in range(n):
+        gained[i] = change[label[i]] > 0.0 and not held[label[i]]
+    return gained
 
 
 @njit(cache=True)
@@ -745,7 +842,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
           restitution, friction, rolling, static, pn, pt, pr,
           px, py, vx, vy, spin, angle, w, inv_i,
           tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
     """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
     m = len(a)
     size = len(px)
@@ -763,12 +860,12 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
             q = b[k]
             jx = pn[k] * nx[k] - pt[k] * ny[k]
             jy = pn[k] * ny[k] + pt[k] * nx[k]
-            vx[p] = vx[p] + jx * w[p]
-            vy[p] = vy[p] + jy * w[p]
-            vx[q] = vx[q] - jx * w[q]
-            vy[q] = vy[q] - jy * w[q]
-            spin[p] = spin[p] + (pr[k] - ra[k] * pt[k]) * inv_i[p]
-            spin[q] = spin[q] + (0.0 - pr[k] - rb[k] * pt[k]) * inv_i[q]
+            vx[p] = vx[p] + jx * (w[p] * scale_a[k])
+            vy[p] = vy[p] + jy * (w[p] * scale_a[k])
+            vx[q] = vx[q] - jx * (w[q] * scale_b[k])
+            vy[q] = vy[q] - jy * (w[q] * scale_b[k])
+            spin[p] = spin[p] + (pr[k] - ra[k] * pt[k]) * (inv_i[p] * scale_a[k])
+            spin[q] = spin[q] + (0.0 - pr[k] - rb[k] * pt[k]) * (inv_i[q] * scale_b[k])
     else:
         pn[:] = 0.0
         pt[:] = 0.0
@@ -785,7 +882,8 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
         for c in range(colours):
             _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
                        mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
-                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
+                       scale_a, scale_b)
     for e in range(size):
         px[e] = px[e] + h_move * (vx[e] - vx0[e])
         py[e] = py[e] + h_move * (vy[e] - vy0[e])
@@ -796,12 +894,38 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pn[:] = pnw
     pt[:] = ptw
     pr[:] = prw
-    # 4. relax
-    for _ in range(relax_iterations):
-        for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
-                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    # 4. relax; an island the warm start left with more kinetic energy is relaxed again
+    # from before the warm start
+    for attempt in range(2 if warm_start else 1):
+        for _ in range(relax_iterations):
+            for c in range(colours):
+                _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
+                           mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
+                           h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
+                           max_push, scale_a, scale_b)
+        if attempt == 1:
+            break
+        gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
+        if not gained.any():
+            break
+        for e in range(size):
+            if gained[e]:
+                vx[e] = vx0[e]
+                vy[e] = vy0[e]
+                spin[e] = spin0[e]
+            else:
+                vx[e] = vxw[e]
+                vy[e] = vyw[e]
+                spin[e] = spinw[e]
+        for k in range(m):
+            if gained[a[k]]:
+                pn[k] = 0.0
+                pt[k] = 0.0
+                pr[k] = 0.0
+            else:
+                pn[k] = pnw[k]
+                pt[k] = ptw[k]
+                pr[k] = prw[k]
     px[size - 1] = 0.0
     py[size - 1] = 0.0
     vx[size - 1] = 0.0
@@ -1079,10 +1203,10 @@ def warm_up(part=None):
     if solver:
         prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
                          np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
-                         i[:0], z[:0], z[:0], z[:0])
+                         i[:0], z[:0], z[:0], z[:0], 0.5)
         solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
               ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
-              1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0)
+              1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0, z + 1.0, z + 1.0)
     if contacts:
         vel = np.zeros((3, 2))
         for stepper in UNIFORM_STEPPERS.values():

@@ -124,7 +124,7 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
     w, inv_i, e_radius, e_rest, e_fric, e_roll, restitution, friction = ext
     warm_start, iterations, relax_iterations, threshold = options
     (ccd_fraction, touch_slop, static_key, impact_speed, tau_max, max_passes, rate, mass_scale, impulse_scale,
-     s_rate, s_mass_scale, s_impulse_scale, max_push) = solve_consts
+     s_rate, s_mass_scale, s_impulse_scale, max_push, support_cos) = solve_consts
     n = pos.shape[0]
     prev = pos.copy()
     prev_vel = vel.copy()
@@ -174,9 +174,9 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
     fields = K.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, _extended(_column(vel, 0)),
                                 _extended(_column(vel, 1)), acc_x, acc_y, w, inv_i, e_radius, ids, e_rest, e_fric,
                                 e_roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                                old_key, old_n, old_t, old_r)
+                                old_key, old_n, old_t, old_r, support_cos)
     (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-     mass_n, mass_t, mass_r, c_rest, c_fric, c_roll, pn, pt, pr, approach) = fields
+     mass_n, mass_t, mass_r, c_rest, c_fric, c_roll, pn, pt, pr, approach, scale_a, scale_b) = fields
     # 4. Respond (Solver.solve).
     solved_from = pos.copy()
     m = len(a)
@@ -188,7 +188,7 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
         K.solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
                 c_rest, c_fric, c_roll, static, pn, pt, pr, e_px, e_py, e_vx, e_vy, e_spin, e_angle, w, inv_i,
                 tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
         for k in range(n):
             pos[k, 0] = e_px[k]
             pos[k, 1] = e_py[k]

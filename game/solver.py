@@ -12,6 +12,9 @@ coloured, and warm-started from the last sub-step's impulses matched by the same
 
 The solve (``solve``), Box2D's sign convention with the normal n pointing from body b to
 ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_x):
+0. contact mass scaling (``support_scales``): a ball holding up a heavier one through
+   resting contacts counts as heavy as it in the warm start and the soft passes, so stacks
+   with mass ratios of 1:1000 (and beyond) stand; collisions keep the true masses.
 1. impacts: a contact closing faster than ``restitution_threshold`` gets the collision
    impulse P = (1 + e) (-v_n) / k_n (k_n = 1/m_a + 1/m_b) and Coulomb friction bounded by
    mu times its impulses so far; passes over the colours repeat until none closes that fast
@@ -26,7 +29,10 @@ ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_
    the warm start's (split impulses): where Box2D leaves the relax passes to remove the
    push-out speed, which they do not wholly where a ball is pushed by two contacts at once
    (a free scene gained 1.6 % of its energy in a tick), here it never becomes speed.
-4. ``relax_iterations`` passes without the bias: the contact velocities, no push.
+4. ``relax_iterations`` passes without the bias: the contact velocities, no push. Each
+   relax step minimises the kinetic energy along its row, so only the warm start can add
+   energy: an island clear of the statics that ends the relax with more kinetic energy than
+   before the warm start is relaxed again from before it (``energy_gained``).
 """
 import dataclasses
 import math
@@ -40,6 +46,8 @@ MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 IMPACT_LOOKBACK = 1.0      # sub-steps: how far back a touch is looked for (more lets the
                            # impact moves reach deeper into third balls: 2 gave 6 cm overlaps)
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
+SUPPORT_COS = 0.5          # cos 60 deg: a ball whose forces press it onto another within 60 degrees
+                           # of their normal rests on it (contact mass scaling, support_scales)
 _HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
 _NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
 _STATIC_KEY = 1 << 31      # key = id_a * 2^32 + (id_b, or this + static index)
@@ -102,13 +110,15 @@ class Contacts:
     m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
     result out); ``key``: int64 ids; ``order``: each contact's place in the canonical
     order (by key); ``colour_start``: (K + 1,) the colours' slices;
-    ``approach``: closing speed at x* before the solve (m/s, > 0 closing).
+    ``approach``: closing speed at x* before the solve (m/s, > 0 closing);
+    ``scale_a, scale_b``: contact mass scaling, factors on the balls' inverse mass and
+    moment in the warm start and soft passes (1 but where a ball holds up a heavier one).
     """
 
     # What prepare_numpy and its kernel twin return, in this order.
     FIELDS = ("a", "b", "static", "key", "order", "colour_start", "nx", "ny", "depth", "base", "separation",
               "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r", "restitution", "friction", "rolling",
-              "pn", "pt", "pr", "approach")
+              "pn", "pt", "pr", "approach", "scale_a", "scale_b")
     _INTEGER = ("a", "b", "static", "key", "order", "colour_start")
 
     def __init__(self, n, **arrays):
@@ -170,13 +180,13 @@ def priorities(key):
 
 def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
                   rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                  old_key, old_n, old_t, old_r):
+                  old_key, old_n, old_t, old_r, support_cos):
     """The numpy execution of Solver.prepare's arithmetic: ball pairs' fresh geometry, the
     canonical order, colours, the solve order, masses, materials and warm starts.
 
     Ball arrays have N + 1 entries (index N: the statics' still stand-in); (i, j) touching
     candidates sorted, (bi, s, snx, sny, sdepth) the touching ball-static contacts sorted;
-    old_*: last sub-step's keys (sorted) and impulses. Returns the arrays of
+    old_*: last sub-step's keys (sorted) and impulses; support_cos: SUPPORT_COS. Returns the arrays of
     Contacts.FIELDS, in solve order."""
     # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
     dx = px[i] - px[j]
@@ -238,8 +248,47 @@ def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, i
     approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
     ax = gx[a] - gx[b]
     ay = gy[a] - gy[b]
+    scale_a, scale_b = support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos)
     return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-            mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach)
+            mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach, scale_a, scale_b)
+
+
+def support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos):
+    """(C,), (C,): contact mass scaling, factors (<= 1) on the inverse mass and moment of each
+    contact's balls a and b in its warm start and soft passes (the impacts keep the true
+    masses).
+
+    Ball u rests on ball l where u's forces (acceleration gx, gy: m/s^2, from the (N + 1,)
+    arrays) press it onto l within acos(support_cos) of their normal (C,) nx, ny. A ball
+    counts as heavy as the heaviest ball it holds up through any chain of resting contacts,
+    so a stack of alternating 1 kg and 1000 kg balls is solved as a stack of equal masses
+    is: Gauss-Seidel on the true masses gains a thousandth of the heavy ball's support a
+    pass, and the light ball is squeezed out (overlaps of 30-50 % of the radius). This is
+    PhysX's contact mass scaling in shock propagation's order (the lower body heavier).
+    It breaks action and reaction where a ball rests on a lighter one: their supports carry
+    more than the true load (a heavy ball on a light one on the floor: the floor carries the
+    light one as heavy), and such a pair touching gently in free fall (closing slower than
+    the restitution threshold, so no impact) does not keep its momentum. Collisions above
+    the threshold and balls without forces keep it exactly. (Scaling only balls that rest
+    on a static through the chain was tried: a light ball lifted off the floor for one
+    sub-step under a falling 1e6 kg ball then lost its scaling and was shot out.) The fixed
+    point of minima is the same in whatever order it is reached (the kernel loops in place).
+    """
+    up_a = on_ball & (gx[a] * nx + gy[a] * ny < 0.0 - support_cos * np.sqrt(gx[a] * gx[a] + gy[a] * gy[a]))
+    up_b = on_ball & (gx[b] * nx + gy[b] * ny > support_cos * np.sqrt(gx[b] * gx[b] + gy[b] * gy[b]))
+    upper = np.concatenate((a[up_a], b[up_b]))
+    lower = np.concatenate((b[up_a], a[up_b]))
+    support_w = w.copy()
+    while len(upper):
+        held = support_w.copy()
+        np.minimum.at(held, lower, support_w[upper])
+        if np.array_equal(held, support_w):
+            break
+        support_w = held
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale_a = np.where(support_w[a] != w[a], support_w[a] / w[a], 1.0)
+        scale_b = np.where(support_w[b] != w[b], support_w[b] / w[b], 1.0)
+    return scale_a, scale_b
 
 
 def _canonical(array, order):
@@ -319,7 +368,7 @@ class Solver:
                 _extended(world.vel[:, 0]), _extended(world.vel[:, 1]), _extended(acc[:, 0]),
                 _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
                 _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
-                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm
+                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm + (SUPPORT_COS,)
         fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
         return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
 
@@ -342,7 +391,8 @@ class Solver:
                     px, py, vx, vy, spin, angle, w, inv_i,
                     IMPACT_LOOKBACK * h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
                     int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                    s_impulse_scale, o.max_push_speed * (h / h_move))   # positions move h_move dv
+                    s_impulse_scale, o.max_push_speed * (h / h_move),   # positions move h_move dv
+                    c.scale_a, c.scale_b)
             kernels = self.kernels()
             (kernels.solve if kernels is not None else solve_numpy)(*args)
             world.pos = np.stack((px[:n], py[:n]), axis=1)
@@ -365,7 +415,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
                 restitution, friction, rolling, static, pn, pt, pr,
                 px, py, vx, vy, spin, angle, w, inv_i,
                 tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push):
+                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
     """The numpy execution of the solve (see the module docstring), in place on the
     extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
     vectorised gather-compute-scatter; ``_kernels.solve`` is the same, contact by contact."""
@@ -447,12 +497,13 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             p_n, p_t, p_r = pn[lo:hi], pt[lo:hi], pr[lo:hi]
             jx = p_n * knx - p_t * kny
             jy = p_n * kny + p_t * knx
-            vx[ka] = vx[ka] + jx * w[ka]
-            vy[ka] = vy[ka] + jy * w[ka]
-            vx[kb] = vx[kb] - jx * w[kb]
-            vy[kb] = vy[kb] - jy * w[kb]
-            spin[ka] = spin[ka] + (p_r - ra[lo:hi] * p_t) * inv_i[ka]
-            spin[kb] = spin[kb] + (0.0 - p_r - rb[lo:hi] * p_t) * inv_i[kb]
+            fa, fb = scale_a[lo:hi], scale_b[lo:hi]
+            vx[ka] = vx[ka] + jx * (w[ka] * fa)
+            vy[ka] = vy[ka] + jy * (w[ka] * fa)
+            vx[kb] = vx[kb] - jx * (w[kb] * fb)
+            vy[kb] = vy[kb] - jy * (w[kb] * fb)
+            spin[ka] = spin[ka] + (p_r - ra[lo:hi] * p_t) * (inv_i[ka] * fa)
+            spin[kb] = spin[kb] + (0.0 - p_r - rb[lo:hi] * p_t) * (inv_i[kb] * fb)
     else:
         pn[:] = 0.0
         pt[:] = 0.0
@@ -465,25 +516,85 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
         for lo, hi in colours:
             _pass(lo, hi, True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                   on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
-                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
     px[:] = px + h_move * (vx - vx0)
     py[:] = py + h_move * (vy - vy0)
     angle[:] = angle + h_move * (spin - spin0)
     vx[:], vy[:], spin[:], pn[:], pt[:], pr[:] = vxw, vyw, spinw, pnw, ptw, prw
-    # 4. Relax: the same passes without the bias, velocities only.
-    for _ in range(relax_iterations):
-        for lo, hi in colours:
-            _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
-                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push)
+    # 4. Relax: the same passes without the bias, velocities only. An island the warm start
+    # left with more kinetic energy than before it is relaxed again from before it.
+    for attempt in range(2 if warm_start else 1):
+        for _ in range(relax_iterations):
+            for lo, hi in colours:
+                _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                      on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
+                      impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+        if attempt == 1:
+            break
+        gained = energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
+        if not gained.any():
+            break
+        vx[:], vy[:], spin[:] = np.where(gained, vx0, vxw), np.where(gained, vy0, vyw), np.where(gained, spin0, spinw)
+        cold = gained[a]
+        pn[:], pt[:], pr[:] = np.where(cold, 0.0, pnw), np.where(cold, 0.0, ptw), np.where(cold, 0.0, prw)
     # The statics' stand-in stays still at the origin whatever was written to it.
     for array in (px, py, vx, vy, spin, angle):
         array[-1] = 0.0
 
 
+def islands(a, b, static, size):
+    """(size,) int64: each ball's island, the least ball index joined to it by ball-ball
+    contacts (statics join nothing; index size - 1, their stand-in, is its own). A fixed
+    point of minima: the kernel's union-find (the larger root under the smaller) gives the
+    same labels."""
+    pair = static < 0
+    pa, pb = a[pair], b[pair]
+    label = np.arange(size)
+    while len(pa):
+        joined = label.copy()
+        np.minimum.at(joined, pa, label[pb])
+        np.minimum.at(joined, pb, label[pa])
+        joined = joined[joined]        # pointer jumping: label[j] <= j lies in j's island
+        if np.array_equal(joined, label):
+            break
+        label = joined
+    return label
+
+
+def energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+    """(N + 1,) bool: the balls of the islands whose kinetic energy (with rotation) the
+    solve's warm start and relax raised above its value before the warm start (vx0, vy0,
+    spin0), among the islands that touch no static; the (N + 1,) state arrays, the stand-in
+    last (never marked). An island on a static is held up by its warm start: relaxed again
+    from cold, a pile of hundreds dropped and overlapped by more than a radius.
+
+    Each relax step minimises the kinetic energy along its row (the clamped impulse is the
+    minimiser over its interval), so relaxed from before the warm start an island never
+    gains; given last sub-step's impulses again it may: a parting chain of balls with
+    friction gained up to 1.2e-3 of its energy a tick (issue 9). Such an island is relaxed
+    again from before the warm start (solve_numpy); the islands are independent, so the
+    others keep their bits. Sums run over the balls in index order (bincount), as in the
+    kernel's twin."""
+    size = len(vx)
+    n = size - 1
+    with np.errstate(divide="ignore"):
+        m = np.where(w[:n] > 0.0, 1.0 / w[:n], 0.0)
+        moment = np.where(inv_i[:n] > 0.0, 1.0 / inv_i[:n], 0.0)
+    change = 0.5 * (((vx[:n] * vx[:n] + vy[:n] * vy[:n]) - (vx0[:n] * vx0[:n] + vy0[:n] * vy0[:n])) * m
+                    + (spin[:n] * spin[:n] - spin0[:n] * spin0[:n]) * moment)
+    if not np.any(change > 0.0):               # no island can have gained
+        return np.zeros(size, bool)
+    label = islands(a, b, static, size)[:n]
+    island_gained = np.bincount(label, change, minlength=size) > 0.0
+    island_gained[label[a[static >= 0]]] = False
+    gained = np.zeros(size, bool)
+    gained[:n] = island_gained[label]
+    return gained
+
+
 def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
           on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
-          s_rate, s_mass_scale, s_impulse_scale, max_push):
+          s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
     """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance.
 
     With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
@@ -513,39 +624,52 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
         safe = np.where(fresh, length, 1.0)
         knx = np.where(fresh, dx / safe, knx)
         kny = np.where(fresh, dy / safe, kny)
+    wa, wb, ia, ib = w[ka], w[kb], inv_i[ka], inv_i[kb]
+    kra, krb = ra[lo:hi], rb[lo:hi]
+    m_n, m_t, m_r = mass_n[lo:hi], mass_t[lo:hi], mass_r[lo:hi]
+    # Contact mass scaling (a ball holding up a heavier one: see support_scales).
+    fa, fb = scale_a[lo:hi], scale_b[lo:hi]
+    scaled = (fa != 1.0) | (fb != 1.0)
+    if scaled.any():
+        wa, wb, ia, ib = wa * fa, wb * fb, ia * fa, ib * fb
+        k_n = wa + wb
+        k_t = k_n + (ia * (kra * kra) + ib * (krb * krb))
+        k_r = ia + ib
+        with np.errstate(divide="ignore"):
+            m_n = np.where(scaled, np.where(k_n > 0, 1.0 / k_n, 0.0), m_n)
+            m_t = np.where(scaled, np.where(k_t > 0, 1.0 / k_t, 0.0), m_t)
+            m_r = np.where(scaled, np.where(k_r > 0, 1.0 / k_r, 0.0), m_r)
     vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
     old = pn[lo:hi].copy()        # a copy: the slice is written below
-    new = np.maximum(old - mass_n[lo:hi] * (ms * vn + bias) - im * old, 0.0)
+    new = np.maximum(old - m_n * (ms * vn + bias) - im * old, 0.0)
     pn[lo:hi] = new
     p_n = new - old
-    wa, wb = w[ka], w[kb]
     vax = vx[ka] + p_n * knx * wa
     vay = vy[ka] + p_n * kny * wa
     vbx = vx[kb] - p_n * knx * wb
     vby = vy[kb] - p_n * kny * wb
     # Friction at the contact point: it turns the balls.
-    kra, krb = ra[lo:hi], rb[lo:hi]
     sa, sb = spin[ka], spin[kb]
     vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
     old = pt[lo:hi].copy()        # a copy: the slice is written below
     limit = friction[lo:hi] * new
-    newt = np.minimum(np.maximum(old - vt * mass_t[lo:hi], 0.0 - limit), limit)
+    newt = np.minimum(np.maximum(old - vt * m_t, 0.0 - limit), limit)
     pt[lo:hi] = newt
     p_t = newt - old
     vax = vax - p_t * kny * wa
     vay = vay + p_t * knx * wa
     vbx = vbx + p_t * kny * wb
     vby = vby - p_t * knx * wb
-    sa = sa - (kra * p_t) * inv_i[ka]
-    sb = sb - (krb * p_t) * inv_i[kb]
+    sa = sa - (kra * p_t) * ia
+    sb = sb - (krb * p_t) * ib
     # Rolling resistance: an angular impulse on the relative spin, |pr| <= rolling * pn.
     old = pr[lo:hi].copy()        # a copy: the slice is written below
     limit = rolling[lo:hi] * new
-    newr = np.minimum(np.maximum(old - mass_r[lo:hi] * (sa - sb), 0.0 - limit), limit)
+    newr = np.minimum(np.maximum(old - m_r * (sa - sb), 0.0 - limit), limit)
     pr[lo:hi] = newr
     p_r = newr - old
-    sa = sa + p_r * inv_i[ka]
-    sb = sb - p_r * inv_i[kb]
+    sa = sa + p_r * ia
+    sb = sb - p_r * ib
     vx[ka] = vax
     vy[ka] = vay
     vx[kb] = vbx

@@ -23,8 +23,8 @@ from game import collide, defaults, geometry
 from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
-from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_STIFFNESS, TOUCH_SLOP, Contacts, Solver,
-                         SolverOptions, soft)
+from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP, Contacts,
+                         Solver, SolverOptions, soft)
 from game.solver import _STATIC_KEY as STATIC_KEY
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
@@ -477,7 +477,7 @@ class World:
         solve_consts = (float(collide.CCD_FRACTION), float(TOUCH_SLOP), int(STATIC_KEY), float(collide.IMPACT_SPEED),
                         float(IMPACT_LOOKBACK * h), int(MAX_IMPACT_PASSES), float(rate), float(mass_scale),
                         float(impulse_scale), float(s_rate), float(s_mass_scale), float(s_impulse_scale),
-                        float(o.max_push_speed * (h / h_move)))
+                        float(o.max_push_speed * (h / h_move)), float(SUPPORT_COS))
         options = (bool(o.warm_start), int(o.iterations), int(o.relax_iterations), float(o.restitution_threshold))
         st, sg, g = self.statics, self.statics.grid, self.grid
         one = np.zeros(1)       # the statics' materials when there are none (never read)
