@@ -194,9 +194,13 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
         if not world_has_solver_choice():
             raise ValueError("this build's World has no solver choice (--solver needs issue 9's solver)")
         options["solver"] = solver
-    level = complete(level)      # World.from_level takes normalised definitions
+    # World.from_level takes normalised definitions; the balls (more, at 100,000, than a level
+    # file may hold) join through World.add_balls, as balls the player spawns do.
+    balls = level.pop("balls")
+    level = complete(level)
     t0 = time.perf_counter()
     world = World.from_level(level, **options)
+    world.add_balls(balls)
     return world, time.perf_counter() - t0
 
 
