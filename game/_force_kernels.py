@@ -26,6 +26,16 @@ RECT, CIRCLE, ELLIPSE, POLYGON = (ATTRACTOR_SHAPES.index(name) for name in ("rec
 
 
 @njit(cache=True)
+def _unit(x, y, shortest):
+    """(ux, uy, |v|): v = (x, y) over its length, (0, 0) where it is no longer than
+    ``shortest`` m (as forces.py's springs and attractors guard the division)."""
+    length = math.sqrt(x * x + y * y)
+    if length > shortest:
+        return x / length, y / length, length
+    return 0.0, 0.0, length
+
+
+@njit(cache=True)
 def _inside(shape, numbers, edges, first, last, x, y):
     """Whether the point (x, y) lies in one attractor, as ``world.Zone.contains`` decides.
 
@@ -95,13 +105,7 @@ def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness,
                 wy = vel[b, 1]
             dx = pos[a, 0] - ox
             dy = pos[a, 1] - oy
-            length = math.sqrt(dx * dx + dy * dy)
-            if length > SPRING_MIN_LENGTH:
-                ux = dx / length
-                uy = dy / length
-            else:
-                ux = 0.0
-                uy = 0.0
+            ux, uy, length = _unit(dx, dy, SPRING_MIN_LENGTH)
             closing = (vel[a, 0] - wx) * ux + (vel[a, 1] - wy) * uy
             magnitude = stiffness[s] * (rest[s] - length) - damping[s] * closing
             fx = ux * magnitude
@@ -121,13 +125,7 @@ def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness,
             if _inside(shape[z], numbers[z], edges, edge_start[z], edge_start[z + 1], pos[i, 0], pos[i, 1]):
                 tx = cx - pos[i, 0]
                 ty = cy - pos[i, 1]
-                dist = math.sqrt(tx * tx + ty * ty)
-                if dist > ATTRACTOR_MIN_DISTANCE:
-                    ux = tx / dist
-                    uy = ty / dist
-                else:
-                    ux = 0.0
-                    uy = 0.0
+                ux, uy, _ = _unit(tx, ty, ATTRACTOR_MIN_DISTANCE)
                 out[i, 0] = out[i, 0] + strength[z] * ux
                 out[i, 1] = out[i, 1] + strength[z] * uy
 

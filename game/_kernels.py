@@ -38,6 +38,23 @@ def _cell(x, y, ox, oy, inv, ncx, ncy):
 
 
 @njit(cache=True)
+def _counting_order(key, buckets):
+    """A stable counting sort of ``key`` (values in [0, buckets)): (start (buckets + 1,), order)
+    with bucket c's items ``order[start[c]:start[c + 1]]`` in index order. O(n + buckets)."""
+    start = np.zeros(buckets + 1, np.int64)
+    for k in range(len(key)):
+        start[key[k] + 1] += 1
+    for c in range(buckets):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    order = np.empty(len(key), np.int64)
+    for k in range(len(key)):
+        order[fill[key[k]]] = k
+        fill[key[k]] += 1
+    return start, order
+
+
+@njit(cache=True)
 def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
     """(i, j): the ball pairs closer than their reach plus margins, as
     ``collide._ball_contacts`` finds them, with i < j and sorted by (i, j) as
@@ -62,16 +79,7 @@ def ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy):
         key[a] = ix * ncy + iy
     dense = ncells <= MAX_COUNTING_CELLS * n + 1024
     if dense:
-        start = np.zeros(ncells + 1, np.int64)
-        for a in range(n):
-            start[key[a] + 1] += 1
-        for c in range(ncells):
-            start[c + 1] += start[c]
-        fill = start[:-1].copy()
-        order = np.empty(n, np.int64)
-        for a in range(n):
-            order[fill[key[a]]] = a
-            fill[key[a]] += 1
+        start, order = _counting_order(key, ncells)
     else:
         order = _stable_order(key)
         start = np.zeros(1, np.int64)
@@ -471,16 +479,7 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
     c = 0
     for k in range(m):
         c = max(c, colour[k] + 1)
-    colour_start = np.zeros(c + 1, np.int64)
-    for k in range(m):
-        colour_start[colour[k] + 1] += 1
-    for k in range(c):
-        colour_start[k + 1] += colour_start[k]
-    fill = colour_start[:-1].copy()
-    order = np.empty(m, np.int64)
-    for k in range(m):
-        order[fill[colour[k]]] = k
-        fill[colour[k]] += 1
+    colour_start, order = _counting_order(colour, c)
     # Everything the solve needs, in solve order.
     a = np.empty(m, np.int64)
     b = np.empty(m, np.int64)

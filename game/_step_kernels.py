@@ -246,6 +246,8 @@ def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitu
     all_points = np.empty((0, 2))
     all_speeds = np.empty(0)
     refinds = 0
+    # The last sub-step runs after the loop: numba types what a loop leaves behind only if it
+    # is bound before it, and these tuples are made by the sub-step itself.
     for k in range(substeps - 1):
         (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, points, speeds,
          refound) = _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, statics, grid, consts,
