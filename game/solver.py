@@ -50,7 +50,7 @@ SUPPORT_COS = 0.5          # cos 60 deg: a ball whose forces press it onto anoth
                            # of their normal rests on it (contact mass scaling, support_scales)
 _HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
 _NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
-_STATIC_KEY = 1 << 31      # key = id_a * 2^32 + (id_b, or this + static index)
+STATIC_KEY = 1 << 31       # key = id_a * 2^32 + (id_b, or this + static index)
 EXECUTIONS = ("compiled", "numpy")
 _NO_WARM = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
 
@@ -368,7 +368,7 @@ class Solver:
                 _extended(world.vel[:, 0]), _extended(world.vel[:, 1]), _extended(acc[:, 0]),
                 _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
                 _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
-                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, _STATIC_KEY) + warm + (SUPPORT_COS,)
+                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, STATIC_KEY) + warm + (SUPPORT_COS,)
         fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
         return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
 

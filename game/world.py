@@ -23,9 +23,8 @@ from game import collide, defaults, geometry
 from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
-from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP, Contacts,
-                         Solver, SolverOptions, soft)
-from game.solver import _STATIC_KEY as STATIC_KEY
+from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
+                         Contacts, Solver, SolverOptions, soft)
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
