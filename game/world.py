@@ -269,7 +269,7 @@ class World:
             return np.array([default if b.get(key) is None else b[key] for b in balls], float)
 
         radius = column("radius", defaults.BALL_RADIUS)
-        density = column("density", mat.get("density", defaults.MATERIAL["density"]))
+        density = column("density", mat["density"])          # the material is complete (__init__)
         mass = np.array([b["mass"] if b.get("mass") is not None else rho * math.pi * r * r
                          for b, rho, r in zip(balls, density, radius)], float)
         self.pos = np.vstack((self.pos, np.array([b["pos"] for b in balls], float).reshape(-1, 2)))
