@@ -63,7 +63,8 @@ class SolverOptions:
     without the push-out bias; warm_start: begin each sub-step from the last one's impulses;
     restitution_threshold: m/s, contacts closing slower do not bounce; contact_hertz: Hz,
     the stiffness of the soft contact; damping_ratio: its damping (Box2D: 10); max_push_speed:
-    m/s, the fastest a soft contact pushes overlapping bodies apart.
+    m/s, the fastest a soft contact pushes overlapping bodies apart; sleeping: islands of
+    balls at rest sleep, left out of the tick until something wakes them (game.sleep).
     """
     substeps: int = 4
     iterations: int = 2
@@ -73,12 +74,14 @@ class SolverOptions:
     contact_hertz: float = 120.0
     damping_ratio: float = 10.0
     max_push_speed: float = 3.0
+    sleeping: bool = True
 
     def describe(self):
         """One line for the debug layer."""
         return (f"substeps {self.substeps}  iterations {self.iterations}  relax {self.relax_iterations}  "
                 f"warm start {'on' if self.warm_start else 'off'}  bounce above {self.restitution_threshold:g} m/s  "
-                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s")
+                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s  "
+                f"sleeping {'on' if self.sleeping else 'off'}")
 
 
 def soft(hertz, damping_ratio, h):
