@@ -4,8 +4,8 @@ An island is a set of balls joined by springs and by nearness: two balls are joi
 they are closer than r_a + r_b + m_a + m_b, with each ball's reach ``margins`` (at least
 the way a ball at the sleep speed goes in a tick, plus a slop), so touching balls and balls
 about to touch are one island (Box2D v3 joins bodies by their speculative contacts so).
-Statics join nothing. A ball rests while its speed and its rim's speed (|spin| r) are below
-SLEEP_SPEED; an island whose every ball has rested for SLEEP_TIME falls asleep: its balls'
+Statics join nothing. A ball rests while its speed, its rim's speed (|spin| r) and the way it went in the
+last tick over the tick are below SLEEP_SPEED; an island whose every ball has rested for SLEEP_TIME falls asleep: its balls'
 velocity and spin become zero and the World leaves them out of its tick.
 
 What wakes an island (World does the asking, this module the bookkeeping): an awake ball
@@ -98,15 +98,24 @@ class Sleep:
         return s & ((pos[:, 0] != self.rest[:, 0]) | (pos[:, 1] != self.rest[:, 1])
                     | (vel[:, 0] != 0.0) | (vel[:, 1] != 0.0) | (spin != 0.0))
 
-    def settle(self, pos, vel, spin, radius, ids, springs, dt, gravity, grid, kernels):
+    def settle(self, before, pos, vel, spin, radius, ids, springs, statics, dt, gravity, grid, kernels):
         """After a tick: the awake balls' rest timers, then the islands whose every ball has
-        rested SLEEP_TIME fall asleep (velocity and spin set to zero, in place on ``vel`` and
-        ``spin``). Arrays are the World's (N, ...); ``springs`` its Springs. Returns how many
-        balls fell asleep."""
+        rested SLEEP_TIME and that are held (a ball of it within reach of a static, or on an
+        anchored spring) fall asleep: velocity and spin set to zero, in place on ``vel`` and
+        ``spin``. Arrays are the World's (N, ...); ``springs`` its Springs, ``statics`` its
+        collide.Statics; ``before`` (N, 2) m the positions before the tick: a ball rests only
+        if it also moved less than SLEEP_SPEED dt (a soft contact pushing a ball out of an
+        overlap moves it with no velocity). Returns how many balls fell asleep.
+
+        A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
+        (no gravity) keep drifting, as a player expects, instead of stopping dead."""
         awake = ~self.asleep
         speed2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
         rim = spin * radius
-        resting = (speed2 < SLEEP_SPEED * SLEEP_SPEED) & (rim * rim < SLEEP_SPEED * SLEEP_SPEED)
+        mx, my = pos[:, 0] - before[:, 0], pos[:, 1] - before[:, 1]
+        way = SLEEP_SPEED * dt
+        resting = ((speed2 < SLEEP_SPEED * SLEEP_SPEED) & (rim * rim < SLEEP_SPEED * SLEEP_SPEED)
+                   & (mx * mx + my * my < way * way))
         self.timer = np.where(awake, np.where(resting, self.timer + dt, 0.0), self.timer)
         ripe = awake & (self.timer >= SLEEP_TIME)
         if not ripe.any():
@@ -119,16 +128,22 @@ class Sleep:
         reach = margins(vel[index], radius[index], dt, gravity)
         # A ball too fast for the pair grid is not ripe, and cannot be; it joins by its springs only.
         slow = np.flatnonzero(reach <= collide.MAX_MARGIN_CELLS * grid.cell)
-        i, j = near_pairs(pos[index[slow]], radius[index[slow]], reach[slow], grid, kernels)
-        i, j = slow[i], slow[j]
+        p, r = pos[index[slow]], radius[index[slow]]
+        i, j, bi, _ = collide.find_candidates(p, p, r, grid, statics, reach[slow], kernels)
+        i, j, bi = slow[i], slow[j], slow[bi]
         tied = springs.b >= 0
         sa, sb = new_index[springs.a[tied]], new_index[springs.b[tied]]
-        a, b = np.concatenate((i, sa)), np.concatenate((j, sb))
+        both = (sa >= 0) & (sb >= 0)
+        a, b = np.concatenate((i, sa[both])), np.concatenate((j, sb[both]))
         label = islands(a, b, np.full(len(a), -1, np.int64), m)
-        # An island sleeps when its least rest time has come to SLEEP_TIME.
+        held = np.zeros(m, bool)
+        held[label[bi]] = True
+        anchored = new_index[springs.a[~tied]]
+        held[label[anchored[anchored >= 0]]] = True
+        # A held island sleeps when its least rest time has come to SLEEP_TIME.
         least = np.full(m, np.inf)
         np.minimum.at(least, label, self.timer[index])
-        falls = index[least[label] >= SLEEP_TIME]
+        falls = index[(least[label] >= SLEEP_TIME) & held[label]]
         if len(falls) == 0:
             return 0
         self.asleep[falls] = True

@@ -431,6 +431,7 @@ class World:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             # Sleeping islands stay out of the tick; wake those something reaches first.
             awake = self._wake_reached(dt, kernels)
+            before = self.pos.copy()
             if awake is None:
                 self._tick(dt, kernels)
             elif awake.any():
@@ -439,8 +440,8 @@ class World:
             else:
                 self._clear_debug()          # every ball sleeps: nothing moves
             if self.solver.options.sleeping:
-                self._sleep.settle(self.pos, self.vel, self.spin, self.radius, self.ids, self.springs, dt,
-                                   self.forces.gravity, self.grid, kernels)
+                self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
+                                   self.statics, dt, self.forces.gravity, self.grid, kernels)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
