@@ -41,6 +41,7 @@ BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
 SOLVER_TEXT = (200, 205, 170)
+SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -209,6 +210,7 @@ class Renderer:
             self.draw_contacts(surface, world, camera)
         if debug:
             self.draw_solver_options(surface, world)
+            self.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
@@ -437,6 +439,12 @@ class Renderer:
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         surface.blit(text, (width - text.get_width() - 10, height - text.get_height() - 30))
+
+    def draw_sleeping(self, surface, world, camera):
+        """Sleeping balls (world.sleeping, game.sleep): a dark dot at each centre."""
+        asleep = np.asarray(world.sleeping, bool)
+        if asleep.any():
+            plot_points(surface, camera.world_to_screen(np.asarray(world.pos)[asleep]), SLEEPING, size=5)
 
     def draw_springs(self, surface, world, camera, hidden_ids=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;
