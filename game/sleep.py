@@ -26,6 +26,8 @@ from game.solver import islands
 SLEEP_SPEED = 0.05     # m/s: slower than this (and |spin| r below it too) a ball is resting (Box2D: 0.05)
 SLEEP_TIME = 0.5       # s: an island whose balls have all rested this long falls asleep (Box2D: 0.5)
 SLEEP_SLOP = 0.05      # fraction of its radius a ball reaches beyond its move in a tick (joins, wakes)
+ISLAND_EVERY = 6       # ticks: the islands are looked for at most this often (each look is a pair search
+                       # over the awake balls, a fifth of a tick's work; an island sleeps up to 0.1 s later)
 NO_STATICS = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
 
 
@@ -42,6 +44,7 @@ class Sleep:
         self.timer = np.zeros(0)
         self.island = np.zeros(0, np.int64)
         self.rest = np.zeros((0, 2))
+        self.ticks = 0         # ticks settled: the islands are looked for every ISLAND_EVERY
 
     ARRAYS = ("asleep", "timer", "island", "rest")
 
@@ -117,8 +120,8 @@ class Sleep:
         resting = ((speed2 < SLEEP_SPEED * SLEEP_SPEED) & (rim * rim < SLEEP_SPEED * SLEEP_SPEED)
                    & (mx * mx + my * my < way * way))
         self.timer = np.where(awake, np.where(resting, self.timer + dt, 0.0), self.timer)
-        ripe = awake & (self.timer >= SLEEP_TIME)
-        if not ripe.any():
+        self.ticks += 1
+        if self.ticks % ISLAND_EVERY or not np.any(awake & (self.timer >= SLEEP_TIME)):
             return 0
         # The islands of the awake balls, in their own numbering 0..M-1.
         index = np.flatnonzero(awake)
@@ -193,7 +196,10 @@ def reached(pos, vel, radius, movers, sleepers, dt, gravity, grid, kernels=None)
         far = float(np.max(radius[k] + reach[k])) + float(np.max(radius[s] + reach[s]))
         lo, hi = pos[k].min(axis=0) - far, pos[k].max(axis=0) + far
         near = s[np.all((pos[s] >= lo) & (pos[s] <= hi), axis=1)]
-        if len(near):
+        if len(near):                   # and the movers within the near sleepers' box
+            lo, hi = pos[near].min(axis=0) - far, pos[near].max(axis=0) + far
+            k = k[np.all((pos[k] >= lo) & (pos[k] <= hi), axis=1)]
+        if len(near) and len(k):
             both = np.concatenate((k, near))
             i, j = near_pairs(pos[both], radius[both], reach[both], grid, kernels)
             i, j = both[i], both[j]

@@ -161,6 +161,14 @@ def test_bench_step_runs():
     assert "median ms/step" in out and "100" in out
 
 
+def test_bench_sleep_puts_a_resting_pile_to_sleep():
+    data = json.loads(_run("benchmarks/bench_sleep.py", "--sizes", "60", "--ticks", "3", "--repeats", "1",
+                           "--settle", "300", "--json"))
+    row = data["results"][0]
+    assert row["n"] == 60 and row["slept_after_ticks"] is not None
+    assert math.isfinite(row["ratio"]) and row["awake_ms"] > 0
+
+
 def test_bench_frame_runs():
     data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "3", "--warmup", "1",
                            "--launches", "1", "--json"))
