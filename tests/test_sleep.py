@@ -14,10 +14,10 @@ COLUMNS, ROWS = 8, 3
 WIDTH = COLUMNS * 2 * R + 0.01
 
 
-def pile_level(**extra):
-    """COLUMNS x ROWS balls packed touching on the floor of a box (common.pile_scene, small)."""
+def pile_level(columns=COLUMNS, rows=ROWS, **extra):
+    """columns x rows balls packed touching on the floor of a box (common.pile_scene, small)."""
     balls = [{"pos": [R + 0.005 + 2 * R * c, R + 2 * R * r], "radius": R}
-             for r in range(ROWS) for c in range(COLUMNS)]
+             for r in range(rows) for c in range(columns)]
     level = {"segments": [{"a": [0, 0], "b": [WIDTH, 0]}, {"a": [0, 0], "b": [0, 2]},
                           {"a": [WIDTH, 0], "b": [WIDTH, 2]}],
              "bounds": [-0.5, -0.5, WIDTH + 0.5, 2.5], "balls": balls}
@@ -93,11 +93,11 @@ def test_numpy_and_compiled_sleep_and_wake_alike():
     def play(kernels):
         previous = accel.use(kernels)
         try:
-            w = build_world(pile_level())
+            w = build_world(pile_level(columns=4, rows=2))
             hashes = []
-            for k in range(150):
+            for k in range(90):
                 if k == 70:
-                    w.add_ball((0.5, 1.2), vel=(0, -2), radius=R)
+                    w.add_ball((0.3, 0.8), vel=(0, -2), radius=R)
                 w.step(TICK)
                 hashes.append((w.state_hash(), w.sleeping.tobytes()))
             return hashes, w
