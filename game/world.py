@@ -21,12 +21,12 @@ import math
 import numpy as np
 
 from game import collide, defaults, geometry
-from game.sleep import Sleep, reached
 from game.forces import Forces
 from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
                          Contacts, Solver, SolverOptions, soft)
+from game.sleep import Sleep, reached
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -153,7 +153,7 @@ class World:
         self._candidates = None
         self._sleep = Sleep()        # which balls sleep (game.sleep); a new world starts awake
         self._sleep_causes = None    # the forces and statics the sleepers fell asleep under
-        self._awake_ids = None       # (ids, awake indices, their ids): kept while the awake set is
+        self._awake_ids = None       # (ids, awake indices, their ids) while the awake set stays (_only)
         self._clear_debug()
 
     # ----------------------------------------------------------------- building
@@ -422,7 +422,8 @@ class World:
         """Advance one fixed tick of ``dt`` seconds in ``substeps`` sub-steps.
 
         Pass the same dt every call (a fixed time step): the contact tuning assumes it, and
-        a frame's wall-clock time must never reach here.
+        a frame's wall-clock time must never reach here. Sleeping islands (game.sleep) are
+        left out of the tick until something wakes them.
         """
         self._impact_points, self._impact_speeds = [], []
         kernels = self.solver.kernels()
@@ -431,15 +432,16 @@ class World:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             # Sleeping islands stay out of the tick; wake those something reaches first.
             awake = self._wake_reached(dt, kernels)
-            before = self.pos.copy()
+            moving = awake is None or awake.any()
+            before = self.pos.copy() if moving and self.solver.options.sleeping else None
             if awake is None:
                 self._tick(dt, kernels)
-            elif awake.any():
+            elif moving:
                 with self._only(awake):
                     self._tick(dt, kernels)
             else:
                 self._clear_debug()          # every ball sleeps: nothing moves
-            if self.solver.options.sleeping:
+            if before is not None:
                 self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
                                    self.statics, dt, self.forces.gravity, self.grid, kernels)
         self.time += dt
