@@ -112,14 +112,15 @@ class Sleep:
 
         A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
         (no gravity) keep drifting, as a player expects, instead of stopping dead."""
-        awake = ~self.asleep
         speed2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
         rim = spin * radius
         mx, my = pos[:, 0] - before[:, 0], pos[:, 1] - before[:, 1]
         way = SLEEP_SPEED * dt
         resting = ((speed2 < SLEEP_SPEED * SLEEP_SPEED) & (rim * rim < SLEEP_SPEED * SLEEP_SPEED)
                    & (mx * mx + my * my < way * way))
-        self.timer = np.where(awake, np.where(resting, self.timer + dt, 0.0), self.timer)
+        # (A sleeper rests, so its timer runs on, unread until it wakes, which starts it again.)
+        self.timer = np.where(resting, self.timer + dt, 0.0)
+        awake = ~self.asleep
         self.ticks += 1
         if self.ticks % ISLAND_EVERY or not np.any(awake & (self.timer >= SLEEP_TIME)):
             return 0
