@@ -4,15 +4,19 @@ An island is a set of balls joined by springs and by nearness: two balls are joi
 they are closer than r_a + r_b + m_a + m_b, with each ball's reach ``margins`` (at least
 the way a ball at the sleep speed goes in a tick, plus a slop), so touching balls and balls
 about to touch are one island (Box2D v3 joins bodies by their speculative contacts so).
-Statics join nothing. A ball rests while its speed, its rim's speed (|spin| r) and the way it went in the
-last tick over the tick are below SLEEP_SPEED; an island whose every ball has rested for SLEEP_TIME falls asleep: its balls'
-velocity and spin become zero and the World leaves them out of its tick.
+Statics join nothing. A ball rests while its speed, its rim's speed (|spin| r) and the way
+it went in the last tick over the tick are below SLEEP_SPEED; an island held by a static or
+an anchored spring whose every ball has rested for SLEEP_TIME falls asleep: its balls'
+velocity and spin become zero and the World leaves them out of its tick (and so out of
+every contact they had, among themselves and with the statics).
 
 What wakes an island (World does the asking, this module the bookkeeping): an awake ball
 that could reach one of its balls within the tick (``reached``: the same reach that joins
 islands, with the awake ball's own speed, so two resting islands never wake each other
-in turn), a ball of it that someone moved or gave a velocity (``edited``), a ball of it
-removed, grabbed or given a spring, and any change to the forces or the statics.
+in turn; a ball too fast for the pair grid is traced along its path), a ball of it that
+someone moved or gave a velocity or spin (``edited``), a ball of it or one it could reach
+removed, a ball of it grabbed or given, changed or freed from a spring, and any change to
+gravity, drag, the integrator, the attractors or the statics.
 
 Everything here is numpy and decided from the world's state alone: the numpy and the
 compiled executions see the same bits and so sleep and wake alike (the pair search takes
