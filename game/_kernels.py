@@ -775,6 +775,8 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
         d2 = dx * dx + dy * dy
         c[k] = turn / d2 if d2 > 1e-24 else 0.0
     for k in range(m):
+        if c[k] == 0.0:
+            continue
         p = a[k]
         q = b[k]
         cx = c[k] * (py[p] - py[q])

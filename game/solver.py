@@ -617,7 +617,8 @@ def give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_m
     with np.errstate(divide="ignore", invalid="ignore"):
         c[k] = np.where(d2 > 1e-24, turn / d2, 0.0)
     for lo, hi in colours:
-        ka, kb, kc = a[lo:hi], b[lo:hi], c[lo:hi]
+        k = np.nonzero(c[lo:hi] != 0.0)[0] + lo
+        ka, kb, kc = a[k], b[k], c[k]
         cx = kc * (py[ka] - py[kb])
         cy = kc * (px[kb] - px[ka])
         vx[ka] = vx[ka] + cx * w[ka]
