@@ -734,26 +734,29 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
     m = len(a)
     size = len(vx)
     any_pair = False
+    any_static = False
     for k in range(m):
         if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
             any_pair = True
-            break
+        elif static[k] >= 0:
+            any_static = True
     if not any_pair:
         return
     label = np.arange(size)
-    for k in range(m):
-        if static[k] >= 0:
-            continue
-        x = _root(label, a[k])
-        y = _root(label, b[k])
-        if x < y:
-            label[y] = x
-        elif y < x:
-            label[x] = y
     held = np.zeros(size, np.bool_)
-    for k in range(m):
-        if static[k] >= 0:
-            held[_root(label, a[k])] = True
+    if any_static:
+        for k in range(m):
+            if static[k] >= 0:
+                continue
+            x = _root(label, a[k])
+            y = _root(label, b[k])
+            if x < y:
+                label[y] = x
+            elif y < x:
+                label[x] = y
+        for k in range(m):
+            if static[k] >= 0:
+                held[_root(label, a[k])] = True
     c = np.zeros(m)
     for k in range(m):
         p = a[k]

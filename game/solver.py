@@ -597,10 +597,11 @@ def give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_m
     pair = (static < 0) & (scale_a == 1.0) & (scale_b == 1.0)
     if not pair.any():
         return
-    label = islands(a, b, static, len(vx))
-    held = np.zeros(len(vx), bool)
-    held[label[a[static >= 0]]] = True
-    pair &= ~held[label[a]]
+    if (static >= 0).any():
+        label = islands(a, b, static, len(vx))
+        held = np.zeros(len(vx), bool)
+        held[label[a[static >= 0]]] = True
+        pair &= ~held[label[a]]
     k = np.nonzero(pair)[0]
     ka, kb, knx, kny = a[k], b[k], nx[k], ny[k]
     fx = px_from[ka] - px_from[kb]
