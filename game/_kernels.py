@@ -754,14 +754,16 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
                 label[y] = x
             elif y < x:
                 label[x] = y
+        for i in range(size):
+            label[i] = label[label[i]]     # label[i] <= i: its root is already flat
         for k in range(m):
             if static[k] >= 0:
-                held[_root(label, a[k])] = True
+                held[label[a[k]]] = True
     c = np.zeros(m)
     for k in range(m):
         p = a[k]
         q = b[k]
-        if static[k] >= 0 or scale_a[k] != 1.0 or scale_b[k] != 1.0 or held[_root(label, p)]:
+        if static[k] >= 0 or scale_a[k] != 1.0 or scale_b[k] != 1.0 or held[label[p]]:
             continue
         knx = nx[k]
         kny = ny[k]
