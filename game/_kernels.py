@@ -602,6 +602,7 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         bias = 0.0
         ms = 1.0
         im = 0.0
+        split = 1.0
         if not use_bias and static[k] < 0:
             dx = px[p] - px[q]
             dy = py[p] - py[q]
@@ -609,6 +610,7 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
             if length > 1e-12:
                 knx = dx / length
                 kny = dy / length
+                split = length / (ra[k] + rb[k])
         if use_bias:
             s = separation[k]
             if s > 0.0:
@@ -641,6 +643,8 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
             m_n = 1.0 / k_n if k_n > 0 else 0.0
             m_t = 1.0 / k_t if k_t > 0 else 0.0
             m_r = 1.0 / k_r if k_r > 0 else 0.0
+        kra = kra * split
+        krb = krb * split
         vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
         old = pn[k]
         new = max(old - m_n * (ms * vn + bias) - im * old, 0.0)
@@ -724,6 +728,71 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
 
 
 @njit(cache=True)
+def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, px_from, py_from,
+                    px, py, vx, vy, w, h_move):
+    """solver.give_back_turn, contact by contact in solve order (the islands by union-find)."""
+    m = len(a)
+    size = len(vx)
+    any_pair = False
+    any_static = False
+    for k in range(m):
+        if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
+            any_pair = True
+        elif static[k] >= 0:
+            any_static = True
+    if not any_pair:
+        return
+    label = np.arange(size)
+    held = np.zeros(size, np.bool_)
+    if any_static:
+        for k in range(m):
+            if static[k] >= 0:
+                continue
+            x = _root(label, a[k])
+            y = _root(label, b[k])
+            if x < y:
+                label[y] = x
+            elif y < x:
+                label[x] = y
+        for i in range(size):
+            label[i] = label[label[i]]     # label[i] <= i: its root is already flat
+        for k in range(m):
+            if static[k] >= 0:
+                held[label[a[k]]] = True
+    c = np.zeros(m)
+    for k in range(m):
+        p = a[k]
+        q = b[k]
+        if static[k] >= 0 or scale_a[k] != 1.0 or scale_b[k] != 1.0 or held[label[p]]:
+            continue
+        knx = nx[k]
+        kny = ny[k]
+        fx = px_from[p] - px_from[q]
+        fy = py_from[p] - py_from[q]
+        sx = pn_move[k] * knx - pt_move[k] * kny
+        sy = pn_move[k] * kny + pt_move[k] * knx
+        ux = vx[p] - vx[q]
+        uy = vy[p] - vy[q]
+        turn = (pn[k] * (fx * kny - fy * knx) + pt[k] * ((fx * knx + fy * kny) - (ra[k] + rb[k]))
+                + h_move * (sx * uy - sy * ux))
+        dx = px[p] - px[q]
+        dy = py[p] - py[q]
+        d2 = dx * dx + dy * dy
+        c[k] = turn / d2 if d2 > 1e-24 else 0.0
+    for k in range(m):
+        if c[k] == 0.0:
+            continue
+        p = a[k]
+        q = b[k]
+        cx = c[k] * (py[p] - py[q])
+        cy = c[k] * (px[q] - px[p])
+        vx[p] = vx[p] + cx * w[p]
+        vy[p] = vy[p] + cy * w[p]
+        vx[q] = vx[q] - cx * w[q]
+        vy[q] = vy[q] - cy * w[q]
+
+
+@njit(cache=True)
 def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
             px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes):
     """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
@@ -772,6 +841,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             hits += 1
             mx = knx
             my = kny
+            split = 1.0
             if static[k] < 0:
                 dx = px[p] - px[q]
                 dy = py[p] - py[q]
@@ -787,12 +857,15 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
                 if length > 0.0:
                     mx = tx / length
                     my = ty / length
+                    split = length / reach
             else:
                 tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * mx - rvx * my) - spin[p] * ra[k] - spin[q] * rb[k]
+            la = ra[k] * split
+            lb = rb[k] * split
+            vt = (rvy * mx - rvx * my) - spin[p] * la - spin[q] * lb
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
@@ -804,8 +877,8 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             dvay = jy * w[p]
             dvbx = jx * w[q]
             dvby = jy * w[q]
-            dwa = (0.0 - ra[k] * p_t) * inv_i[p]
-            dwb = (0.0 - rb[k] * p_t) * inv_i[q]
+            dwa = (0.0 - la * p_t) * inv_i[p]
+            dwb = (0.0 - lb * p_t) * inv_i[q]
             vx[p] = vx[p] + dvax
             vy[p] = vy[p] + dvay
             vx[q] = vx[q] - dvbx
@@ -883,6 +956,10 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                        mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
                        rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
                        scale_a, scale_b)
+    pxm = px.copy()
+    pym = py.copy()
+    pnm = pn.copy()
+    ptm = pt.copy()
     for e in range(size):
         px[e] = px[e] + h_move * (vx[e] - vx0[e])
         py[e] = py[e] + h_move * (vy[e] - vy0[e])
@@ -896,6 +973,8 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
     # from before the warm start
     for attempt in range(2 if warm_start else 1):
+        _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, px, py, vx, vy,
+                        w, h_move)
         for _ in range(relax_iterations):
             for c in range(colours):
                 _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
