@@ -44,6 +44,10 @@ FPS_LIMIT = 60               # frames per second the window aims for
 DEFAULT_STEPS = 120          # ticks a --screenshot runs before it draws
 RELOAD_POLL = 0.5            # s between checks of the level file
 SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS and timings
+# s: the interpreter's switch interval while the ticks run on the worker thread (default
+# 0.005): the worker needs the lock for a moment before and after each compiled tick, and
+# waits up to this long for the drawing thread to hand it over.
+OVERLAP_SWITCH_INTERVAL = 0.0005
 
 
 class FrameStats:
@@ -231,8 +235,11 @@ class App:
         """Whether start_update runs this frame's ticks on a worker thread: the play mode alone
         on the stack, and the next tick one compiled call that lets go of the interpreter's
         lock (game.accel.releases_lock), so the drawing meanwhile has the other core. Elsewhere
-        (numpy, springs, the grab, an overlay) a worker would only take turns at the lock."""
-        return len(self.stack) == 1 and accel.releases_lock() and self.session.world.ticks_in_one_call()
+        (numpy, springs, the grab, an overlay) a worker would only take turns at the lock.
+        ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
+        on a machine whose cores other programs keep busy the worker gains nothing)."""
+        return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()
+                and self.session.world.ticks_in_one_call())
 
     def start_update(self, frame_dt):
         """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the
@@ -261,6 +268,8 @@ class App:
                     result["error"] = error
 
             thread = threading.Thread(target=work, name="ballpit-ticks", daemon=True)
+            result["interval"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(result["interval"], OVERLAP_SWITCH_INTERVAL))
             self._job = (thread, done, result)
             thread.start()
 
@@ -277,6 +286,7 @@ class App:
         self._job = None
         if thread is not None:
             thread.join()
+            sys.setswitchinterval(result["interval"])
         self._view = None
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for ms, outcome in done:

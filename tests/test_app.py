@@ -960,3 +960,11 @@ def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pi
     with pytest.raises(FloatingPointError, match="broken tick"):
         g.finish_update()
     assert g.world is g.session.world
+
+
+def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, monkeypatch):
+    g = pile[1]
+    monkeypatch.setenv("BALLPIT_SERIAL", "1")
+    g.start_update(FRAME)
+    assert not g.ticking_apart() and g.world is g.session.world
+    assert g.finish_update() == 1
