@@ -80,8 +80,11 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
     aside), the two draws in alternating order, timed apart ("draw_blit"): a side-by-side
     measure that a busy machine disturbs alike."""
     import pygame
+    from game import app as app_module
     from game.app import App
     from game.level import complete
+    if overlap:
+        app_module.OVERLAP_MIN_TICK_MS = 0.0     # the two-core frame at every size, measured
     pygame.display.init()
     pygame.font.init()
     screen = pygame.display.set_mode(SIZE)

@@ -48,6 +48,9 @@ SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS a
 # 0.005): the worker needs the lock for a moment before and after each compiled tick, and
 # waits up to this long for the drawing thread to hand it over.
 OVERLAP_SWITCH_INTERVAL = 0.0005
+# ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
+# worker's costs (a thread, the view, handing the lock over) would eat what it saves.
+OVERLAP_MIN_TICK_MS = 2.0
 
 
 class FrameStats:
@@ -233,13 +236,14 @@ class App:
     # ---- the loop on two cores --------------------------------------------------------------
     def overlaps(self):
         """Whether start_update runs this frame's ticks on a worker thread: the play mode alone
-        on the stack, and the next tick one compiled call that lets go of the interpreter's
-        lock (game.accel.releases_lock), so the drawing meanwhile has the other core. Elsewhere
+        on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
+        that lets go of the interpreter's lock (game.accel.releases_lock), so the drawing
+        meanwhile has the other core. Elsewhere
         (numpy, springs, the grab, an overlay) a worker would only take turns at the lock.
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
         on a machine whose cores other programs keep busy the worker gains nothing)."""
         return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()
-                and self.session.world.ticks_in_one_call())
+                and self.stats.tick_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
 
     def start_update(self, frame_dt):
         """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the

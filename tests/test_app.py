@@ -901,13 +901,19 @@ def pile(tmp_path):
     return apps
 
 
+@pytest.fixture
+def any_tick(monkeypatch):
+    """Every tick worth the worker thread (this small pile's are shorter than the game's floor)."""
+    monkeypatch.setattr(app_module, "OVERLAP_MIN_TICK_MS", 0.0)
+
+
 def _pixels(g):
     surface = pygame.Surface(SIZE)
     g.renderer.draw(surface, g.world, g.camera, trails=g.play.trails)
     return pygame.surfarray.array3d(surface)
 
 
-def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(pile):
+def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(pile, any_tick):
     serial, apart = pile
     assert apart.session.world.ticks_in_one_call() and apart.overlaps()   # else no thread would run here
     before = _pixels(serial)
@@ -928,7 +934,7 @@ def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_s
     assert apart.play.energy == serial.play.energy
 
 
-def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile):
+def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile, any_tick):
     g = pile[1]
     world = g.session.world
     g.start_update(FRAME)
@@ -942,7 +948,7 @@ def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile):
     assert not np.array_equal(view.pos, world.pos)          # the world moved on; the view did not
 
 
-def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, monkeypatch):
+def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, any_tick, monkeypatch):
     g = pile[1]
     monkeypatch.setattr(app_module.accel, "TICK", None)     # the one-call tick still compiling
     g.start_update(2 * FRAME)
@@ -950,7 +956,7 @@ def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, 
     assert g.finish_update() == 2
 
 
-def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pile, monkeypatch):
+def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pile, any_tick, monkeypatch):
     g = pile[1]
 
     def broken(dt):
@@ -962,9 +968,19 @@ def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pi
     assert g.world is g.session.world
 
 
-def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, monkeypatch):
+def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, any_tick, monkeypatch):
     g = pile[1]
     monkeypatch.setenv("BALLPIT_SERIAL", "1")
     g.start_update(FRAME)
     assert not g.ticking_apart() and g.world is g.session.world
     assert g.finish_update() == 1
+
+
+def test_a_short_tick_stays_on_the_main_thread_and_a_long_one_goes_to_the_worker(pile):
+    g = pile[1]
+    floor = app_module.OVERLAP_MIN_TICK_MS
+    for tick_ms, apart in ((0.5 * floor, False), (floor, True)):
+        g.stats.tick_ms = tick_ms                  # what the smoothed tick time says (set: no timing)
+        g.start_update(FRAME)
+        assert g.ticking_apart() is apart
+        assert g.finish_update() == 1
