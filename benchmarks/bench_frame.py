@@ -153,6 +153,37 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
     return rows
 
 
+def second_core(work=5_000_000):
+    """How much a second thread adds now: the throughput of two threads each running a
+    compiled nogil loop, over one thread's (2.0: a free core; 1.0: the machine's other load
+    takes it, and --overlap can gain nothing). Median of three tries."""
+    import threading
+
+    from numba import njit
+
+    @njit(nogil=True)
+    def spin(n):
+        s = 0.0
+        for i in range(n):
+            s += (i * 1.0 + s) ** 0.5
+        return s
+
+    spin(10)
+    ratios = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        spin(work)
+        one = time.perf_counter() - t0
+        threads = [threading.Thread(target=spin, args=(work,)) for _ in range(2)]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        ratios.append(2.0 * one / (time.perf_counter() - t0))
+    return median(ratios)
+
+
 def _blit_draw_ms(app, screen):
     """ms of one app.draw + flip with the balls blitted (the compiled stamper set aside)."""
     import pygame
@@ -241,7 +272,9 @@ def report(data):
                      + ("; 'draw ms, blits': the same frames drawn with fblits, interleaved" if compare else ""))
         over = [r for r in data["frames_results"] if r.get("overlap")]
         if over:
-            lines += ["", "--overlap: every other frame the game's two-core loop (app.start_update: the tick on a "
+            lines += ["", f"second core: two compiled threads ran x{data['second_core']:.2f} the work of one "
+                          "(2: a free core; 1: other programs hold it)"]
+            lines += ["--overlap: every other frame the game's two-core loop (app.start_update: the tick on a "
                       "worker thread while the frame before it is drawn; app.finish_update), interleaved with the "
                       "frames above; step = the main thread's time outside the drawing (mostly the wait for the "
                       "tick); frame = wall time"]
@@ -287,6 +320,8 @@ def main(argv=None):
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
             "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare,
                                                       args.overlap)}
+    if args.overlap:
+        data["second_core"] = second_core()
     data["launch"] = launch_times(args.launches) if args.launches else None
     print(common.dump_json(data) if args.json else report(data))
     return 0
