@@ -435,8 +435,11 @@ def run(args):
                 app.finish_update()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
                 app.loader = accel.load_in_background(also=("game.render_kernels",))
-            elif not app.loader.is_alive():
-                render_kernels.load_in_background()   # once numba is in: the compiled stamper
+            elif accel.KERNELS is not None:
+                # numba is in and the first compiling child cached the stamper: it loads in
+                # tens of ms. Not before: compiled here it would hold the lock a second or
+                # more, and with BALLPIT_NUMPY (no kernels) the balls stay blitted.
+                render_kernels.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")

@@ -984,3 +984,32 @@ def test_a_short_tick_stays_on_the_main_thread_and_a_long_one_goes_to_the_worker
         g.start_update(FRAME)
         assert g.ticking_apart() is apart
         assert g.finish_update() == 1
+
+
+def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, monkeypatch):
+    """Compiled in the game's own process the stamper would hold the interpreter's lock a
+    second or more (the frames stall); once the kernels are in, the compiling child has
+    cached it. With BALLPIT_NUMPY the kernels never come, and neither does the stamper."""
+    import threading
+    frames, asked = [], []
+    kernels, kernels_from = app_module.accel.KERNELS, 3     # they arrive before the 4th frame
+    assert kernels is not None
+
+    def events():
+        frames.append(len(frames))
+        if len(frames) == kernels_from:
+            monkeypatch.setattr(app_module.accel, "KERNELS", kernels)
+        return [pygame.event.Event(pygame.QUIT)] if len(frames) == 6 else []
+
+    def loader(also=()):
+        thread = threading.Thread(target=lambda: None)
+        thread.start()
+        return thread
+
+    monkeypatch.setattr(app_module.accel, "KERNELS", None)
+    monkeypatch.setattr(app_module.accel, "load_in_background", loader)
+    monkeypatch.setattr(app_module.render_kernels, "load_in_background", lambda: asked.append(len(frames)))
+    monkeypatch.setattr(pygame.event, "get", events)
+    args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
+    assert app_module.run(args) == 0
+    assert asked and min(asked) == kernels_from
