@@ -107,10 +107,11 @@ def _release_lock(module):
     threads run Python while it steps (the same machine code, so the same bits). numba keys its
     cache by signature and source, not by this flag, so the tick's cache stamp gets NOGIL_STAMP
     too. Call before the tick is first compiled or loaded in this process."""
-    tick = module.tick
-    if tick.targetoptions.get("nogil"):
+    tick = getattr(module, "tick", None)
+    options = getattr(tick, "targetoptions", None)
+    if options is None or options.get("nogil"):     # set already, or no dispatcher (then: main thread)
         return
-    tick.targetoptions["nogil"] = True
+    options["nogil"] = True
     cache_file = getattr(getattr(tick, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
         cache_file._source_stamp = (*cache_file._source_stamp, NOGIL_STAMP) \
@@ -127,7 +128,7 @@ def child_tick():
 
 def releases_lock():
     """Whether the loaded one-call tick (TICK) lets other threads run while it steps."""
-    return TICK is not None and bool(TICK.tick.targetoptions.get("nogil"))
+    return TICK is not None and bool(getattr(getattr(TICK, "tick", None), "targetoptions", {}).get("nogil"))
 
 
 _children = []          # the compiling child processes while they run
