@@ -148,7 +148,16 @@ class Trails:
         self._frames.clear()
 
     def record(self, world):
-        self._frames.append((np.array(world.ids, copy=True), np.array(world.pos, copy=True)))
+        self.add(self.take(world))
+
+    @staticmethod
+    def take(world):
+        """(ids, positions) of the world's balls now, copied: one entry for add()."""
+        return np.array(world.ids, copy=True), np.array(world.pos, copy=True)
+
+    def add(self, entry):
+        """Append one take() entry (the positions after one tick)."""
+        self._frames.append(entry)
 
     def paths(self, ids):
         """(L, N, 2) past positions of the balls with these ids, oldest first; nan where unknown."""
@@ -214,7 +223,9 @@ class Renderer:
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
-        key = (camera.key(), surface.get_size(), id(world), len(world.statics.radius),
+        # The statics object, not the world: a view of the world (game.app.world_view) drawn
+        # while the world steps shares it, and each new world builds its own.
+        key = (camera.key(), surface.get_size(), id(world.statics), len(world.statics.radius),
                len(world.zones), len(world.polygons))
         if key != self._static_key or self._static is None:
             self._static = self._build_static(surface.get_size(), world, camera)

@@ -584,6 +584,11 @@ class World:
                 and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons
                 and self.substeps > 0)
 
+    def ticks_in_one_call(self):
+        """Whether the next tick runs as one compiled call (``_fused``): game.app then steps the
+        world on a worker thread while it draws the frame before."""
+        return self._fused(self.solver.kernels())
+
     def _tick_compiled(self, dt, fused):
         """All the sub-steps of a tick in one call of ``fused.tick`` (game._step_kernels):
         _substep's phases, the same kernels in the same order with the same arguments, so the

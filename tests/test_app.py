@@ -887,3 +887,138 @@ def test_a_level_opened_from_the_list_is_named_relative_to_the_working_folder(ga
     key(game, pygame.K_RIGHTBRACKET)
     assert game.session.error.startswith("b_broken.json:1:")
     assert game.world.name == "Test box"                         # the last good level plays on
+
+
+# ---- the loop on two cores: the ticks on a worker thread while the frame before is drawn ----
+PILE = {
+    "name": "Pile", "integrator": "semi-implicit", "bounds": [0, 0, 8, 4.5],
+    "polylines": [{"points": [[0, 4.5], [0, 0], [8, 0], [8, 4.5]]}],
+    "balls": [{"pos": [0.5 + 0.55 * (k % 13) + 0.01 * (k % 3), 0.4 + 0.55 * (k // 13)], "radius": 0.25,
+               "vel": [0.3 * ((k * 7) % 5 - 2), 0.0]} for k in range(78)],
+}
+
+
+@pytest.fixture
+def pile(tmp_path):
+    pygame.font.init()
+    path = _write(tmp_path / "pile.json", PILE)
+    apps = [App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+            for _ in range(2)]
+    for g in apps:
+        g.clock.budget = float("inf")
+        g.play.show_trails = True
+    return apps
+
+
+@pytest.fixture
+def any_tick(monkeypatch):
+    """Every tick worth the worker thread (this small pile's are shorter than the game's floor)."""
+    monkeypatch.setattr(app_module, "OVERLAP_MIN_TICK_MS", 0.0)
+
+
+def _pixels(g):
+    surface = pygame.Surface(SIZE)
+    g.renderer.draw(surface, g.world, g.camera, trails=g.play.trails)
+    return pygame.surfarray.array3d(surface)
+
+
+def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(pile, any_tick):
+    serial, apart = pile
+    assert apart.session.world.ticks_in_one_call() and apart.overlaps()   # else no thread would run here
+    before = _pixels(serial)
+    for k, dt in enumerate((FRAME, FRAME, 2.5 * FRAME, FRAME, 0.0, 3 * FRAME)):
+        apart.start_update(dt)
+        assert apart.ticking_apart()
+        # Drawn meanwhile: the world as it was before these ticks, the pixels the serial app
+        # draws before its update, whatever the worker has reached.
+        assert apart.world is not apart.session.world
+        assert np.array_equal(_pixels(apart), before)
+        ran = apart.finish_update()
+        assert apart.world is apart.session.world
+        assert ran == serial.update(dt)
+        before = _pixels(serial)
+        assert apart.world.state_hash() == serial.world.state_hash()
+        assert np.array_equal(_pixels(apart), before)          # the trails too: after_tick saw every tick
+    assert apart.stats.ticks == serial.stats.ticks > 0
+    assert apart.play.energy == serial.play.energy
+
+
+def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile, any_tick):
+    g = pile[1]
+    world = g.session.world
+    g.start_update(FRAME)
+    view = g.world
+    try:
+        shared = [name for name, value in vars(view).items()
+                  if isinstance(value, np.ndarray) and np.shares_memory(value, getattr(world, name))]
+    finally:
+        g.finish_update()
+    assert shared == []
+    assert not np.array_equal(view.pos, world.pos)          # the world moved on; the view did not
+
+
+def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, any_tick, monkeypatch):
+    g = pile[1]
+    monkeypatch.setattr(app_module.accel, "TICK", None)     # the one-call tick still compiling
+    g.start_update(2 * FRAME)
+    assert not g.ticking_apart() and g.world is g.session.world
+    assert g.finish_update() == 2
+
+
+def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pile, any_tick, monkeypatch):
+    g = pile[1]
+
+    def broken(dt):
+        raise FloatingPointError("broken tick")
+    monkeypatch.setattr(g.session.world, "step", broken)
+    g.start_update(FRAME)
+    with pytest.raises(FloatingPointError, match="broken tick"):
+        g.finish_update()
+    assert g.world is g.session.world
+
+
+def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, any_tick, monkeypatch):
+    g = pile[1]
+    monkeypatch.setenv("BALLPIT_SERIAL", "1")
+    g.start_update(FRAME)
+    assert not g.ticking_apart() and g.world is g.session.world
+    assert g.finish_update() == 1
+
+
+def test_a_short_tick_stays_on_the_main_thread_and_a_long_one_goes_to_the_worker(pile):
+    g = pile[1]
+    floor = app_module.OVERLAP_MIN_TICK_MS
+    for tick_ms, apart in ((0.5 * floor, False), (floor, True)):
+        g.stats.tick_ms = tick_ms                  # what the smoothed tick time says (set: no timing)
+        g.start_update(FRAME)
+        assert g.ticking_apart() is apart
+        assert g.finish_update() == 1
+
+
+def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, monkeypatch):
+    """Compiled in the game's own process the stamper would hold the interpreter's lock a
+    second or more (the frames stall); once the kernels are in, the compiling child has
+    cached it. With BALLPIT_NUMPY the kernels never come, and neither does the stamper."""
+    import threading
+    frames, asked = [], []
+    kernels, kernels_from = app_module.accel.KERNELS, 3     # they arrive before the 4th frame
+    assert kernels is not None
+
+    def events():
+        frames.append(len(frames))
+        if len(frames) == kernels_from:
+            monkeypatch.setattr(app_module.accel, "KERNELS", kernels)
+        return [pygame.event.Event(pygame.QUIT)] if len(frames) == 6 else []
+
+    def loader(also=()):
+        thread = threading.Thread(target=lambda: None)
+        thread.start()
+        return thread
+
+    monkeypatch.setattr(app_module.accel, "KERNELS", None)
+    monkeypatch.setattr(app_module.accel, "load_in_background", loader)
+    monkeypatch.setattr(app_module.render_kernels, "load_in_background", lambda: asked.append(len(frames)))
+    monkeypatch.setattr(pygame.event, "get", events)
+    args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
+    assert app_module.run(args) == 0
+    assert asked and min(asked) == kernels_from
