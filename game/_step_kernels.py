@@ -227,7 +227,7 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
             points, speeds, refound)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app draws meanwhile
 def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitution, friction, rolling, ids,
          h, dt, h_move, forces, statics, grid, consts, solve_consts, found, found_at, margin, warm, options):
     """``substeps`` sub-steps of h seconds (World._substep each), on copies of the ball arrays.
