@@ -895,36 +895,46 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pr[:] = prw
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
     # from before the warm start
-    for attempt in range(2 if warm_start else 1):
-        for _ in range(relax_iterations):
-            for c in range(colours):
-                _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
-                           mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
-                           h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
-                           max_push, scale_a, scale_b)
-        if attempt == 1:
-            break
+    for _ in range(relax_iterations):
+        for c in range(colours):
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
+                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
+                       h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
+                       max_push, scale_a, scale_b)
+    if warm_start:
         gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
-        if not gained.any():
-            break
-        for e in range(size):
-            if gained[e]:
-                vx[e] = vx0[e]
-                vy[e] = vy0[e]
-                spin[e] = spin0[e]
-            else:
-                vx[e] = vxw[e]
-                vy[e] = vyw[e]
-                spin[e] = spinw[e]
-        for k in range(m):
-            if gained[a[k]]:
-                pn[k] = 0.0
-                pt[k] = 0.0
-                pr[k] = 0.0
-            else:
-                pn[k] = pnw[k]
-                pt[k] = ptw[k]
-                pr[k] = prw[k]
+        if gained.any():
+            # solve_numpy relaxes every island again, the others from where the first relax
+            # began: they do the very same arithmetic again and end with the same bits, so
+            # here only the gained islands' balls and contacts go again (a contact's two
+            # balls share an island; a static's contact is never on a gained one).
+            for e in range(size):
+                if gained[e]:
+                    vx[e] = vx0[e]
+                    vy[e] = vy0[e]
+                    spin[e] = spin0[e]
+            # Their contacts as runs lo:hi of the solve order (a pass goes through the colours
+            # one after another, so a run may span colours).
+            run_lo = np.empty(m, np.int64)
+            run_hi = np.empty(m, np.int64)
+            runs = 0
+            for k in range(m):
+                if gained[a[k]]:
+                    pn[k] = 0.0
+                    pt[k] = 0.0
+                    pr[k] = 0.0
+                    if runs > 0 and run_hi[runs - 1] == k:
+                        run_hi[runs - 1] = k + 1
+                    else:
+                        run_lo[runs] = k
+                        run_hi[runs] = k + 1
+                        runs += 1
+            for _ in range(relax_iterations):
+                for r in range(runs):
+                    _soft_pass(run_lo[r], run_hi[r], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
+                               mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
+                               h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
+                               max_push, scale_a, scale_b)
     px[size - 1] = 0.0
     py[size - 1] = 0.0
     vx[size - 1] = 0.0
