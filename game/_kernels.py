@@ -22,6 +22,8 @@ from game.geometry import EPS, ON_SEGMENT_ULPS
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 RADIX_BITS = 11                      # bits of the key sorted per pass of _stable_order (2048 counters)
 MAX_COUNTING_CELLS = 8              # cells a ball: ball_contacts counting-sorts grids up to this
+FAR_RELATIVE = 1e-9                  # prepare_contacts: a pair whose squared distance exceeds
+                                     # ((reach + slop) (1 + this))^2 cannot touch, whatever the rounding
 
 
 @njit(cache=True)
@@ -410,8 +412,12 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         o = j[q]
         dx = px[p] - px[o]
         dy = py[p] - py[o]
-        dist = np.sqrt(dx * dx + dy * dy)
         reach = radius[p] + radius[o]
+        # Far apart by more than rounding can blur: not touching, without the square root.
+        far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
+        if dx * dx + dy * dy > far * far:
+            continue
+        dist = np.sqrt(dx * dx + dy * dy)
         if not (reach - dist > -touch_slop):
             continue
         ti[cp] = p
@@ -553,6 +559,9 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
     # Contact mass scaling (solver.support_scales): the fixed point of minima of inverse
     # masses down the resting contacts, reached in place (the same whatever the order).
     support_w = w.copy()
+    press_min = np.empty(n + 1)         # support_cos |g| of each ball, once (the same bits)
+    for x in range(n + 1):
+        press_min[x] = support_cos * np.sqrt(gx[x] * gx[x] + gy[x] * gy[x])
     upper = np.empty(2 * m, np.int64)
     lower = np.empty(2 * m, np.int64)
     rest_count = 0
@@ -562,23 +571,25 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         A = a[e]
         B = b[e]
         press = gx[A] * nx[e] + gy[A] * ny[e]
-        if press < 0.0 - support_cos * np.sqrt(gx[A] * gx[A] + gy[A] * gy[A]):
+        if press < 0.0 - press_min[A]:
             upper[rest_count] = A
             lower[rest_count] = B
             rest_count += 1
         press = gx[B] * nx[e] + gy[B] * ny[e]
-        if press > support_cos * np.sqrt(gx[B] * gx[B] + gy[B] * gy[B]):
+        if press > press_min[B]:
             upper[rest_count] = B
             lower[rest_count] = A
             rest_count += 1
     changed = rest_count > 0
+    scaled = False
     while changed:
         changed = False
         for q in range(rest_count):
             if support_w[upper[q]] < support_w[lower[q]]:
                 support_w[lower[q]] = support_w[upper[q]]
                 changed = True
-    for e in range(m):
+                scaled = True
+    for e in range(m if scaled else 0):
         A = a[e]
         B = b[e]
         if support_w[A] != w[A]:
