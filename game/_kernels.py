@@ -320,6 +320,9 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
 
 
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+# solve's packed ball state: the columns of st (size, BALL_COLUMNS), one ball a row.
+V_X, V_Y, SPIN, P_X, P_Y, W, INV_I, ANGLE = range(8)
+BALL_COLUMNS = 8
 
 
 @njit(cache=True)
@@ -602,9 +605,9 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 
 @njit(cache=True)
 def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-               static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
-               s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """solver._pass, one contact after another."""
+               static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+               s_impulse_scale, max_push, scale_a, scale_b):
+    """solver._pass, one contact after another, on the balls' packed state ``st`` (solve)."""
     for k in range(lo, hi):
         p = a[k]
         q = b[k]
@@ -614,8 +617,8 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         ms = 1.0
         im = 0.0
         if not use_bias and static[k] < 0:
-            dx = px[p] - px[q]
-            dy = py[p] - py[q]
+            dx = st[p, P_X] - st[q, P_X]
+            dy = st[p, P_Y] - st[q, P_Y]
             length = np.sqrt(dx * dx + dy * dy)
             if length > 1e-12:
                 knx = dx / length
@@ -632,10 +635,10 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
                 bias = max(mass_scale * rate * s, 0.0 - max_push)
                 ms = mass_scale
                 im = impulse_scale
-        wa = w[p]
-        wb = w[q]
-        ia = inv_i[p]
-        ib = inv_i[q]
+        wa = st[p, W]
+        wb = st[q, W]
+        ia = st[p, INV_I]
+        ib = st[q, INV_I]
         kra = ra[k]
         krb = rb[k]
         m_n = mass_n[k]
@@ -652,17 +655,17 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
             m_n = 1.0 / k_n if k_n > 0 else 0.0
             m_t = 1.0 / k_t if k_t > 0 else 0.0
             m_r = 1.0 / k_r if k_r > 0 else 0.0
-        vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
+        vn = (st[p, V_X] - st[q, V_X]) * knx + (st[p, V_Y] - st[q, V_Y]) * kny
         old = pn[k]
         new = max(old - m_n * (ms * vn + bias) - im * old, 0.0)
         pn[k] = new
         p_n = new - old
-        vax = vx[p] + p_n * knx * wa
-        vay = vy[p] + p_n * kny * wa
-        vbx = vx[q] - p_n * knx * wb
-        vby = vy[q] - p_n * kny * wb
-        sa = spin[p]
-        sb = spin[q]
+        vax = st[p, V_X] + p_n * knx * wa
+        vay = st[p, V_Y] + p_n * kny * wa
+        vbx = st[q, V_X] - p_n * knx * wb
+        vby = st[q, V_Y] - p_n * kny * wb
+        sa = st[p, SPIN]
+        sb = st[q, SPIN]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
         old = pt[k]
         limit = friction[k] * new
@@ -682,12 +685,12 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         p_r = newr - old
         sa = sa + p_r * ia
         sb = sb - p_r * ib
-        vx[p] = vax
-        vy[p] = vay
-        vx[q] = vbx
-        vy[q] = vby
-        spin[p] = sa
-        spin[q] = sb
+        st[p, V_X] = vax
+        st[p, V_Y] = vay
+        st[q, V_X] = vbx
+        st[q, V_Y] = vby
+        st[p, SPIN] = sa
+        st[q, SPIN] = sb
 
 
 @njit(cache=True)
@@ -736,7 +739,7 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
 
 @njit(cache=True)
 def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
-            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes):
+            st, tau_max, threshold, touch_slop, max_passes):
     """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
     faster than the threshold (solver.solve_numpy's passes, contact by contact).
 
@@ -746,7 +749,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
     the same order as a pass over all of them. A cradle or a rain of balls needs dozens of
     passes, each of which used to read every contact of the world."""
     m = len(a)
-    size = len(px)
+    size = st.shape[0]
     start = np.zeros(size + 1, np.int64)
     for k in range(m):
         start[a[k] + 1] += 1
@@ -774,18 +777,18 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             q = b[k]
             knx = nx[k]
             kny = ny[k]
-            rvx = vx[p] - vx[q]
-            rvy = vy[p] - vy[q]
+            rvx = st[p, V_X] - st[q, V_X]
+            rvy = st[p, V_Y] - st[q, V_Y]
             vn = rvx * knx + rvy * kny
-            depth = base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny)
+            depth = base[k] - ((st[p, P_X] - st[q, P_X]) * knx + (st[p, P_Y] - st[q, P_Y]) * kny)
             if not (-vn > threshold and depth > -touch_slop):
                 continue
             hits += 1
             mx = knx
             my = kny
             if static[k] < 0:
-                dx = px[p] - px[q]
-                dy = py[p] - py[q]
+                dx = st[p, P_X] - st[q, P_X]
+                dy = st[p, P_Y] - st[q, P_Y]
                 reach = ra[k] + rb[k]
                 du = dx * rvx + dy * rvy
                 uu = rvx * rvx + rvy * rvy
@@ -803,7 +806,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * mx - rvx * my) - spin[p] * ra[k] - spin[q] * rb[k]
+            vt = (rvy * mx - rvx * my) - st[p, SPIN] * ra[k] - st[q, SPIN] * rb[k]
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
@@ -811,30 +814,30 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             p_t = new - old
             jx = p_n * mx - p_t * my
             jy = p_n * my + p_t * mx
-            dvax = jx * w[p]
-            dvay = jy * w[p]
-            dvbx = jx * w[q]
-            dvby = jy * w[q]
-            dwa = (0.0 - ra[k] * p_t) * inv_i[p]
-            dwb = (0.0 - rb[k] * p_t) * inv_i[q]
-            vx[p] = vx[p] + dvax
-            vy[p] = vy[p] + dvay
-            vx[q] = vx[q] - dvbx
-            vy[q] = vy[q] - dvby
-            spin[p] = spin[p] + dwa
-            spin[q] = spin[q] + dwb
-            px[p] = px[p] + dvax * tau
-            py[p] = py[p] + dvay * tau
-            px[q] = px[q] - dvbx * tau
-            py[q] = py[q] - dvby * tau
-            angle[p] = angle[p] + dwa * tau
-            angle[q] = angle[q] + dwb * tau
+            dvax = jx * st[p, W]
+            dvay = jy * st[p, W]
+            dvbx = jx * st[q, W]
+            dvby = jy * st[q, W]
+            dwa = (0.0 - ra[k] * p_t) * st[p, INV_I]
+            dwb = (0.0 - rb[k] * p_t) * st[q, INV_I]
+            st[p, V_X] = st[p, V_X] + dvax
+            st[p, V_Y] = st[p, V_Y] + dvay
+            st[q, V_X] = st[q, V_X] - dvbx
+            st[q, V_Y] = st[q, V_Y] - dvby
+            st[p, SPIN] = st[p, SPIN] + dwa
+            st[q, SPIN] = st[q, SPIN] + dwb
+            st[p, P_X] = st[p, P_X] + dvax * tau
+            st[p, P_Y] = st[p, P_Y] + dvay * tau
+            st[q, P_X] = st[q, P_X] - dvbx * tau
+            st[q, P_Y] = st[q, P_Y] - dvby * tau
+            st[p, ANGLE] = st[p, ANGLE] + dwa * tau
+            st[q, ANGLE] = st[q, ANGLE] + dwb * tau
             # The contacts of both balls see them move: those after this one in this pass,
             # the others (this one too) in the next. The stand-in stays at rest (w = 0) and
             # its contacts wait only if it did not (a world gone NaN).
             for ball in (p, q):
-                if ball == size - 1 and vx[ball] == 0.0 and vy[ball] == 0.0 and px[ball] == 0.0 \
-                        and py[ball] == 0.0:
+                if ball == size - 1 and st[ball, V_X] == 0.0 and st[ball, V_Y] == 0.0 and st[ball, P_X] == 0.0 \
+                        and st[ball, P_Y] == 0.0:
                     continue
                 for at in range(start[ball], start[ball + 1]):
                     c = slot[at]
@@ -853,54 +856,75 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
           px, py, vx, vy, spin, angle, w, inv_i,
           tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
           rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
+    """solver.solve_numpy, contact by contact in the same order with the same arithmetic.
+
+    The passes work on the balls' state packed a row a ball (``st``, columns V_X .. ANGLE):
+    a contact reads and writes its two balls' rows, one or two cache lines each, where eight
+    separate arrays were eight lines each."""
     m = len(a)
     size = len(px)
     colours = len(colour_start) - 1
+    st = np.empty((size, BALL_COLUMNS))
+    for e in range(size):
+        st[e, V_X] = vx[e]
+        st[e, V_Y] = vy[e]
+        st[e, SPIN] = spin[e]
+        st[e, P_X] = px[e]
+        st[e, P_Y] = py[e]
+        st[e, W] = w[e]
+        st[e, INV_I] = inv_i[e]
+        st[e, ANGLE] = angle[e]
     # 1. impacts
-    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
-            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes)
+    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static, st, tau_max,
+             threshold, touch_slop, max_passes)
     # 2. warm start
-    vx0 = vx.copy()
-    vy0 = vy.copy()
-    spin0 = spin.copy()
+    vx0 = np.empty(size)
+    vy0 = np.empty(size)
+    spin0 = np.empty(size)
+    for e in range(size):
+        vx0[e] = st[e, V_X]
+        vy0[e] = st[e, V_Y]
+        spin0[e] = st[e, SPIN]
     if warm_start:
         for k in range(m):
             p = a[k]
             q = b[k]
             jx = pn[k] * nx[k] - pt[k] * ny[k]
             jy = pn[k] * ny[k] + pt[k] * nx[k]
-            vx[p] = vx[p] + jx * (w[p] * scale_a[k])
-            vy[p] = vy[p] + jy * (w[p] * scale_a[k])
-            vx[q] = vx[q] - jx * (w[q] * scale_b[k])
-            vy[q] = vy[q] - jy * (w[q] * scale_b[k])
-            spin[p] = spin[p] + (pr[k] - ra[k] * pt[k]) * (inv_i[p] * scale_a[k])
-            spin[q] = spin[q] + (0.0 - pr[k] - rb[k] * pt[k]) * (inv_i[q] * scale_b[k])
+            st[p, V_X] = st[p, V_X] + jx * (st[p, W] * scale_a[k])
+            st[p, V_Y] = st[p, V_Y] + jy * (st[p, W] * scale_a[k])
+            st[q, V_X] = st[q, V_X] - jx * (st[q, W] * scale_b[k])
+            st[q, V_Y] = st[q, V_Y] - jy * (st[q, W] * scale_b[k])
+            st[p, SPIN] = st[p, SPIN] + (pr[k] - ra[k] * pt[k]) * (st[p, INV_I] * scale_a[k])
+            st[q, SPIN] = st[q, SPIN] + (0.0 - pr[k] - rb[k] * pt[k]) * (st[q, INV_I] * scale_b[k])
     else:
         pn[:] = 0.0
         pt[:] = 0.0
         pr[:] = 0.0
     # 3. soft passes with the bias, then their velocity change moves the positions; the
     # velocities and impulses go back to the warm start's (split impulses)
-    vxw = vx.copy()
-    vyw = vy.copy()
-    spinw = spin.copy()
+    vxw = np.empty(size)
+    vyw = np.empty(size)
+    spinw = np.empty(size)
+    for e in range(size):
+        vxw[e] = st[e, V_X]
+        vyw[e] = st[e, V_Y]
+        spinw[e] = st[e, SPIN]
     pnw = pn.copy()
     ptw = pt.copy()
     prw = pr.copy()
     for _ in range(iterations):
         for c in range(colours):
             _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
-                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                       scale_a, scale_b)
+                       mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale,
+                       s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
     for e in range(size):
-        px[e] = px[e] + h_move * (vx[e] - vx0[e])
-        py[e] = py[e] + h_move * (vy[e] - vy0[e])
-        angle[e] = angle[e] + h_move * (spin[e] - spin0[e])
-    vx[:] = vxw
-    vy[:] = vyw
-    spin[:] = spinw
+        st[e, P_X] = st[e, P_X] + h_move * (st[e, V_X] - vx0[e])
+        st[e, P_Y] = st[e, P_Y] + h_move * (st[e, V_Y] - vy0[e])
+        st[e, ANGLE] = st[e, ANGLE] + h_move * (st[e, SPIN] - spin0[e])
+        st[e, V_X] = vxw[e]
+        st[e, V_Y] = vyw[e]
+        st[e, SPIN] = spinw[e]
     pn[:] = pnw
     pt[:] = ptw
     pr[:] = prw
@@ -909,9 +933,12 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     for _ in range(relax_iterations):
         for c in range(colours):
             _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
-                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
-                       h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
-                       max_push, scale_a, scale_b)
+                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
+                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+    for e in range(size):
+        vx[e] = st[e, V_X]
+        vy[e] = st[e, V_Y]
+        spin[e] = st[e, SPIN]
     if warm_start:
         gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
         if gained.any():
@@ -921,9 +948,9 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
             # balls share an island; a static's contact is never on a gained one).
             for e in range(size):
                 if gained[e]:
-                    vx[e] = vx0[e]
-                    vy[e] = vy0[e]
-                    spin[e] = spin0[e]
+                    st[e, V_X] = vx0[e]
+                    st[e, V_Y] = vy0[e]
+                    st[e, SPIN] = spin0[e]
             # Their contacts as runs lo:hi of the solve order (a pass goes through the colours
             # one after another, so a run may span colours).
             run_lo = np.empty(m, np.int64)
@@ -943,9 +970,16 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
             for _ in range(relax_iterations):
                 for r in range(runs):
                     _soft_pass(run_lo[r], run_hi[r], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                               mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
-                               h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
-                               max_push, scale_a, scale_b)
+                               mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
+                               impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            for e in range(size):
+                vx[e] = st[e, V_X]
+                vy[e] = st[e, V_Y]
+                spin[e] = st[e, SPIN]
+    for e in range(size):
+        px[e] = st[e, P_X]
+        py[e] = st[e, P_Y]
+        angle[e] = st[e, ANGLE]
     px[size - 1] = 0.0
     py[size - 1] = 0.0
     vx[size - 1] = 0.0
