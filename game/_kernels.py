@@ -607,7 +607,8 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                s_impulse_scale, max_push, scale_a, scale_b):
-    """solver._pass, one contact after another, on the balls' packed state ``st`` (solve)."""
+    """solver._pass, one contact after another, on the balls' packed state ``st`` (solve);
+    (nx, ny) the normals to use: the relax passes get the lines of centres (_relax_normals)."""
     for k in range(lo, hi):
         p = a[k]
         q = b[k]
@@ -616,13 +617,6 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         bias = 0.0
         ms = 1.0
         im = 0.0
-        if not use_bias and static[k] < 0:
-            dx = st[p, P_X] - st[q, P_X]
-            dy = st[p, P_Y] - st[q, P_Y]
-            length = np.sqrt(dx * dx + dy * dy)
-            if length > 1e-12:
-                knx = dx / length
-                kny = dy / length
         if use_bias:
             s = separation[k]
             if s > 0.0:
@@ -691,6 +685,26 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         st[q, V_Y] = vby
         st[p, SPIN] = sa
         st[q, SPIN] = sb
+
+
+@njit(cache=True)
+def _relax_normals(a, b, nx, ny, static, st):
+    """(C,), (C,): the normals of the relax passes (solver._pass without the bias): a ball
+    pair's line of centres at the moved positions where they are apart, else (nx, ny)."""
+    m = len(a)
+    rnx = nx.copy()
+    rny = ny.copy()
+    for k in range(m):
+        if static[k] < 0:
+            p = a[k]
+            q = b[k]
+            dx = st[p, P_X] - st[q, P_X]
+            dy = st[p, P_Y] - st[q, P_Y]
+            length = np.sqrt(dx * dx + dy * dy)
+            if length > 1e-12:
+                rnx[k] = dx / length
+                rny[k] = dy / length
+    return rnx, rny
 
 
 @njit(cache=True)
@@ -929,10 +943,11 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pt[:] = ptw
     pr[:] = prw
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
-    # from before the warm start
+    # from before the warm start. The relax moves no ball, so the normals are found once.
+    rnx, rny = _relax_normals(a, b, nx, ny, static, st)
     for _ in range(relax_iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, rnx, rny, separation, ra, rb, mass_n,
                        mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
                        impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
     for e in range(size):
@@ -969,7 +984,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                         runs += 1
             for _ in range(relax_iterations):
                 for r in range(runs):
-                    _soft_pass(run_lo[r], run_hi[r], False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
+                    _soft_pass(run_lo[r], run_hi[r], False, a, b, rnx, rny, separation, ra, rb, mass_n, mass_t,
                                mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
                                impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
             for e in range(size):
