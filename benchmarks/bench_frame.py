@@ -13,6 +13,13 @@ The scene ("screen box"): N balls of the game's default radius 0.25 m in a box w
 screen's 16:9 shape, sized so that the settled pile fills about half of it, the camera
 fitted to the level as the game fits it. Balls start on a jittered 0.6 m grid and fall.
 
+``--overlap``: every other frame is the game's loop on two cores (``game.app.run``):
+``app.start_update(1/60)`` starts the frame's tick on a worker thread, the frame before it
+is drawn and flipped meanwhile, ``app.finish_update()`` waits for the tick. Timed apart from
+the serial frames between them (side by side: a busy machine disturbs both alike): "step" is
+the main thread's time in start_update and finish_update (the wait for the tick beyond the
+drawing), "draw" the drawing and flip, and the frame their sum, its wall time.
+
 Launch to first frame: ``python main.py --level levels/<first level>`` in a fresh process
 (SDL dummy drivers), with ``pygame.display.flip`` wrapped so that the first flip reports
 the wall-clock time and exits the process: measured from just before the process is
@@ -66,14 +73,18 @@ def screen_box_level(n, seed=common.SEED):
     }
 
 
-def frame_costs(sizes, frames=120, warmup=60, compare=False):
-    """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame.
+def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
+    """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame;
+    overlap: the tick on a worker thread while the frame is drawn (see the module's note).
     compare: every frame is also drawn with the balls blitted (the compiled stamper set
     aside), the two draws in alternating order, timed apart ("draw_blit"): a side-by-side
     measure that a busy machine disturbs alike."""
     import pygame
+    from game import app as app_module
     from game.app import App
     from game.level import complete
+    if overlap:
+        app_module.OVERLAP_MIN_TICK_MS = 0.0     # the two-core frame at every size, measured
     pygame.display.init()
     pygame.font.init()
     screen = pygame.display.set_mode(SIZE)
@@ -92,7 +103,25 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False):
                 step_ms, draw_ms, total_ms, blit_ms = [], [], [], []
                 ticks = 0
                 clock = time.perf_counter
+                over_step, over_draw, over_total = [], [], []
+                overlapped = 0
                 for k in range(int(warmup) + int(frames)):
+                    if overlap and k % 2:
+                        t0 = clock()
+                        app.start_update(TICK)
+                        t2 = clock()
+                        overlapped += app.ticking_apart()
+                        app.draw(screen)
+                        pygame.display.flip()
+                        t3 = clock()
+                        ran = app.finish_update()
+                        t4 = clock()
+                        if k >= warmup:
+                            ticks += ran
+                            over_step.append((t2 - t0 + t4 - t3) * 1000.0)
+                            over_draw.append((t3 - t2) * 1000.0)
+                            over_total.append((t4 - t0) * 1000.0)
+                        continue
                     t0 = clock()
                     ran = app.update(TICK)
                     t1 = clock()
@@ -115,10 +144,44 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False):
                              "ball_radius_px": float(RADIUS * app.camera.scale),
                              "step": summary_ms(step_ms), "draw": summary_ms(draw_ms), "total": summary_ms(total_ms),
                              "draw_blit": summary_ms(blit_ms[int(warmup):]) if compare else None,
-                             "stamper": render_kernels.stamp is not None})
+                             "stamper": render_kernels.stamp is not None,
+                             "overlap": {"step": summary_ms(over_step), "draw": summary_ms(over_draw),
+                                         "total": summary_ms(over_total),
+                                         "frames_apart": overlapped} if overlap else None})
     finally:
         pygame.display.quit()
     return rows
+
+
+def second_core(work=5_000_000):
+    """How much a second thread adds now: the throughput of two threads each running a
+    compiled nogil loop, over one thread's (2.0: a free core; 1.0: the machine's other load
+    takes it, and --overlap can gain nothing). Median of three tries."""
+    import threading
+
+    from numba import njit
+
+    @njit(nogil=True)
+    def spin(n):
+        s = 0.0
+        for i in range(n):
+            s += (i * 1.0 + s) ** 0.5
+        return s
+
+    spin(10)
+    ratios = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        spin(work)
+        one = time.perf_counter() - t0
+        threads = [threading.Thread(target=spin, args=(work,)) for _ in range(2)]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        ratios.append(2.0 * one / (time.perf_counter() - t0))
+    return median(ratios)
 
 
 def _blit_draw_ms(app, screen):
@@ -207,6 +270,21 @@ def report(data):
         stamper = all(r.get("stamper") for r in data["frames_results"])
         lines.append("balls drawn by " + ("the compiled stamper" if stamper else "fblits")
                      + ("; 'draw ms, blits': the same frames drawn with fblits, interleaved" if compare else ""))
+        over = [r for r in data["frames_results"] if r.get("overlap")]
+        if over:
+            lines += ["", f"second core: two compiled threads ran x{data['second_core']:.2f} the work of one "
+                          "(2: a free core; 1: other programs hold it)"]
+            lines += ["--overlap: every other frame the game's two-core loop (app.start_update: the tick on a "
+                      "worker thread while the frame before it is drawn; app.finish_update), interleaved with the "
+                      "frames above; step = the main thread's time outside the drawing (mostly the wait for the "
+                      "tick); frame = wall time"]
+            head = ["N", "step ms", "draw ms", "frame ms", "frame p90 ms", "frame ms, serial", "p90, serial",
+                    "ticks apart"]
+            lines.append(table(head, [[f"{r['n']:,}", f"{r['overlap']['step']['median']:.2f}",
+                                       f"{r['overlap']['draw']['median']:.2f}", f"{r['overlap']['total']['median']:.2f}",
+                                       f"{r['overlap']['total']['p90']:.2f}", f"{r['total']['median']:.2f}",
+                                       f"{r['total']['p90']:.2f}", f"{r['overlap']['frames_apart']}"]
+                                      for r in over], "r" * len(head)))
         lines.append("(a smooth 60 FPS needs the frame under 16.7 ms)")
     if data.get("launch"):
         lnc = data["launch"]
@@ -228,15 +306,22 @@ def main(argv=None):
     p.add_argument("--launches", type=int, default=5, help="launches of main.py to time (default 5; 0 = skip)")
     p.add_argument("--compare", action="store_true",
                    help="also draw every frame with the balls blitted, interleaved (stamper vs fblits)")
+    p.add_argument("--overlap", action="store_true",
+                   help="the game's two-core loop: each tick on a worker thread while the frame before it is drawn")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     args = p.parse_args(argv)
+    if args.overlap and args.compare:
+        p.error("--overlap and --compare do not go together")
     if args.frames < 1 or args.warmup < 0 or args.launches < 0:
         p.error("--frames must be at least 1, --warmup and --launches at least 0")
     import pygame
     info = machine_info()
     info["pygame"] = pygame.version.ver
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
-            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare)}
+            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare,
+                                                      args.overlap)}
+    if args.overlap:
+        data["second_core"] = second_core()
     data["launch"] = launch_times(args.launches) if args.launches else None
     print(common.dump_json(data) if args.json else report(data))
     return 0

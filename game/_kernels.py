@@ -604,11 +604,13 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 
 
 @njit(cache=True)
-def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-               static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b, mass_n, mass_t, mass_r, friction,
+               rolling, static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                s_impulse_scale, max_push, scale_a, scale_b):
     """solver._pass, one contact after another, on the balls' packed state ``st`` (solve);
-    (nx, ny) the normals to use: the relax passes get the lines of centres (_relax_normals)."""
+    (nx, ny) the normals and (arm_a, arm_b) friction's lever arms (m) to use: the biased
+    passes get the contacts' own and (ra, rb), the relax passes the lines of centres and the
+    arms splitting |d| (_relax_normals); the mass scaling takes (ra, rb) in both."""
     for k in range(lo, hi):
         p = a[k]
         q = b[k]
@@ -660,6 +662,8 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         vby = st[q, V_Y] - p_n * kny * wb
         sa = st[p, SPIN]
         sb = st[q, SPIN]
+        kra = arm_a[k]
+        krb = arm_b[k]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
         old = pt[k]
         limit = friction[k] * new
@@ -688,12 +692,16 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
 
 
 @njit(cache=True)
-def _relax_normals(a, b, nx, ny, static, st):
-    """(C,), (C,): the normals of the relax passes (solver._pass without the bias): a ball
-    pair's line of centres at the moved positions where they are apart, else (nx, ny)."""
+def _relax_normals(a, b, nx, ny, ra, rb, static, st):
+    """(C,) x 4: the normals and friction's lever arms (m) of the relax passes (solver._pass
+    without the bias): a ball pair's line of centres at the moved positions where they are
+    apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)), else (nx, ny)
+    and (ra, rb). They depend on the positions only, which the relax does not move."""
     m = len(a)
     rnx = nx.copy()
     rny = ny.copy()
+    arm_a = ra.copy()
+    arm_b = rb.copy()
     for k in range(m):
         if static[k] < 0:
             p = a[k]
@@ -704,7 +712,10 @@ def _relax_normals(a, b, nx, ny, static, st):
             if length > 1e-12:
                 rnx[k] = dx / length
                 rny[k] = dy / length
-    return rnx, rny
+                split = length / (ra[k] + rb[k])
+                arm_a[k] = ra[k] * split
+                arm_b[k] = rb[k] * split
+    return rnx, rny, arm_a, arm_b
 
 
 @njit(cache=True)
@@ -749,6 +760,79 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
     for i in range(n):
         gained[i] = change[label[i]] > 0.0 and not held[label[i]]
     return gained
+
+
+@njit(cache=True)
+def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, px_from, py_from,
+                    st, h_move, gained, partial):
+    """solver.give_back_turn, contact by contact in solve order (the islands by union-find),
+    on the packed state ``st`` (solve): its positions are the moved ones, its velocities
+    change in place. With ``partial``, only the contacts of the (size,) bool ``gained``
+    balls give back (the energy guard's retry: the other islands keep what they ended their
+    relax with, as solve_numpy's retry gives them the same give-back again); those islands
+    touch no static (_energy_gained), so no union-find is needed."""
+    m = len(a)
+    size = st.shape[0]
+    label = np.arange(size)
+    held = np.zeros(size, np.bool_)
+    if not partial:
+        any_pair = False
+        any_static = False
+        for k in range(m):
+            if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
+                any_pair = True
+            elif static[k] >= 0:
+                any_static = True
+        if not any_pair:
+            return
+        if any_static:
+            for k in range(m):
+                if static[k] >= 0:
+                    continue
+                x = _root(label, a[k])
+                y = _root(label, b[k])
+                if x < y:
+                    label[y] = x
+                elif y < x:
+                    label[x] = y
+            for i in range(size):
+                label[i] = label[label[i]]     # label[i] <= i: its root is already flat
+            for k in range(m):
+                if static[k] >= 0:
+                    held[label[a[k]]] = True
+    c = np.zeros(m)
+    for k in range(m):
+        p = a[k]
+        q = b[k]
+        if static[k] >= 0 or scale_a[k] != 1.0 or scale_b[k] != 1.0 or held[label[p]]:
+            continue
+        if partial and not gained[p]:
+            continue
+        knx = nx[k]
+        kny = ny[k]
+        fx = px_from[p] - px_from[q]
+        fy = py_from[p] - py_from[q]
+        sx = pn_move[k] * knx - pt_move[k] * kny
+        sy = pn_move[k] * kny + pt_move[k] * knx
+        ux = st[p, V_X] - st[q, V_X]
+        uy = st[p, V_Y] - st[q, V_Y]
+        turn = (pn[k] * (fx * kny - fy * knx) + pt[k] * ((fx * knx + fy * kny) - (ra[k] + rb[k]))
+                + h_move * (sx * uy - sy * ux))
+        dx = st[p, P_X] - st[q, P_X]
+        dy = st[p, P_Y] - st[q, P_Y]
+        d2 = dx * dx + dy * dy
+        c[k] = turn / d2 if d2 > 1e-24 else 0.0
+    for k in range(m):
+        if c[k] == 0.0:
+            continue
+        p = a[k]
+        q = b[k]
+        cx = c[k] * (st[p, P_Y] - st[q, P_Y])
+        cy = c[k] * (st[q, P_X] - st[p, P_X])
+        st[p, V_X] = st[p, V_X] + cx * st[p, W]
+        st[p, V_Y] = st[p, V_Y] + cy * st[p, W]
+        st[q, V_X] = st[q, V_X] - cx * st[q, W]
+        st[q, V_Y] = st[q, V_Y] - cy * st[q, W]
 
 
 @njit(cache=True)
@@ -800,6 +884,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             hits += 1
             mx = knx
             my = kny
+            split = 1.0
             if static[k] < 0:
                 dx = st[p, P_X] - st[q, P_X]
                 dy = st[p, P_Y] - st[q, P_Y]
@@ -815,12 +900,15 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
                 if length > 0.0:
                     mx = tx / length
                     my = ty / length
+                    split = length / reach
             else:
                 tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * mx - rvx * my) - st[p, SPIN] * ra[k] - st[q, SPIN] * rb[k]
+            la = ra[k] * split
+            lb = rb[k] * split
+            vt = (rvy * mx - rvx * my) - st[p, SPIN] * la - st[q, SPIN] * lb
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
@@ -832,8 +920,8 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             dvay = jy * st[p, W]
             dvbx = jx * st[q, W]
             dvby = jy * st[q, W]
-            dwa = (0.0 - ra[k] * p_t) * st[p, INV_I]
-            dwb = (0.0 - rb[k] * p_t) * st[q, INV_I]
+            dwa = (0.0 - la * p_t) * st[p, INV_I]
+            dwb = (0.0 - lb * p_t) * st[q, INV_I]
             st[p, V_X] = st[p, V_X] + dvax
             st[p, V_Y] = st[p, V_Y] + dvay
             st[q, V_X] = st[q, V_X] - dvbx
@@ -929,10 +1017,16 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     prw = pr.copy()
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale,
-                       s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, ra, rb, mass_n,
+                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
+                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+    pxm = np.empty(size)            # the move's start and impulses (give_back_turn)
+    pym = np.empty(size)
+    pnm = pn.copy()
+    ptm = pt.copy()
     for e in range(size):
+        pxm[e] = st[e, P_X]
+        pym[e] = st[e, P_Y]
         st[e, P_X] = st[e, P_X] + h_move * (st[e, V_X] - vx0[e])
         st[e, P_Y] = st[e, P_Y] + h_move * (st[e, V_Y] - vy0[e])
         st[e, ANGLE] = st[e, ANGLE] + h_move * (st[e, SPIN] - spin0[e])
@@ -943,13 +1037,16 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pt[:] = ptw
     pr[:] = prw
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
-    # from before the warm start. The relax moves no ball, so the normals are found once.
-    rnx, rny = _relax_normals(a, b, nx, ny, static, st)
+    # from before the warm start. Each attempt begins with the give-back of the turn. The
+    # relax moves no ball, so its normals and friction's arms are found once.
+    _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st, h_move,
+                    np.zeros(0, np.bool_), False)
+    rnx, rny, arm_a, arm_b = _relax_normals(a, b, nx, ny, ra, rb, static, st)
     for _ in range(relax_iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, rnx, rny, separation, ra, rb, mass_n,
-                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
-                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, rnx, rny, separation, ra, rb, arm_a,
+                       arm_b, mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
+                       mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
     for e in range(size):
         vx[e] = st[e, V_X]
         vy[e] = st[e, V_Y]
@@ -982,11 +1079,16 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                         run_lo[runs] = k
                         run_hi[runs] = k + 1
                         runs += 1
+            # The give-back again, from the state kept (solve_numpy's retry gives the other
+            # islands the same one again: their velocities and impulses are the first's).
+            _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st,
+                            h_move, gained, True)
             for _ in range(relax_iterations):
                 for r in range(runs):
-                    _soft_pass(run_lo[r], run_hi[r], False, a, b, rnx, rny, separation, ra, rb, mass_n, mass_t,
-                               mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
-                               impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+                    _soft_pass(run_lo[r], run_hi[r], False, a, b, rnx, rny, separation, ra, rb, arm_a, arm_b,
+                               mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
+                               mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a,
+                               scale_b)
             for e in range(size):
                 vx[e] = st[e, V_X]
                 vy[e] = st[e, V_Y]

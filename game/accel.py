@@ -20,6 +20,11 @@ it links every kernel into itself), and the world runs whole ticks in one call o
 is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
+
+The one-call tick releases the interpreter's lock while it runs (numba's ``nogil``, set here
+before it is compiled: ``_release_lock``), so that the game can draw one frame on the main
+thread while the next ticks run on a worker thread (game.app: ``App.start_update``), on the
+machine's second core.
 """
 import gc
 import importlib
@@ -39,6 +44,9 @@ STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usabl
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
 LOAD_SWITCH_INTERVAL = 0.0005
+# Appended to the tick's numba cache stamp: an entry compiled without nogil (before this was
+# set, or by a process that did not come through here) is stale, not loaded holding the lock.
+NOGIL_STAMP = "nogil"
 
 
 def _loading(warm_up):
@@ -85,12 +93,42 @@ def load_tick():
         if TICK is None and KERNELS is not None:
             try:
                 from game import _step_kernels
+                _release_lock(_step_kernels)
                 _loading(_step_kernels.warm_up)
             except Exception:  # noqa: BLE001 - it cannot compile here: the kernels serve one by one
                 return None
             gc.freeze()
             TICK = _step_kernels
     return TICK
+
+
+def _release_lock(module):
+    """Compile ``module.tick`` (game._step_kernels) with numba's nogil: the call then lets other
+    threads run Python while it steps (the same machine code, so the same bits). numba keys its
+    cache by signature and source, not by this flag, so the tick's cache stamp gets NOGIL_STAMP
+    too. Call before the tick is first compiled or loaded in this process."""
+    tick = getattr(module, "tick", None)
+    options = getattr(tick, "targetoptions", None)
+    if options is None or options.get("nogil"):     # set already, or no dispatcher (then: main thread)
+        return
+    options["nogil"] = True
+    cache_file = getattr(getattr(tick, "_cache", None), "_cache_file", None)
+    if cache_file is not None and hasattr(cache_file, "_source_stamp"):
+        cache_file._source_stamp = (*cache_file._source_stamp, NOGIL_STAMP) \
+            if isinstance(cache_file._source_stamp, tuple) else (cache_file._source_stamp, NOGIL_STAMP)
+
+
+def child_tick():
+    """The tick's compiling child: ``game._step_kernels.tick`` into numba's cache, as load_tick
+    compiles it (nogil)."""
+    from game import _step_kernels
+    _release_lock(_step_kernels)
+    _step_kernels.warm_up()
+
+
+def releases_lock():
+    """Whether the loaded one-call tick (TICK) lets other threads run while it steps."""
+    return TICK is not None and bool(getattr(getattr(TICK, "tick", None), "targetoptions", {}).get("nogil"))
 
 
 _children = []          # the compiling child processes while they run
@@ -111,7 +149,7 @@ def compile_in_child(timeout=900, also=(), stage="_kernels"):
         codes = [f"from game import accel; accel.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
                  for k, part in enumerate(COMPILE_PARTS)]
     else:
-        codes = [f"from game import {stage}; {stage}.warm_up()"]
+        codes = ["from game import accel; accel.child_tick()"]
     try:
         with _child_lock:
             for code in codes:

@@ -13,8 +13,10 @@ What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game
 mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed by Tab/F2
 (None: Tab says the editor is coming).
 """
+import copy
 import os
 import sys
+import threading
 import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -42,6 +44,13 @@ FPS_LIMIT = 60               # frames per second the window aims for
 DEFAULT_STEPS = 120          # ticks a --screenshot runs before it draws
 RELOAD_POLL = 0.5            # s between checks of the level file
 SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS and timings
+# s: the interpreter's switch interval while the ticks run on the worker thread (default
+# 0.005): the worker needs the lock for a moment before and after each compiled tick, and
+# waits up to this long for the drawing thread to hand it over.
+OVERLAP_SWITCH_INTERVAL = 0.0005
+# ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
+# worker's costs (a thread, the view, handing the lock over) would eat what it saves.
+OVERLAP_MIN_TICK_MS = 2.0
 
 
 class FrameStats:
@@ -67,6 +76,17 @@ class FrameStats:
         self.draw_ms = self._smooth(self.draw_ms, ms)
 
 
+def world_view(world):
+    """A copy of ``world`` to draw while the world itself steps on (App.start_update): its
+    attributes shared, its numpy arrays copied (a step replaces some and writes others in
+    place), so it shows the world as it was when taken. For reading only."""
+    view = copy.copy(world)
+    for name, value in vars(world).items():
+        if isinstance(value, np.ndarray):
+            setattr(view, name, value.copy())
+    return view
+
+
 class App:
     """The game without the window: wiring only. Tests inject events and call update and draw."""
 
@@ -90,6 +110,8 @@ class App:
         self.mouse = (size[0] // 2, size[1] // 2)
         self.mouse_known = False       # no mouse event yet, or the pointer left the window
         self._want_screenshot = False
+        self._view = None              # the world_view drawn while the ticks run (start_update)
+        self._job = None               # those ticks: (thread, [(ms, outcome)], {"ticks", "error"})
         self.play = PlayMode(self)
         self.stack = [self.play]
         self.fit_camera()
@@ -123,7 +145,9 @@ class App:
     # ---- shared state ---------------------------------------------------------------------
     @property
     def world(self):
-        return self.session.world
+        """The level's world; from start_update to finish_update, while the ticks run on a
+        worker thread, the view of it that is drawn meanwhile (world_view)."""
+        return self.session.world if self._view is None else self._view
 
     @property
     def size(self):
@@ -174,17 +198,24 @@ class App:
 
     def _update(self, frame_dt):
         frame_dt = max(0.0, float(frame_dt))
+        ticks = self.clock.advance(frame_dt) if self._before_ticks(frame_dt) else 0
+        return self._after_ticks(ticks)
+
+    def _before_ticks(self, frame_dt):
+        """A frame's bookkeeping before its ticks; returns whether the world may tick (False: a
+        mode above play stops it, and the clock saves nothing up)."""
         self.time += frame_dt
         self.stats.frame(frame_dt)
         if self.time >= self.next_poll:
             self.next_poll = self.time + RELOAD_POLL
             self.poll_level()
         self.top.update(frame_dt)
-        ticks = 0
         if any(mode.pauses_below for mode in self.stack[1:]):
             self.clock.hold()
-        else:
-            ticks = self.clock.advance(frame_dt)
+            return False
+        return True
+
+    def _after_ticks(self, ticks):
         if ticks:
             self.play.after_ticks()
         self.toasts.expire(self.time)
@@ -192,10 +223,82 @@ class App:
 
     def tick(self):
         """One fixed physics tick, with what play makes of it (sounds, trails)."""
+        ms, outcome = self._step(self.session.world)
+        self.stats.tick(ms)
+        self.play.after_tick(outcome)
+
+    def _step(self, world):
+        """world.step(TICK) on the calling thread; returns (wall ms, play's tick_outcome)."""
         start = time.perf_counter()
-        self.world.step(TICK)
-        self.stats.tick((time.perf_counter() - start) * 1000.0)
-        self.play.after_tick()
+        world.step(TICK)
+        return (time.perf_counter() - start) * 1000.0, self.play.tick_outcome(world)
+
+    # ---- the loop on two cores --------------------------------------------------------------
+    def overlaps(self):
+        """Whether start_update runs this frame's ticks on a worker thread: the play mode alone
+        on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
+        that lets go of the interpreter's lock (game.accel.releases_lock), so the drawing
+        meanwhile has the other core. Elsewhere
+        (numpy, springs, the grab, an overlay) a worker would only take turns at the lock.
+        ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
+        on a machine whose cores other programs keep busy the worker gains nothing)."""
+        return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()
+                and self.stats.tick_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
+
+    def start_update(self, frame_dt):
+        """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the
+        frame's ticks start on a worker thread (where overlaps(); else they run here at once).
+        Until finish_update() the app's world is a view of the world as it was before these
+        ticks (world_view): draw() shows that while the world steps; nothing else may touch the
+        app meanwhile. The ticks are the ones update() runs, in the same order, on the same
+        world: only the frame they are shown in moves (one frame later)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            frame_dt = max(0.0, float(frame_dt))
+            if not self._before_ticks(frame_dt):
+                self._job = (None, [], {"ticks": 0})
+                return
+            if not self.overlaps():
+                self._job = (None, [], {"ticks": self.clock.advance(frame_dt)})
+                return
+            world = self.session.world
+            self._view = world_view(world)
+            done, result = [], {"ticks": 0}
+
+            def work():
+                try:
+                    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)))
+                except BaseException as error:  # noqa: BLE001 - raised again on the main thread
+                    result["error"] = error
+
+            thread = threading.Thread(target=work, name="ballpit-ticks", daemon=True)
+            result["interval"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(result["interval"], OVERLAP_SWITCH_INTERVAL))
+            self._job = (thread, done, result)
+            thread.start()
+
+    def ticking_apart(self):
+        """Whether the ticks start_update began run on the worker thread now."""
+        return self._job is not None and self._job[0] is not None
+
+    def finish_update(self):
+        """Wait for start_update's ticks, then what update() does after them (sounds, trails,
+        energy, goal); returns the ticks run. An error in a tick is raised here."""
+        if self._job is None:
+            return 0
+        thread, done, result = self._job
+        self._job = None
+        if thread is not None:
+            thread.join()
+            sys.setswitchinterval(result["interval"])
+        self._view = None
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for ms, outcome in done:
+                self.stats.tick(ms)
+                self.play.after_tick(outcome)
+            if "error" in result:
+                raise result["error"]
+            return self._after_ticks(result["ticks"])
 
     def advance(self, ticks):
         """Run exactly `ticks` ticks now, whatever the clock (for --screenshot and tests)."""
@@ -324,13 +427,19 @@ def run(args):
             frame_dt = clock.tick(FPS_LIMIT) / 1000.0
             for event in pygame.event.get():
                 app.handle_event(event)
-            app.update(frame_dt)
-            app.draw(pygame.display.get_surface())
-            pygame.display.flip()
+            app.start_update(frame_dt)       # the ticks on the second core while this draws
+            try:
+                app.draw(pygame.display.get_surface())
+                pygame.display.flip()
+            finally:
+                app.finish_update()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
                 app.loader = accel.load_in_background(also=("game.render_kernels",))
-            elif not app.loader.is_alive():
-                render_kernels.load_in_background()   # once numba is in: the compiled stamper
+            elif accel.KERNELS is not None:
+                # numba is in and the first compiling child cached the stamper: it loads in
+                # tens of ms. Not before: compiled here it would hold the lock a second or
+                # more, and with BALLPIT_NUMPY (no kernels) the balls stay blitted.
+                render_kernels.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")

@@ -53,15 +53,18 @@ class FixedClock:
         self.accumulator = 0.0
         self.pending_steps = 0
 
-    def advance(self, frame_dt):
-        """Run the ticks frame_dt wall seconds are worth; returns how many ran."""
+    def advance(self, frame_dt, tick=None):
+        """Run the ticks frame_dt wall seconds are worth; returns how many ran. ``tick``: the
+        callable to run per tick this once (default ``self.tick``; game.app passes one that
+        steps the world on a worker thread)."""
+        tick = self.tick if tick is None else tick
         ticks = 0
         started = time.perf_counter()
         if self.paused:
             self.accumulator = 0.0
             while self.pending_steps > 0:
                 self.pending_steps -= 1
-                self.tick()
+                tick()
                 ticks += 1
             return ticks
         self.pending_steps = 0
@@ -71,6 +74,6 @@ class FixedClock:
                 self.accumulator = 0.0      # drop the rest: run slow rather than spiral
                 break
             self.accumulator -= TICK
-            self.tick()
+            tick()
             ticks += 1
         return ticks

@@ -41,6 +41,7 @@ BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
 SOLVER_TEXT = (200, 205, 170)
+SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
 SPAWNER = (200, 200, 120)
 
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
@@ -147,7 +148,16 @@ class Trails:
         self._frames.clear()
 
     def record(self, world):
-        self._frames.append((np.array(world.ids, copy=True), np.array(world.pos, copy=True)))
+        self.add(self.take(world))
+
+    @staticmethod
+    def take(world):
+        """(ids, positions) of the world's balls now, copied: one entry for add()."""
+        return np.array(world.ids, copy=True), np.array(world.pos, copy=True)
+
+    def add(self, entry):
+        """Append one take() entry (the positions after one tick)."""
+        self._frames.append(entry)
 
     def paths(self, ids):
         """(L, N, 2) past positions of the balls with these ids, oldest first; nan where unknown."""
@@ -209,10 +219,13 @@ class Renderer:
             self.draw_contacts(surface, world, camera)
         if debug:
             self.draw_solver_options(surface, world)
+            self.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
-        key = (camera.key(), surface.get_size(), id(world), len(world.statics.radius),
+        # The statics object, not the world: a view of the world (game.app.world_view) drawn
+        # while the world steps shares it, and each new world builds its own.
+        key = (camera.key(), surface.get_size(), id(world.statics), len(world.statics.radius),
                len(world.zones), len(world.polygons))
         if key != self._static_key or self._static is None:
             self._static = self._build_static(surface.get_size(), world, camera)
@@ -437,6 +450,12 @@ class Renderer:
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         surface.blit(text, (width - text.get_width() - 10, height - text.get_height() - 30))
+
+    def draw_sleeping(self, surface, world, camera):
+        """Sleeping balls (world.sleeping, game.sleep): a dark dot at each centre."""
+        asleep = np.asarray(world.sleeping, bool)
+        if asleep.any():
+            plot_points(surface, camera.world_to_screen(np.asarray(world.pos)[asleep]), SLEEPING, size=5)
 
     def draw_springs(self, surface, world, camera, hidden_ids=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;

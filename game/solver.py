@@ -20,7 +20,11 @@ ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_
    mu times its impulses so far; passes over the colours repeat until none closes that fast
    (a Newton's cradle passes the knock one contact a colour). The impact happened
    tau = depth / (-v_n) ago (at most h): positions and angles move by dv tau, reflecting the
-   penetration instead of keeping it, so bounces keep their energy.
+   penetration instead of keeping it, so bounces keep their energy. The impulse J acts along
+   the centres' line at the touch, d - tau u: with the moves it changes the angular momentum
+   about the origin by (d - tau u) cross J, so the normal part keeps it, and friction's lever
+   arms split |d - tau u| (r_a + r_b unless the look back was cut short), so its torques
+   undo the orbital part of its tangent impulse.
 2. warm start: last sub-step's normal, tangent and rolling impulses are applied again.
 3. ``iterations`` soft passes (contact_hertz, damping_ratio: bias rate, mass and impulse
    scales; push-out at most ``max_push_speed``), with friction clamped to mu * normal and
@@ -28,8 +32,16 @@ ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_
    integrated with the velocities before it). Then the velocities and impulses go back to
    the warm start's (split impulses): where Box2D leaves the relax passes to remove the
    push-out speed, which they do not wholly where a ball is pushed by two contacts at once
-   (a free scene gained 1.6 % of its energy in a tick), here it never becomes speed.
-4. ``relax_iterations`` passes without the bias: the contact velocities, no push. Each
+   (a free scene gained 1.6 % of its energy in a tick), here it never becomes speed. Moving
+   pairs without the speed turns their orbits (h_move S cross (v_a - v_b)), and the warm
+   start, given along the normals of x* - h_move v* with arms r_a + r_b, turns them too:
+   ``give_back_turn`` gives that angular momentum back across each pair's moved line of
+   centres (for the move's part, a parting pair's orbit slowing as a skater's spreading arms
+   do: it only takes kinetic energy), in the islands clear of the statics (on a wall the
+   law does not hold anyway, and a ball there was nudged off its wall's contact and pushed
+   into it in the next sub-step).
+4. ``relax_iterations`` passes without the bias: the contact velocities, no push, along the
+   moved lines of centres, friction's arms splitting |d| (angular momentum kept). Each
    relax step minimises the kinetic energy along its row, so only the warm start can add
    energy: an island clear of the statics that ends the relax with more kinetic energy than
    before the warm start is relaxed again from before it (``energy_gained``).
@@ -63,7 +75,8 @@ class SolverOptions:
     without the push-out bias; warm_start: begin each sub-step from the last one's impulses;
     restitution_threshold: m/s, contacts closing slower do not bounce; contact_hertz: Hz,
     the stiffness of the soft contact; damping_ratio: its damping (Box2D: 10); max_push_speed:
-    m/s, the fastest a soft contact pushes overlapping bodies apart.
+    m/s, the fastest a soft contact pushes overlapping bodies apart; sleeping: islands of
+    balls at rest sleep, left out of the tick until something wakes them (game.sleep).
     """
     substeps: int = 4
     iterations: int = 2
@@ -73,12 +86,14 @@ class SolverOptions:
     contact_hertz: float = 120.0
     damping_ratio: float = 10.0
     max_push_speed: float = 3.0
+    sleeping: bool = True
 
     def describe(self):
         """One line for the debug layer."""
         return (f"substeps {self.substeps}  iterations {self.iterations}  relax {self.relax_iterations}  "
                 f"warm start {'on' if self.warm_start else 'off'}  bounce above {self.restitution_threshold:g} m/s  "
-                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s")
+                f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s  "
+                f"sleeping {'on' if self.sleeping else 'off'}")
 
 
 def soft(hertz, damping_ratio, h):
@@ -458,12 +473,18 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             safe = np.where(use, length, 1.0)
             mx = np.where(use, tx / safe, knx)
             my = np.where(use, ty / safe, kny)
+            # Friction acts at one point of the line of centres there: the lever arms split
+            # its length (r_a + r_b, but where the look back was cut short), so the torques
+            # undo the angular momentum J |d - tau u| its tangent impulse J gives the orbit.
+            split = np.where(use, length / reach, 1.0)
+            la = ra[k] * split
+            lb = rb[k] * split
             # The closing speed at the touch, tau before the forces' last change of it: the
             # collision takes that, and the forces act on after it (x* + dv tau holds both).
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = np.maximum((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
             imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * mx - rvx * my) - spin[ka] * ra[k] - spin[kb] * rb[k]
+            vt = (rvy * mx - rvx * my) - spin[ka] * la - spin[kb] * lb
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
@@ -473,8 +494,8 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             jy = p_n * my + p_t * mx
             dvax, dvay = jx * w[ka], jy * w[ka]
             dvbx, dvby = jx * w[kb], jy * w[kb]
-            dwa = (0.0 - ra[k] * p_t) * inv_i[ka]
-            dwb = (0.0 - rb[k] * p_t) * inv_i[kb]
+            dwa = (0.0 - la * p_t) * inv_i[ka]
+            dwb = (0.0 - lb * p_t) * inv_i[kb]
             vx[ka] = vx[ka] + dvax
             vy[ka] = vy[ka] + dvay
             vx[kb] = vx[kb] - dvbx
@@ -517,6 +538,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             _pass(lo, hi, True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                   on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+    pxm, pym, pnm, ptm = px.copy(), py.copy(), pn.copy(), pt.copy()     # the move's start and impulses
     px[:] = px + h_move * (vx - vx0)
     py[:] = py + h_move * (vy - vy0)
     angle[:] = angle + h_move * (spin - spin0)
@@ -525,6 +547,8 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # left with more kinetic energy than before it is relaxed again from before it.
     # Without a warm start there is nothing to undo (the relax from before it is the first).
     for attempt in range(2 if warm_start else 1):
+        give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym,
+                       px, py, vx, vy, w, h_move)
         for _ in range(relax_iterations):
             for lo, hi in colours:
                 _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
@@ -541,6 +565,71 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # The statics' stand-in stays still at the origin whatever was written to it.
     for array in (px, py, vx, vy, spin, angle):
         array[-1] = 0.0
+
+
+def give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt,
+                   px_from, py_from, px, py, vx, vy, w, h_move):
+    """Each ball pair gives back the angular momentum its warm start and split-impulse move
+    gave the pair's orbit, by an impulse across its line of centres; in place on the
+    (N + 1,) velocities vx, vy, before the relax passes (so they, and the walls' contacts,
+    answer what it adds).
+
+    ``colours``: the colours' (lo, hi) slices; (C,) contact arrays; ``pn_move, pt_move``:
+    the impulses (N s) after the soft passes, whose velocity change moved the positions by
+    h_move dv from (px_from, py_from) to (px, py) (m); ``pn, pt``: the warm start's (N s,
+    0 where it was dropped); vx, vy: the velocities (m/s) kept through the move.
+
+    With d = x_a - x_b, u = v_a - v_b and the contact's impulse S = p_n n + p_t t
+    (t = (-n_y, n_x)), the angular momentum about the origin, sum (m x cross v + I spin),
+    changed by
+      the warm start at x_from:  d cross W - (r_a + r_b) p_t = p_n d cross n + p_t (d . n - r_a - r_b)
+      the move at u:             sum m dx cross v = h_move S_move cross u
+    (the relax keeps it: its normals are the moved lines of centres, its friction arms split
+    |d|). An impulse J along t' = z cross d / |d| at the moved d changes it by J |d|, so
+    J = -dL / |d| gives it back: dv_a = w_a c (d_y, -d_x), dv_b = -w_b c (d_y, -d_x),
+    c = dL / |d|^2; the pair's momentum stays. Of the move's part, this is a pair parting by
+    delta at its orbit's radius r keeping mu r u_t: u_t becomes u_t r / (r + delta), so it
+    takes kinetic energy, never adds it (as a skater's arms spread).
+
+    All impulses come from the velocities before any is applied; applied colour by colour
+    (no ball twice in one), in the kernel's order. Only the pairs of islands clear of the
+    statics give back (``islands``; on a static the law does not hold, and a ball nudged
+    off its wall's contact was pushed into the wall in the next sub-step: tests/test_world.py,
+    the thin-wall push), and not where mass scaling acts (under forces, where momentum is
+    not kept either: ``support_scales``)."""
+    c = np.zeros(len(a))
+    pair = (static < 0) & (scale_a == 1.0) & (scale_b == 1.0)
+    if not pair.any():
+        return
+    if (static >= 0).any():
+        label = islands(a, b, static, len(vx))
+        held = np.zeros(len(vx), bool)
+        held[label[a[static >= 0]]] = True
+        pair &= ~held[label[a]]
+    k = np.nonzero(pair)[0]
+    ka, kb, knx, kny = a[k], b[k], nx[k], ny[k]
+    fx = px_from[ka] - px_from[kb]
+    fy = py_from[ka] - py_from[kb]
+    sx = pn_move[k] * knx - pt_move[k] * kny
+    sy = pn_move[k] * kny + pt_move[k] * knx
+    ux = vx[ka] - vx[kb]
+    uy = vy[ka] - vy[kb]
+    turn = (pn[k] * (fx * kny - fy * knx) + pt[k] * ((fx * knx + fy * kny) - (ra[k] + rb[k]))
+            + h_move * (sx * uy - sy * ux))                                   # dL, kg m^2/s
+    dx = px[ka] - px[kb]
+    dy = py[ka] - py[kb]
+    d2 = dx * dx + dy * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c[k] = np.where(d2 > 1e-24, turn / d2, 0.0)
+    for lo, hi in colours:
+        k = np.nonzero(c[lo:hi] != 0.0)[0] + lo
+        ka, kb, kc = a[k], b[k], c[k]
+        cx = kc * (py[ka] - py[kb])
+        cy = kc * (px[kb] - px[ka])
+        vx[ka] = vx[ka] + cx * w[ka]
+        vy[ka] = vy[ka] + cy * w[ka]
+        vx[kb] = vx[kb] - cx * w[kb]
+        vy[kb] = vy[kb] - cy * w[kb]
 
 
 def islands(a, b, static, size):
@@ -625,6 +714,8 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
         safe = np.where(fresh, length, 1.0)
         knx = np.where(fresh, dx / safe, knx)
         kny = np.where(fresh, dy / safe, kny)
+        # Friction acts at one point of it: the lever arms split |d| (see the impacts).
+        split = np.where(fresh, length / (ra[lo:hi] + rb[lo:hi]), 1.0)
     wa, wb, ia, ib = w[ka], w[kb], inv_i[ka], inv_i[kb]
     kra, krb = ra[lo:hi], rb[lo:hi]
     m_n, m_t, m_r = mass_n[lo:hi], mass_t[lo:hi], mass_r[lo:hi]
@@ -640,6 +731,8 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
             m_n = np.where(scaled, np.where(k_n > 0, 1.0 / k_n, 0.0), m_n)
             m_t = np.where(scaled, np.where(k_t > 0, 1.0 / k_t, 0.0), m_t)
             m_r = np.where(scaled, np.where(k_r > 0, 1.0 / k_r, 0.0), m_r)
+    if not use_bias:
+        kra, krb = kra * split, krb * split
     vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
     old = pn[lo:hi].copy()        # a copy: the slice is written below
     new = np.maximum(old - m_n * (ms * vn + bias) - im * old, 0.0)

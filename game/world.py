@@ -12,6 +12,7 @@ as ``game.level`` loads it, every default filled in), call ``step(dt)`` with a f
 >>> round(float(w.pos[0, 1]), 3)   # resting on the floor, centre one radius up
 0.5
 """
+import contextlib
 import copy
 import dataclasses
 import hashlib
@@ -25,6 +26,7 @@ from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
                          Contacts, Solver, SolverOptions, soft)
+from game.sleep import Sleep, reached
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -149,6 +151,9 @@ class World:
         self.spawners = []
         self.grid = None
         self._candidates = None
+        self._sleep = Sleep()        # which balls sleep (game.sleep); a new world starts awake
+        self._sleep_causes = None    # the forces and statics the sleepers fell asleep under
+        self._awake_ids = None       # (ids, awake indices, their ids) while the awake set stays (_only)
         self._clear_debug()
 
     # ----------------------------------------------------------------- building
@@ -285,6 +290,7 @@ class World:
         self.rolling = np.concatenate((self.rolling, column("rolling", mat["rolling"])))
         self.ids = np.concatenate((self.ids, np.arange(self._next_id, self._next_id + len(balls))))
         self._next_id += len(balls)
+        self._sleep.grow(len(balls))
         if self.grid is not None and 2.0 * radius.max() > self.grid.cell:
             self._rebuild_grid()
 
@@ -295,6 +301,8 @@ class World:
         if not gone.any():
             return
         keep = ~gone
+        self._wake_around(gone)
+        self._sleep.keep(keep)
         new_index = np.full(self.count, -1, np.int64)
         new_index[keep] = np.arange(int(keep.sum()))
         for name in BALL_ARRAYS:
@@ -332,6 +340,7 @@ class World:
         at = int(np.searchsorted(self.ids, ball_id)) if np.all(self.ids[1:] > self.ids[:-1]) else self.count
         for name in BALL_ARRAYS:
             setattr(self, name, np.insert(getattr(self, name), at, record.rows[name], axis=0))
+        self._sleep.insert(at)                 # awake: what it touches wakes at the next tick
         springs = self.forces.springs
         springs.shift_balls(at)
         for row in record.springs:
@@ -339,6 +348,7 @@ class World:
             b = np.flatnonzero(self.ids == row["b"]) if row["b"] >= 0 else np.array([-1])
             if len(a) and len(b):              # else its other ball is gone: nothing to hang on
                 springs.insert(dict(row, a=a[0], b=b[0]))
+                self.wake([a[0]] + ([b[0]] if b[0] >= 0 else []))
         if self.grid is not None and 2.0 * float(record.rows["radius"]) > self.grid.cell:
             self._rebuild_grid()               # as add_balls does for a ball this big
         return at
@@ -368,15 +378,24 @@ class World:
             b_index, anchor = -1, np.asarray(b, float)
         if rest is None:
             rest = float(np.linalg.norm(self.pos[int(a)] - anchor))
+        self.wake([int(a)] + ([b_index] if b_index >= 0 else []))     # a new force on them
         return self.springs.add(a, b_index, anchor, stiffness, damping, rest)
 
     def remove_spring(self, k):
+        self._wake_springs(k)
         keep = np.ones(len(self.springs), bool)
         keep[k] = False
         self.springs.keep(keep)
 
     def set_anchor(self, k, point):
+        self._wake_springs(k)
         self.springs.anchor[k] = np.asarray(point, float)
+
+    def _wake_springs(self, k):
+        """Wake the balls of springs ``k`` (an index, indices or a mask): their force changes."""
+        s = self.springs
+        b = np.asarray(s.b[k]).reshape(-1)
+        self.wake(np.concatenate((np.asarray(s.a[k]).reshape(-1), b[b >= 0])))
 
     # -------------------------------------------------------------- integrator
     @property
@@ -403,27 +422,131 @@ class World:
         """Advance one fixed tick of ``dt`` seconds in ``substeps`` sub-steps.
 
         Pass the same dt every call (a fixed time step): the contact tuning assumes it, and
-        a frame's wall-clock time must never reach here.
+        a frame's wall-clock time must never reach here. Sleeping islands (game.sleep) are
+        left out of the tick until something wakes them.
         """
         self._impact_points, self._impact_speeds = [], []
-        substeps = self.substeps
-        h = dt / substeps
         kernels = self.solver.kernels()
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            if self._fused(kernels):
-                from game import accel
-                self._tick_compiled(dt, accel.TICK)
+            # Sleeping islands stay out of the tick; wake those something reaches first.
+            awake = self._wake_reached(dt, kernels)
+            moving = awake is None or awake.any()
+            before = self.pos.copy() if moving and self.solver.options.sleeping else None
+            if awake is None:
+                self._tick(dt, kernels)
+            elif moving:
+                with self._only(awake):
+                    self._tick(dt, kernels)
             else:
-                for k in range(substeps):
-                    self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
+                self._clear_debug()          # every ball sleeps: nothing moves
+            if before is not None:
+                self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
+                                   self.statics, dt, self.forces.gravity, self.grid, kernels)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
         self._remove_far_balls()
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
+
+    def _tick(self, dt, kernels):
+        """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
+        substeps = self.substeps
+        h = dt / substeps
+        if self._fused(kernels):
+            from game import accel
+            self._tick_compiled(dt, accel.TICK)
+        else:
+            for k in range(substeps):
+                self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
+
+    # --------------------------------------------------------------- sleeping
+    @property
+    def sleeping(self):
+        """(N,) bool: the balls asleep now (game.sleep): at rest, left out of the tick."""
+        return self._sleep.asleep.copy()
+
+    def wake(self, balls=None):
+        """Wake balls (indices or an (N,) bool mask; None: all) with their whole islands."""
+        if balls is None:
+            self._sleep.wake_all()
+        elif len(self._sleep):
+            self._sleep.wake(balls)
+
+    def _sleep_causes_now(self):
+        """What a sleeping ball rests under: gravity, drag, the integrator, the attractors and
+        the statics (a change to any wakes every ball)."""
+        f = self.forces
+        return (tuple(float(v) for v in f.gravity), float(f.drag), self._integrator, self.statics,
+                tuple((z, float(z.strength), tuple(float(v) for v in np.ravel(z.center))) for z in f.attractors))
+
+    def _wake_reached(self, dt, kernels):
+        """Before a tick: wake every sleeping island whose causes changed (forces, statics,
+        sleeping switched off), a ball of which someone moved or set going, or that an awake
+        ball could reach this tick. Returns the (N,) bool awake balls, or None when all are."""
+        s = self._sleep
+        causes = self._sleep_causes_now() if self.solver.options.sleeping else None
+        if causes is None or causes != self._sleep_causes:
+            s.wake_all()
+            self._sleep_causes = causes
+        if not s.any():
+            return None
+        s.wake(s.edited(self.pos, self.vel, self.spin))
+        s.wake(reached(self.pos, self.vel, self.radius, ~s.asleep, s.asleep, dt, self.forces.gravity,
+                       self.grid, kernels))
+        return ~s.asleep if s.any() else None
+
+    def _wake_around(self, gone):
+        """Balls ``gone`` (N,) bool are leaving: their sleeping islands wake, and so do the
+        sleeping balls they could reach (what rested on them)."""
+        s = self._sleep
+        if not s.any():
+            return
+        s.wake(gone)
+        if self.grid is None:
+            s.wake_all()
+            return
+        s.wake(reached(self.pos, self.vel, self.radius, gone, s.asleep & ~gone, TICK, self.forces.gravity,
+                       self.grid, self.solver.kernels()))
+
+    @contextlib.contextmanager
+    def _only(self, awake):
+        """Step only the ``awake`` (N,) bool balls: the ball arrays and the springs become
+        theirs for the block, and their pos, vel, angle and spin go back into the whole
+        arrays after it. The awake ids array is kept while the awake set is the same, so
+        the candidate pairs found for it are kept too (_candidates_kept)."""
+        index = np.flatnonzero(awake)
+        whole = {name: getattr(self, name) for name in BALL_ARRAYS}
+        kept = self._awake_ids
+        if kept is not None and kept[0] is whole["ids"] and np.array_equal(kept[1], index):
+            ids = kept[2]
+        else:
+            ids = whole["ids"][index]
+            self._awake_ids = (whole["ids"], index, ids)
+        springs = self.forces.springs
+        for name in BALL_ARRAYS:
+            setattr(self, name, whole[name][index])
+        self.ids = ids
+        if len(springs):
+            # A spring's two balls are one island: both awake, or both asleep and left out.
+            new_index = np.full(len(awake), -1, np.int64)
+            new_index[index] = np.arange(len(index))
+            part = copy.copy(springs)
+            part.remap_balls(new_index)
+            self.forces.springs = part
+        try:
+            yield
+        finally:
+            moved = [getattr(self, name) for name in ("pos", "vel", "angle", "spin")]
+            for name in BALL_ARRAYS:
+                setattr(self, name, whole[name])
+            self.forces.springs = springs
+            for name, part in zip(("pos", "vel", "angle", "spin"), moved):
+                full = whole[name].copy()
+                full[index] = part
+                setattr(self, name, full)
 
     def _substep(self, t, h, dt, last=True):
         if self.count == 0:
@@ -460,6 +583,11 @@ class World:
         return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
                 and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons
                 and self.substeps > 0)
+
+    def ticks_in_one_call(self):
+        """Whether the next tick runs as one compiled call (``_fused``): game.app then steps the
+        world on a worker thread while it draws the frame before."""
+        return self._fused(self.solver.kernels())
 
     def _tick_compiled(self, dt, fused):
         """All the sub-steps of a tick in one call of ``fused.tick`` (game._step_kernels):
@@ -769,6 +897,7 @@ class World:
         if grab is None:
             return
         keep = ~np.isin(self.springs.ids, grab.spring_ids)
+        self._wake_springs(~keep)
         self.springs.keep(keep)
 
     def place_grabbed(self, handle, point):

@@ -202,3 +202,17 @@ def test_the_kernels_stable_order_is_numpys_stable_argsort(seed, n, top):
     element (ties in ball order), for keys of one digit, of several, and all equal."""
     key = np.random.default_rng(seed).integers(0, top + 1, n).astype(np.int64)
     assert np.array_equal(KERNELS._stable_order(key), np.argsort(key, kind="stable"))
+
+
+
+def test_the_one_call_tick_is_compiled_to_let_go_of_the_interpreters_lock():
+    """What the game's two-core loop (game.app.App.start_update) rests on: the tick is
+    compiled nogil, and its cache is marked so, so that an entry compiled without it is not
+    loaded. (Whether another thread really runs meanwhile cannot be seen without a timing;
+    benchmarks/bench_frame.py --overlap measures it.)"""
+    from game import _step_kernels
+    assert accel.TICK is _step_kernels and accel.releases_lock()
+    assert _step_kernels.tick.targetoptions["nogil"] is True
+    assert _step_kernels.tick._cache._cache_file._source_stamp[-1] == accel.NOGIL_STAMP
+    accel._release_lock(_step_kernels)        # twice: marked once
+    assert _step_kernels.tick._cache._cache_file._source_stamp.count(accel.NOGIL_STAMP) == 1

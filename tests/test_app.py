@@ -81,6 +81,15 @@ def frames(g, n, dt=FRAME):
     return sum(g.update(dt) for _ in range(n))
 
 
+def reload_frames(g, n=40, timeout=30.0):
+    """n frames after a level file was written, waiting (up to ``timeout`` s) for the
+    watcher's check that the first frame starts: on a busy machine its thread is slow to
+    run, which is not what these tests are about (the watcher's tests time it)."""
+    frames(g, 1)
+    g.session.watcher.wait(timeout)
+    frames(g, n - 1)
+
+
 # ---- mouse ------------------------------------------------------------------------------------
 def test_a_click_spawns_a_ball_at_the_clicked_world_point(game):
     n = game.world.count
@@ -333,7 +342,7 @@ def test_the_error_names_the_file_as_the_player_typed_it_and_the_level_stays_put
     g = App("typed.json", size=SIZE, level_dir=str(tmp_path))
     view = g.camera.key()
     (tmp_path / "typed.json").write_text('{"segments": [}')
-    frames(g, 40)
+    reload_frames(g)
     assert g.session.error.startswith("typed.json:1:")
     g.draw(pygame.Surface(SIZE))
     assert g.camera.key() == view
@@ -456,13 +465,13 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     frames(game, 3)
     camera = game.camera.key()
     _write(level, dict(LEVEL, name="Edited", balls=LEVEL["balls"] * 1 + [{"pos": [4, 4]}]))
-    frames(game, 40)                                     # well within a second
+    reload_frames(game)                                  # well within a second
     assert game.world.name == "Edited" and game.world.count == 2
     assert game.camera.key() == camera                   # the view stays where it was
     assert game.session.error == ""
 
     level.write_text('{"name": "Broken", "polylines": [{"points": [[0, 0], [1, "a"]]}]')
-    frames(game, 40)
+    reload_frames(game)
     assert game.session.error and "\n" not in game.session.error
     assert game.world.name == "Edited"                   # the last good level keeps running
     t = game.world.time
@@ -471,7 +480,7 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     game.draw(pygame.Surface(SIZE))
 
     _write(level, dict(LEVEL, name="Fixed"))
-    frames(game, 40)
+    reload_frames(game)
     assert game.session.error == "" and game.world.name == "Fixed"
 
 
@@ -551,7 +560,7 @@ def test_a_broken_level_on_the_command_line_opens_on_an_empty_floor_with_its_err
     assert g.session.waiting                                       # (the banner says: fix the file)
     g.draw(pygame.Surface(SIZE))
     _write(broken, LEVEL)                                          # the author fixes it
-    frames(g, 40)
+    reload_frames(g)
     assert g.session.error == "" and g.world.name == "Test box" and g.world.count == 1
     assert not g.session.waiting
     assert app_module.level_to_play(str(tmp_path / "missing.json")) == (None, None)
@@ -878,3 +887,138 @@ def test_a_level_opened_from_the_list_is_named_relative_to_the_working_folder(ga
     key(game, pygame.K_RIGHTBRACKET)
     assert game.session.error.startswith("b_broken.json:1:")
     assert game.world.name == "Test box"                         # the last good level plays on
+
+
+# ---- the loop on two cores: the ticks on a worker thread while the frame before is drawn ----
+PILE = {
+    "name": "Pile", "integrator": "semi-implicit", "bounds": [0, 0, 8, 4.5],
+    "polylines": [{"points": [[0, 4.5], [0, 0], [8, 0], [8, 4.5]]}],
+    "balls": [{"pos": [0.5 + 0.55 * (k % 13) + 0.01 * (k % 3), 0.4 + 0.55 * (k // 13)], "radius": 0.25,
+               "vel": [0.3 * ((k * 7) % 5 - 2), 0.0]} for k in range(78)],
+}
+
+
+@pytest.fixture
+def pile(tmp_path):
+    pygame.font.init()
+    path = _write(tmp_path / "pile.json", PILE)
+    apps = [App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+            for _ in range(2)]
+    for g in apps:
+        g.clock.budget = float("inf")
+        g.play.show_trails = True
+    return apps
+
+
+@pytest.fixture
+def any_tick(monkeypatch):
+    """Every tick worth the worker thread (this small pile's are shorter than the game's floor)."""
+    monkeypatch.setattr(app_module, "OVERLAP_MIN_TICK_MS", 0.0)
+
+
+def _pixels(g):
+    surface = pygame.Surface(SIZE)
+    g.renderer.draw(surface, g.world, g.camera, trails=g.play.trails)
+    return pygame.surfarray.array3d(surface)
+
+
+def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(pile, any_tick):
+    serial, apart = pile
+    assert apart.session.world.ticks_in_one_call() and apart.overlaps()   # else no thread would run here
+    before = _pixels(serial)
+    for k, dt in enumerate((FRAME, FRAME, 2.5 * FRAME, FRAME, 0.0, 3 * FRAME)):
+        apart.start_update(dt)
+        assert apart.ticking_apart()
+        # Drawn meanwhile: the world as it was before these ticks, the pixels the serial app
+        # draws before its update, whatever the worker has reached.
+        assert apart.world is not apart.session.world
+        assert np.array_equal(_pixels(apart), before)
+        ran = apart.finish_update()
+        assert apart.world is apart.session.world
+        assert ran == serial.update(dt)
+        before = _pixels(serial)
+        assert apart.world.state_hash() == serial.world.state_hash()
+        assert np.array_equal(_pixels(apart), before)          # the trails too: after_tick saw every tick
+    assert apart.stats.ticks == serial.stats.ticks > 0
+    assert apart.play.energy == serial.play.energy
+
+
+def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile, any_tick):
+    g = pile[1]
+    world = g.session.world
+    g.start_update(FRAME)
+    view = g.world
+    try:
+        shared = [name for name, value in vars(view).items()
+                  if isinstance(value, np.ndarray) and np.shares_memory(value, getattr(world, name))]
+    finally:
+        g.finish_update()
+    assert shared == []
+    assert not np.array_equal(view.pos, world.pos)          # the world moved on; the view did not
+
+
+def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, any_tick, monkeypatch):
+    g = pile[1]
+    monkeypatch.setattr(app_module.accel, "TICK", None)     # the one-call tick still compiling
+    g.start_update(2 * FRAME)
+    assert not g.ticking_apart() and g.world is g.session.world
+    assert g.finish_update() == 2
+
+
+def test_an_error_in_a_tick_on_the_worker_reaches_the_caller_of_finish_update(pile, any_tick, monkeypatch):
+    g = pile[1]
+
+    def broken(dt):
+        raise FloatingPointError("broken tick")
+    monkeypatch.setattr(g.session.world, "step", broken)
+    g.start_update(FRAME)
+    with pytest.raises(FloatingPointError, match="broken tick"):
+        g.finish_update()
+    assert g.world is g.session.world
+
+
+def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, any_tick, monkeypatch):
+    g = pile[1]
+    monkeypatch.setenv("BALLPIT_SERIAL", "1")
+    g.start_update(FRAME)
+    assert not g.ticking_apart() and g.world is g.session.world
+    assert g.finish_update() == 1
+
+
+def test_a_short_tick_stays_on_the_main_thread_and_a_long_one_goes_to_the_worker(pile):
+    g = pile[1]
+    floor = app_module.OVERLAP_MIN_TICK_MS
+    for tick_ms, apart in ((0.5 * floor, False), (floor, True)):
+        g.stats.tick_ms = tick_ms                  # what the smoothed tick time says (set: no timing)
+        g.start_update(FRAME)
+        assert g.ticking_apart() is apart
+        assert g.finish_update() == 1
+
+
+def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, monkeypatch):
+    """Compiled in the game's own process the stamper would hold the interpreter's lock a
+    second or more (the frames stall); once the kernels are in, the compiling child has
+    cached it. With BALLPIT_NUMPY the kernels never come, and neither does the stamper."""
+    import threading
+    frames, asked = [], []
+    kernels, kernels_from = app_module.accel.KERNELS, 3     # they arrive before the 4th frame
+    assert kernels is not None
+
+    def events():
+        frames.append(len(frames))
+        if len(frames) == kernels_from:
+            monkeypatch.setattr(app_module.accel, "KERNELS", kernels)
+        return [pygame.event.Event(pygame.QUIT)] if len(frames) == 6 else []
+
+    def loader(also=()):
+        thread = threading.Thread(target=lambda: None)
+        thread.start()
+        return thread
+
+    monkeypatch.setattr(app_module.accel, "KERNELS", None)
+    monkeypatch.setattr(app_module.accel, "load_in_background", loader)
+    monkeypatch.setattr(app_module.render_kernels, "load_in_background", lambda: asked.append(len(frames)))
+    monkeypatch.setattr(pygame.event, "get", events)
+    args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
+    assert app_module.run(args) == 0
+    assert asked and min(asked) == kernels_from

@@ -161,13 +161,24 @@ def test_bench_step_runs():
     assert "median ms/step" in out and "100" in out
 
 
+def test_bench_sleep_puts_a_resting_pile_to_sleep():
+    data = json.loads(_run("benchmarks/bench_sleep.py", "--sizes", "60", "--ticks", "3", "--repeats", "1",
+                           "--settle", "300", "--json"))
+    row = data["results"][0]
+    assert row["n"] == 60 and row["slept_after_ticks"] is not None
+    assert math.isfinite(row["ratio"]) and row["awake_ms"] > 0
+
+
 def test_bench_frame_runs():
+    """Serial frames and, interleaved (--overlap), the game's two-core frames."""
     data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "3", "--warmup", "1",
-                           "--launches", "1", "--json"))
+                           "--launches", "1", "--overlap", "--json"))
     row = data["frames_results"][0]
     assert row["n"] == 100
+    assert row["overlap"]["frames_apart"] == 2           # frames 1 and 3 of 4 ran their tick on the worker
     for part in ("step", "draw", "total"):
         assert math.isfinite(row[part]["median"]) and row[part]["median"] > 0
+        assert math.isfinite(row["overlap"][part]["median"]) and row["overlap"][part]["median"] > 0
     launch = data["launch"]
     assert launch["median_s"] > 0 and len(launch["launches"]) == 1
 

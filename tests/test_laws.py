@@ -490,9 +490,6 @@ def test_free_collisions_conserve_momentum_and_never_gain_energy(seed, n, execut
     assert_momentum_kept_and_energy_never_gained(seed, n, execution)
 
 
-@pytest.mark.xfail(strict=False, raises=AssertionError,
-                   reason="known solver defect, issue 9: the split push turns pairs (see below); "
-                          "the strict scenes below hold it")
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @free_scenes
 def test_free_collisions_conserve_angular_momentum(seed, n, execution):
@@ -511,21 +508,49 @@ def test_a_parting_chain_with_friction_never_gains_energy(seed, n, execution):
     assert_momentum_kept_and_energy_never_gained(seed, n, execution)
 
 
-# Scenes where the solver is known to break these laws today (issue 9 stays open for them).
-# They must keep failing until it is fixed (strict): a fix shows as XPASS and moves them back
-# among the passing laws.
-# - Angular momentum: the soft push is a split impulse (it moves positions, never becomes
-#   speed), which turns a pair by h S x (v_a - v_b); 1.6e-3 of the scale in the second scene.
-KNOWN_BROKEN = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                 reason="known solver defect, issue 9: see the comment above")
+@pytest.mark.parametrize("execution", ["numpy", "compiled"] if HAS_NUMBA else ["numpy"])
+@pytest.mark.parametrize("seed, n", [(3, 6),              # was off by 1.2e-7
+                                     (135, 6),            # was off by 1.6e-4
+                                     (3325949859, 10)])   # was off by 1.6e-3
+def test_chains_of_pushed_pairs_keep_angular_momentum(seed, n, execution):
+    """Scenes that turned (issue 9): impacts whose look back was cut short (tau = h) gave
+    friction lever arms r_a + r_b longer than the centres' distance (1.5e-3 of the scale in
+    the last), the split push moved pairs without the speed that would keep their orbit
+    (5e-5), and the relax's friction acted on overlapped pairs with the same long arms
+    (1.4e-5)."""
+    assert_angular_momentum_kept(seed, n, execution)
 
 
-@KNOWN_BROKEN
-@pytest.mark.parametrize("seed, n", [(3, 6),              # off by 1.2e-7
-                                     (135, 6),            # off by 1.6e-4
-                                     (3325949859, 10)])   # off by 1.6e-3
-def test_known_scene_where_the_split_push_turns_pairs(seed, n):
-    assert_angular_momentum_kept(seed, n, "numpy")
+@pytest.mark.parametrize("execution", ["numpy", "compiled"] if HAS_NUMBA else ["numpy"])
+@pytest.mark.parametrize("friction", [0.0, 0.8])
+def test_an_overlapped_spinning_pair_parts_keeping_angular_momentum_and_never_gaining_energy(execution, friction):
+    """Two balls a third of a radius deep in each other, orbiting their centre of mass at
+    2 m/s, no gravity, no walls: the soft step pushes them apart (a split impulse: it moves
+    them, it gives them no speed). Parting from r to r + delta, a pair keeps its angular
+    momentum mu r u_t only if its tangential speed becomes u_t r / (r + delta), which takes
+    kinetic energy (a skater's arms spread): so both laws hold every tick, and they part."""
+    r = 0.2
+    balls = [{"pos": [-(r - r / 6), 0.0], "vel": [0.0, -1.0], "radius": r, "mass": 1.0},
+             {"pos": [r - r / 6, 0.0], "vel": [0.0, 1.0], "radius": r, "mass": 3.0}]
+    previous = accel.use(KERNELS)
+    try:
+        w = make({"material": material(0.0, friction)}, execution, balls=balls)
+        m, moment = mass(w), inertia(w)
+
+        def angular():
+            return float(np.sum(m * (w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0]) + moment * w.spin))
+
+        l0, e0 = angular(), kinetic(w)
+        scale = float(np.sum(m * np.abs(w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0])))
+        energies = [e0]
+        for _ in range(30):
+            w.step(TICK)
+            assert abs(angular() - l0) <= 1e-9 * scale
+            energies.append(kinetic(w))
+        assert all(e <= before * (1 + 1e-9) for before, e in zip(energies, energies[1:]))
+        assert np.linalg.norm(w.pos[0] - w.pos[1]) >= 2 * r - 0.01 * r
+    finally:
+        accel.use(previous)
 
 
 # ------------------------------------------------------------------ one solver, same bits

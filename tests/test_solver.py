@@ -205,7 +205,7 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
     """A free cluster of rough balls in zero gravity, parting with spin: the warm start makes
     some islands gain energy and the guard relaxes them again (numpy: every island again,
     the kernel: only those). The two executions keep the same state, tick after tick."""
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(0)      # a draw whose islands the guard catches (ten ticks of 20)
     balls = [{"pos": [2.0 + 0.3 * (k % 7) + rng.uniform(-0.02, 0.02), 2.0 + 0.3 * (k // 7) + rng.uniform(-0.02, 0.02)],
               "vel": rng.normal(0, 0.3, 2).tolist(), "radius": 0.16, "mass": float(rng.uniform(0.5, 2)),
               "spin": float(rng.uniform(-5, 5)), "restitution": 0.1, "friction": 0.9, "rolling": 0.0}

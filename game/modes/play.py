@@ -144,7 +144,9 @@ class PlayMode(Mode):
 
     @property
     def world(self):
-        return self.app.session.world
+        """The level's world (app.world: while the ticks run on a worker thread, the view of it
+        that is drawn meanwhile)."""
+        return self.app.world
 
     @property
     def debug_layers(self):
@@ -164,14 +166,22 @@ class PlayMode(Mode):
         self.blew_up_under = None
         self.record_energy()
 
-    def after_tick(self):
-        """After every tick: its impacts' sounds and the trail points."""
-        world, app = self.world, self.app
-        if app.audio.enabled and len(world.impact_speeds):
-            pans = app.camera.world_to_screen(world.impact_points)[:, 0] / max(1, app.camera.size[0])
-            app.audio.play_impacts(world.impact_speeds, pans)
-        if self.show_trails:
-            self.trails.record(world)
+    def tick_outcome(self, world):
+        """What after_tick needs of the tick just run, read from ``world`` at once, on the thread
+        that ran it (the next tick replaces these arrays, never writes them): (impact points
+        (K, 2) m, impact speeds (K,) m/s, the trail's Trails.take entry or None)."""
+        return world.impact_points, world.impact_speeds, Trails.take(world) if self.show_trails else None
+
+    def after_tick(self, outcome=None):
+        """After every tick: its impacts' sounds and the trail points. outcome: tick_outcome's,
+        taken when the tick ran (default: taken from the world now)."""
+        app = self.app
+        points, speeds, trail = self.tick_outcome(self.world) if outcome is None else outcome
+        if app.audio.enabled and len(speeds):
+            pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
+            app.audio.play_impacts(speeds, pans)
+        if trail is not None:
+            self.trails.add(trail)
 
     def after_ticks(self):
         """After a frame's ticks: the energy sample, the goal, and whether the world blew up
