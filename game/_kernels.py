@@ -22,6 +22,8 @@ from game.geometry import EPS, ON_SEGMENT_ULPS
 TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
 RADIX_BITS = 11                      # bits of the key sorted per pass of _stable_order (2048 counters)
 MAX_COUNTING_CELLS = 8              # cells a ball: ball_contacts counting-sorts grids up to this
+FAR_RELATIVE = 1e-9                  # prepare_contacts: a pair whose squared distance exceeds
+                                     # ((reach + slop) (1 + this))^2 cannot touch, whatever the rounding
 
 
 @njit(cache=True)
@@ -318,6 +320,9 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
 
 
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+# solve's packed ball state: the columns of st (size, BALL_COLUMNS), one ball a row.
+V_X, V_Y, SPIN, P_X, P_Y, W, INV_I, ANGLE = range(8)
+BALL_COLUMNS = 8
 
 
 @njit(cache=True)
@@ -410,8 +415,12 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         o = j[q]
         dx = px[p] - px[o]
         dy = py[p] - py[o]
-        dist = np.sqrt(dx * dx + dy * dy)
         reach = radius[p] + radius[o]
+        # Far apart by more than rounding can blur: not touching, without the square root.
+        far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
+        if dx * dx + dy * dy > far * far:
+            continue
+        dist = np.sqrt(dx * dx + dy * dy)
         if not (reach - dist > -touch_slop):
             continue
         ti[cp] = p
@@ -553,6 +562,9 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
     # Contact mass scaling (solver.support_scales): the fixed point of minima of inverse
     # masses down the resting contacts, reached in place (the same whatever the order).
     support_w = w.copy()
+    press_min = np.empty(n + 1)         # support_cos |g| of each ball, once (the same bits)
+    for x in range(n + 1):
+        press_min[x] = support_cos * np.sqrt(gx[x] * gx[x] + gy[x] * gy[x])
     upper = np.empty(2 * m, np.int64)
     lower = np.empty(2 * m, np.int64)
     rest_count = 0
@@ -562,23 +574,25 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         A = a[e]
         B = b[e]
         press = gx[A] * nx[e] + gy[A] * ny[e]
-        if press < 0.0 - support_cos * np.sqrt(gx[A] * gx[A] + gy[A] * gy[A]):
+        if press < 0.0 - press_min[A]:
             upper[rest_count] = A
             lower[rest_count] = B
             rest_count += 1
         press = gx[B] * nx[e] + gy[B] * ny[e]
-        if press > support_cos * np.sqrt(gx[B] * gx[B] + gy[B] * gy[B]):
+        if press > press_min[B]:
             upper[rest_count] = B
             lower[rest_count] = A
             rest_count += 1
     changed = rest_count > 0
+    scaled = False
     while changed:
         changed = False
         for q in range(rest_count):
             if support_w[upper[q]] < support_w[lower[q]]:
                 support_w[lower[q]] = support_w[upper[q]]
                 changed = True
-    for e in range(m):
+                scaled = True
+    for e in range(m if scaled else 0):
         A = a[e]
         B = b[e]
         if support_w[A] != w[A]:
@@ -590,10 +604,13 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 
 
 @njit(cache=True)
-def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-               static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
-               s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """solver._pass, one contact after another."""
+def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b, mass_n, mass_t, mass_r, friction,
+               rolling, static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+               s_impulse_scale, max_push, scale_a, scale_b):
+    """solver._pass, one contact after another, on the balls' packed state ``st`` (solve);
+    (nx, ny) the normals and (arm_a, arm_b) friction's lever arms (m) to use: the biased
+    passes get the contacts' own and (ra, rb), the relax passes the lines of centres and the
+    arms splitting |d| (_relax_normals); the mass scaling takes (ra, rb) in both."""
     for k in range(lo, hi):
         p = a[k]
         q = b[k]
@@ -602,15 +619,6 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         bias = 0.0
         ms = 1.0
         im = 0.0
-        split = 1.0
-        if not use_bias and static[k] < 0:
-            dx = px[p] - px[q]
-            dy = py[p] - py[q]
-            length = np.sqrt(dx * dx + dy * dy)
-            if length > 1e-12:
-                knx = dx / length
-                kny = dy / length
-                split = length / (ra[k] + rb[k])
         if use_bias:
             s = separation[k]
             if s > 0.0:
@@ -623,10 +631,10 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
                 bias = max(mass_scale * rate * s, 0.0 - max_push)
                 ms = mass_scale
                 im = impulse_scale
-        wa = w[p]
-        wb = w[q]
-        ia = inv_i[p]
-        ib = inv_i[q]
+        wa = st[p, W]
+        wb = st[q, W]
+        ia = st[p, INV_I]
+        ib = st[q, INV_I]
         kra = ra[k]
         krb = rb[k]
         m_n = mass_n[k]
@@ -643,19 +651,19 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
             m_n = 1.0 / k_n if k_n > 0 else 0.0
             m_t = 1.0 / k_t if k_t > 0 else 0.0
             m_r = 1.0 / k_r if k_r > 0 else 0.0
-        kra = kra * split
-        krb = krb * split
-        vn = (vx[p] - vx[q]) * knx + (vy[p] - vy[q]) * kny
+        vn = (st[p, V_X] - st[q, V_X]) * knx + (st[p, V_Y] - st[q, V_Y]) * kny
         old = pn[k]
         new = max(old - m_n * (ms * vn + bias) - im * old, 0.0)
         pn[k] = new
         p_n = new - old
-        vax = vx[p] + p_n * knx * wa
-        vay = vy[p] + p_n * kny * wa
-        vbx = vx[q] - p_n * knx * wb
-        vby = vy[q] - p_n * kny * wb
-        sa = spin[p]
-        sb = spin[q]
+        vax = st[p, V_X] + p_n * knx * wa
+        vay = st[p, V_Y] + p_n * kny * wa
+        vbx = st[q, V_X] - p_n * knx * wb
+        vby = st[q, V_Y] - p_n * kny * wb
+        sa = st[p, SPIN]
+        sb = st[q, SPIN]
+        kra = arm_a[k]
+        krb = arm_b[k]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
         old = pt[k]
         limit = friction[k] * new
@@ -675,12 +683,39 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_
         p_r = newr - old
         sa = sa + p_r * ia
         sb = sb - p_r * ib
-        vx[p] = vax
-        vy[p] = vay
-        vx[q] = vbx
-        vy[q] = vby
-        spin[p] = sa
-        spin[q] = sb
+        st[p, V_X] = vax
+        st[p, V_Y] = vay
+        st[q, V_X] = vbx
+        st[q, V_Y] = vby
+        st[p, SPIN] = sa
+        st[q, SPIN] = sb
+
+
+@njit(cache=True)
+def _relax_normals(a, b, nx, ny, ra, rb, static, st):
+    """(C,) x 4: the normals and friction's lever arms (m) of the relax passes (solver._pass
+    without the bias): a ball pair's line of centres at the moved positions where they are
+    apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)), else (nx, ny)
+    and (ra, rb). They depend on the positions only, which the relax does not move."""
+    m = len(a)
+    rnx = nx.copy()
+    rny = ny.copy()
+    arm_a = ra.copy()
+    arm_b = rb.copy()
+    for k in range(m):
+        if static[k] < 0:
+            p = a[k]
+            q = b[k]
+            dx = st[p, P_X] - st[q, P_X]
+            dy = st[p, P_Y] - st[q, P_Y]
+            length = np.sqrt(dx * dx + dy * dy)
+            if length > 1e-12:
+                rnx[k] = dx / length
+                rny[k] = dy / length
+                split = length / (ra[k] + rb[k])
+                arm_a[k] = ra[k] * split
+                arm_b[k] = rb[k] * split
+    return rnx, rny, arm_a, arm_b
 
 
 @njit(cache=True)
@@ -729,41 +764,49 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
 
 @njit(cache=True)
 def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, px_from, py_from,
-                    px, py, vx, vy, w, h_move):
-    """solver.give_back_turn, contact by contact in solve order (the islands by union-find)."""
+                    st, h_move, gained, partial):
+    """solver.give_back_turn, contact by contact in solve order (the islands by union-find),
+    on the packed state ``st`` (solve): its positions are the moved ones, its velocities
+    change in place. With ``partial``, only the contacts of the (size,) bool ``gained``
+    balls give back (the energy guard's retry: the other islands keep what they ended their
+    relax with, as solve_numpy's retry gives them the same give-back again); those islands
+    touch no static (_energy_gained), so no union-find is needed."""
     m = len(a)
-    size = len(vx)
-    any_pair = False
-    any_static = False
-    for k in range(m):
-        if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
-            any_pair = True
-        elif static[k] >= 0:
-            any_static = True
-    if not any_pair:
-        return
+    size = st.shape[0]
     label = np.arange(size)
     held = np.zeros(size, np.bool_)
-    if any_static:
+    if not partial:
+        any_pair = False
+        any_static = False
         for k in range(m):
-            if static[k] >= 0:
-                continue
-            x = _root(label, a[k])
-            y = _root(label, b[k])
-            if x < y:
-                label[y] = x
-            elif y < x:
-                label[x] = y
-        for i in range(size):
-            label[i] = label[label[i]]     # label[i] <= i: its root is already flat
-        for k in range(m):
-            if static[k] >= 0:
-                held[label[a[k]]] = True
+            if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
+                any_pair = True
+            elif static[k] >= 0:
+                any_static = True
+        if not any_pair:
+            return
+        if any_static:
+            for k in range(m):
+                if static[k] >= 0:
+                    continue
+                x = _root(label, a[k])
+                y = _root(label, b[k])
+                if x < y:
+                    label[y] = x
+                elif y < x:
+                    label[x] = y
+            for i in range(size):
+                label[i] = label[label[i]]     # label[i] <= i: its root is already flat
+            for k in range(m):
+                if static[k] >= 0:
+                    held[label[a[k]]] = True
     c = np.zeros(m)
     for k in range(m):
         p = a[k]
         q = b[k]
         if static[k] >= 0 or scale_a[k] != 1.0 or scale_b[k] != 1.0 or held[label[p]]:
+            continue
+        if partial and not gained[p]:
             continue
         knx = nx[k]
         kny = ny[k]
@@ -771,12 +814,12 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
         fy = py_from[p] - py_from[q]
         sx = pn_move[k] * knx - pt_move[k] * kny
         sy = pn_move[k] * kny + pt_move[k] * knx
-        ux = vx[p] - vx[q]
-        uy = vy[p] - vy[q]
+        ux = st[p, V_X] - st[q, V_X]
+        uy = st[p, V_Y] - st[q, V_Y]
         turn = (pn[k] * (fx * kny - fy * knx) + pt[k] * ((fx * knx + fy * kny) - (ra[k] + rb[k]))
                 + h_move * (sx * uy - sy * ux))
-        dx = px[p] - px[q]
-        dy = py[p] - py[q]
+        dx = st[p, P_X] - st[q, P_X]
+        dy = st[p, P_Y] - st[q, P_Y]
         d2 = dx * dx + dy * dy
         c[k] = turn / d2 if d2 > 1e-24 else 0.0
     for k in range(m):
@@ -784,17 +827,17 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
             continue
         p = a[k]
         q = b[k]
-        cx = c[k] * (py[p] - py[q])
-        cy = c[k] * (px[q] - px[p])
-        vx[p] = vx[p] + cx * w[p]
-        vy[p] = vy[p] + cy * w[p]
-        vx[q] = vx[q] - cx * w[q]
-        vy[q] = vy[q] - cy * w[q]
+        cx = c[k] * (st[p, P_Y] - st[q, P_Y])
+        cy = c[k] * (st[q, P_X] - st[p, P_X])
+        st[p, V_X] = st[p, V_X] + cx * st[p, W]
+        st[p, V_Y] = st[p, V_Y] + cy * st[p, W]
+        st[q, V_X] = st[q, V_X] - cx * st[q, W]
+        st[q, V_Y] = st[q, V_Y] - cy * st[q, W]
 
 
 @njit(cache=True)
 def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
-            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes):
+            st, tau_max, threshold, touch_slop, max_passes):
     """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
     faster than the threshold (solver.solve_numpy's passes, contact by contact).
 
@@ -804,7 +847,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
     the same order as a pass over all of them. A cradle or a rain of balls needs dozens of
     passes, each of which used to read every contact of the world."""
     m = len(a)
-    size = len(px)
+    size = st.shape[0]
     start = np.zeros(size + 1, np.int64)
     for k in range(m):
         start[a[k] + 1] += 1
@@ -832,10 +875,10 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             q = b[k]
             knx = nx[k]
             kny = ny[k]
-            rvx = vx[p] - vx[q]
-            rvy = vy[p] - vy[q]
+            rvx = st[p, V_X] - st[q, V_X]
+            rvy = st[p, V_Y] - st[q, V_Y]
             vn = rvx * knx + rvy * kny
-            depth = base[k] - ((px[p] - px[q]) * knx + (py[p] - py[q]) * kny)
+            depth = base[k] - ((st[p, P_X] - st[q, P_X]) * knx + (st[p, P_Y] - st[q, P_Y]) * kny)
             if not (-vn > threshold and depth > -touch_slop):
                 continue
             hits += 1
@@ -843,8 +886,8 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             my = kny
             split = 1.0
             if static[k] < 0:
-                dx = px[p] - px[q]
-                dy = py[p] - py[q]
+                dx = st[p, P_X] - st[q, P_X]
+                dy = st[p, P_Y] - st[q, P_Y]
                 reach = ra[k] + rb[k]
                 du = dx * rvx + dy * rvy
                 uu = rvx * rvx + rvy * rvy
@@ -865,7 +908,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             imp_n[k] = imp_n[k] + p_n
             la = ra[k] * split
             lb = rb[k] * split
-            vt = (rvy * mx - rvx * my) - spin[p] * la - spin[q] * lb
+            vt = (rvy * mx - rvx * my) - st[p, SPIN] * la - st[q, SPIN] * lb
             old = imp_t[k]
             limit = friction[k] * imp_n[k]
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
@@ -873,30 +916,30 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             p_t = new - old
             jx = p_n * mx - p_t * my
             jy = p_n * my + p_t * mx
-            dvax = jx * w[p]
-            dvay = jy * w[p]
-            dvbx = jx * w[q]
-            dvby = jy * w[q]
-            dwa = (0.0 - la * p_t) * inv_i[p]
-            dwb = (0.0 - lb * p_t) * inv_i[q]
-            vx[p] = vx[p] + dvax
-            vy[p] = vy[p] + dvay
-            vx[q] = vx[q] - dvbx
-            vy[q] = vy[q] - dvby
-            spin[p] = spin[p] + dwa
-            spin[q] = spin[q] + dwb
-            px[p] = px[p] + dvax * tau
-            py[p] = py[p] + dvay * tau
-            px[q] = px[q] - dvbx * tau
-            py[q] = py[q] - dvby * tau
-            angle[p] = angle[p] + dwa * tau
-            angle[q] = angle[q] + dwb * tau
+            dvax = jx * st[p, W]
+            dvay = jy * st[p, W]
+            dvbx = jx * st[q, W]
+            dvby = jy * st[q, W]
+            dwa = (0.0 - la * p_t) * st[p, INV_I]
+            dwb = (0.0 - lb * p_t) * st[q, INV_I]
+            st[p, V_X] = st[p, V_X] + dvax
+            st[p, V_Y] = st[p, V_Y] + dvay
+            st[q, V_X] = st[q, V_X] - dvbx
+            st[q, V_Y] = st[q, V_Y] - dvby
+            st[p, SPIN] = st[p, SPIN] + dwa
+            st[q, SPIN] = st[q, SPIN] + dwb
+            st[p, P_X] = st[p, P_X] + dvax * tau
+            st[p, P_Y] = st[p, P_Y] + dvay * tau
+            st[q, P_X] = st[q, P_X] - dvbx * tau
+            st[q, P_Y] = st[q, P_Y] - dvby * tau
+            st[p, ANGLE] = st[p, ANGLE] + dwa * tau
+            st[q, ANGLE] = st[q, ANGLE] + dwb * tau
             # The contacts of both balls see them move: those after this one in this pass,
             # the others (this one too) in the next. The stand-in stays at rest (w = 0) and
             # its contacts wait only if it did not (a world gone NaN).
             for ball in (p, q):
-                if ball == size - 1 and vx[ball] == 0.0 and vy[ball] == 0.0 and px[ball] == 0.0 \
-                        and py[ball] == 0.0:
+                if ball == size - 1 and st[ball, V_X] == 0.0 and st[ball, V_Y] == 0.0 and st[ball, P_X] == 0.0 \
+                        and st[ball, P_Y] == 0.0:
                     continue
                 for at in range(start[ball], start[ball + 1]):
                     c = slot[at]
@@ -915,95 +958,145 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
           px, py, vx, vy, spin, angle, w, inv_i,
           tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
           rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """solver.solve_numpy, contact by contact in the same order with the same arithmetic."""
+    """solver.solve_numpy, contact by contact in the same order with the same arithmetic.
+
+    The passes work on the balls' state packed a row a ball (``st``, columns V_X .. ANGLE):
+    a contact reads and writes its two balls' rows, one or two cache lines each, where eight
+    separate arrays were eight lines each."""
     m = len(a)
     size = len(px)
     colours = len(colour_start) - 1
+    st = np.empty((size, BALL_COLUMNS))
+    for e in range(size):
+        st[e, V_X] = vx[e]
+        st[e, V_Y] = vy[e]
+        st[e, SPIN] = spin[e]
+        st[e, P_X] = px[e]
+        st[e, P_Y] = py[e]
+        st[e, W] = w[e]
+        st[e, INV_I] = inv_i[e]
+        st[e, ANGLE] = angle[e]
     # 1. impacts
-    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
-            px, py, vx, vy, spin, angle, w, inv_i, tau_max, threshold, touch_slop, max_passes)
+    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static, st, tau_max,
+             threshold, touch_slop, max_passes)
     # 2. warm start
-    vx0 = vx.copy()
-    vy0 = vy.copy()
-    spin0 = spin.copy()
+    vx0 = np.empty(size)
+    vy0 = np.empty(size)
+    spin0 = np.empty(size)
+    for e in range(size):
+        vx0[e] = st[e, V_X]
+        vy0[e] = st[e, V_Y]
+        spin0[e] = st[e, SPIN]
     if warm_start:
         for k in range(m):
             p = a[k]
             q = b[k]
             jx = pn[k] * nx[k] - pt[k] * ny[k]
             jy = pn[k] * ny[k] + pt[k] * nx[k]
-            vx[p] = vx[p] + jx * (w[p] * scale_a[k])
-            vy[p] = vy[p] + jy * (w[p] * scale_a[k])
-            vx[q] = vx[q] - jx * (w[q] * scale_b[k])
-            vy[q] = vy[q] - jy * (w[q] * scale_b[k])
-            spin[p] = spin[p] + (pr[k] - ra[k] * pt[k]) * (inv_i[p] * scale_a[k])
-            spin[q] = spin[q] + (0.0 - pr[k] - rb[k] * pt[k]) * (inv_i[q] * scale_b[k])
+            st[p, V_X] = st[p, V_X] + jx * (st[p, W] * scale_a[k])
+            st[p, V_Y] = st[p, V_Y] + jy * (st[p, W] * scale_a[k])
+            st[q, V_X] = st[q, V_X] - jx * (st[q, W] * scale_b[k])
+            st[q, V_Y] = st[q, V_Y] - jy * (st[q, W] * scale_b[k])
+            st[p, SPIN] = st[p, SPIN] + (pr[k] - ra[k] * pt[k]) * (st[p, INV_I] * scale_a[k])
+            st[q, SPIN] = st[q, SPIN] + (0.0 - pr[k] - rb[k] * pt[k]) * (st[q, INV_I] * scale_b[k])
     else:
         pn[:] = 0.0
         pt[:] = 0.0
         pr[:] = 0.0
     # 3. soft passes with the bias, then their velocity change moves the positions; the
     # velocities and impulses go back to the warm start's (split impulses)
-    vxw = vx.copy()
-    vyw = vy.copy()
-    spinw = spin.copy()
+    vxw = np.empty(size)
+    vyw = np.empty(size)
+    spinw = np.empty(size)
+    for e in range(size):
+        vxw[e] = st[e, V_X]
+        vyw[e] = st[e, V_Y]
+        spinw[e] = st[e, SPIN]
     pnw = pn.copy()
     ptw = pt.copy()
     prw = pr.copy()
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t,
-                       mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move,
-                       rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                       scale_a, scale_b)
-    pxm = px.copy()
-    pym = py.copy()
+            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, ra, rb, mass_n,
+                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
+                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+    pxm = np.empty(size)            # the move's start and impulses (give_back_turn)
+    pym = np.empty(size)
     pnm = pn.copy()
     ptm = pt.copy()
     for e in range(size):
-        px[e] = px[e] + h_move * (vx[e] - vx0[e])
-        py[e] = py[e] + h_move * (vy[e] - vy0[e])
-        angle[e] = angle[e] + h_move * (spin[e] - spin0[e])
-    vx[:] = vxw
-    vy[:] = vyw
-    spin[:] = spinw
+        pxm[e] = st[e, P_X]
+        pym[e] = st[e, P_Y]
+        st[e, P_X] = st[e, P_X] + h_move * (st[e, V_X] - vx0[e])
+        st[e, P_Y] = st[e, P_Y] + h_move * (st[e, V_Y] - vy0[e])
+        st[e, ANGLE] = st[e, ANGLE] + h_move * (st[e, SPIN] - spin0[e])
+        st[e, V_X] = vxw[e]
+        st[e, V_Y] = vyw[e]
+        st[e, SPIN] = spinw[e]
     pn[:] = pnw
     pt[:] = ptw
     pr[:] = prw
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
-    # from before the warm start
-    for attempt in range(2 if warm_start else 1):
-        _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, px, py, vx, vy,
-                        w, h_move)
-        for _ in range(relax_iterations):
-            for c in range(colours):
-                _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, nx, ny, separation, ra, rb, mass_n,
-                           mass_t, mass_r, friction, rolling, static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i,
-                           h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
-                           max_push, scale_a, scale_b)
-        if attempt == 1:
-            break
+    # from before the warm start. Each attempt begins with the give-back of the turn. The
+    # relax moves no ball, so its normals and friction's arms are found once.
+    _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st, h_move,
+                    np.zeros(0, np.bool_), False)
+    rnx, rny, arm_a, arm_b = _relax_normals(a, b, nx, ny, ra, rb, static, st)
+    for _ in range(relax_iterations):
+        for c in range(colours):
+            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, rnx, rny, separation, ra, rb, arm_a,
+                       arm_b, mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
+                       mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+    for e in range(size):
+        vx[e] = st[e, V_X]
+        vy[e] = st[e, V_Y]
+        spin[e] = st[e, SPIN]
+    if warm_start:
         gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
-        if not gained.any():
-            break
-        for e in range(size):
-            if gained[e]:
-                vx[e] = vx0[e]
-                vy[e] = vy0[e]
-                spin[e] = spin0[e]
-            else:
-                vx[e] = vxw[e]
-                vy[e] = vyw[e]
-                spin[e] = spinw[e]
-        for k in range(m):
-            if gained[a[k]]:
-                pn[k] = 0.0
-                pt[k] = 0.0
-                pr[k] = 0.0
-            else:
-                pn[k] = pnw[k]
-                pt[k] = ptw[k]
-                pr[k] = prw[k]
+        if gained.any():
+            # solve_numpy relaxes every island again, the others from where the first relax
+            # began: they do the very same arithmetic again and end with the same bits, so
+            # here only the gained islands' balls and contacts go again (a contact's two
+            # balls share an island; a static's contact is never on a gained one).
+            for e in range(size):
+                if gained[e]:
+                    st[e, V_X] = vx0[e]
+                    st[e, V_Y] = vy0[e]
+                    st[e, SPIN] = spin0[e]
+            # Their contacts as runs lo:hi of the solve order (a pass goes through the colours
+            # one after another, so a run may span colours).
+            run_lo = np.empty(m, np.int64)
+            run_hi = np.empty(m, np.int64)
+            runs = 0
+            for k in range(m):
+                if gained[a[k]]:
+                    pn[k] = 0.0
+                    pt[k] = 0.0
+                    pr[k] = 0.0
+                    if runs > 0 and run_hi[runs - 1] == k:
+                        run_hi[runs - 1] = k + 1
+                    else:
+                        run_lo[runs] = k
+                        run_hi[runs] = k + 1
+                        runs += 1
+            # The give-back again, from the state kept (solve_numpy's retry gives the other
+            # islands the same one again: their velocities and impulses are the first's).
+            _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st,
+                            h_move, gained, True)
+            for _ in range(relax_iterations):
+                for r in range(runs):
+                    _soft_pass(run_lo[r], run_hi[r], False, a, b, rnx, rny, separation, ra, rb, arm_a, arm_b,
+                               mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
+                               mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a,
+                               scale_b)
+            for e in range(size):
+                vx[e] = st[e, V_X]
+                vy[e] = st[e, V_Y]
+                spin[e] = st[e, SPIN]
+    for e in range(size):
+        px[e] = st[e, P_X]
+        py[e] = st[e, P_Y]
+        angle[e] = st[e, ANGLE]
     px[size - 1] = 0.0
     py[size - 1] = 0.0
     vx[size - 1] = 0.0

@@ -545,6 +545,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     vx[:], vy[:], spin[:], pn[:], pt[:], pr[:] = vxw, vyw, spinw, pnw, ptw, prw
     # 4. Relax: the same passes without the bias, velocities only. An island the warm start
     # left with more kinetic energy than before it is relaxed again from before it.
+    # Without a warm start there is nothing to undo (the relax from before it is the first).
     for attempt in range(2 if warm_start else 1):
         give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym,
                        px, py, vx, vy, w, h_move)
@@ -553,7 +554,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
                 _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                       on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
-        if attempt == 1:
+        if attempt == 1 or not warm_start:
             break
         gained = energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
         if not gained.any():
