@@ -728,12 +728,11 @@ def _root(parent, x):
 
 
 @njit(cache=True)
-def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
-    """solver.energy_gained: the same islands (by union-find), sums over the balls in index
-    order."""
-    size = len(vx)
-    n = size - 1
-    # Union-find, the larger root under the smaller: each root is its island's least index.
+def _islands_held(a, b, static, size):
+    """solver.islands by union-find, and which islands touch a static: (label (size,) int64,
+    each ball's island as its least index; held (size,) bool, by that index)."""
+    # The larger root goes under the smaller, so label[i] <= i all along: one ascending pass
+    # flattens the forest (label[label[i]] is flat by then).
     label = np.arange(size)
     for k in range(len(a)):
         if static[k] >= 0:
@@ -745,17 +744,27 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
         elif y < x:
             label[x] = y
     for i in range(size):
-        label[i] = _root(label, i)
+        label[i] = label[label[i]]
+    held = np.zeros(size, np.bool_)
+    for k in range(len(a)):
+        if static[k] >= 0:
+            held[label[a[k]]] = True
+    return label, held
+
+
+@njit(cache=True)
+def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+    """solver.energy_gained: the same islands (by union-find), sums over the balls in index
+    order."""
+    size = len(vx)
+    n = size - 1
+    label, held = _islands_held(a, b, static, size)
     change = np.zeros(size)
     for i in range(n):
         mi = 1.0 / w[i] if w[i] > 0.0 else 0.0
         moment = 1.0 / inv_i[i] if inv_i[i] > 0.0 else 0.0
         change[label[i]] += 0.5 * (((vx[i] * vx[i] + vy[i] * vy[i]) - (vx0[i] * vx0[i] + vy0[i] * vy0[i])) * mi
                                    + (spin[i] * spin[i] - spin0[i] * spin0[i]) * moment)
-    held = np.zeros(size, np.bool_)
-    for k in range(len(a)):
-        if static[k] >= 0:
-            held[label[a[k]]] = True
     gained = np.zeros(size, np.bool_)
     for i in range(n):
         gained[i] = change[label[i]] > 0.0 and not held[label[i]]
@@ -786,20 +795,7 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
         if not any_pair:
             return
         if any_static:
-            for k in range(m):
-                if static[k] >= 0:
-                    continue
-                x = _root(label, a[k])
-                y = _root(label, b[k])
-                if x < y:
-                    label[y] = x
-                elif y < x:
-                    label[x] = y
-            for i in range(size):
-                label[i] = label[label[i]]     # label[i] <= i: its root is already flat
-            for k in range(m):
-                if static[k] >= 0:
-                    held[label[a[k]]] = True
+            label, held = _islands_held(a, b, static, size)
     c = np.zeros(m)
     for k in range(m):
         p = a[k]
