@@ -446,16 +446,18 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     moved = np.full(len(px), -1, np.int64)
     seen = [-1] * len(colours)            # that count when each colour was last looked at
     visits = 0
+    several = len(colours) > 1           # with one colour, every pass looks at it
     for _ in range(max_passes):
         hits = 0
         for c, (lo, hi) in enumerate(colours):
             ka, kb = a[lo:hi], b[lo:hi]
-            if seen[c] >= 0 and moved[ka].max() < seen[c] and moved[kb].max() < seen[c]:
+            if several and seen[c] >= 0 and moved[ka].max() < seen[c] and moved[kb].max() < seen[c]:
                 continue
             seen[c] = visits
             knx, kny = nx[lo:hi], ny[lo:hi]
             vxa, vxb, vya, vyb = vx[ka], vx[kb], vy[ka], vy[kb]
-            dx, dy = px[ka] - px[kb], py[ka] - py[kb]
+            pxa, pxb, pya, pyb = px[ka], px[kb], py[ka], py[kb]
+            dx, dy = pxa - pxb, pya - pyb
             rvx, rvy = vxa - vxb, vya - vyb
             vn = rvx * knx + rvy * kny
             depth = base[lo:hi] - (dx * knx + dy * kny)
@@ -466,36 +468,42 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             if len(sel) < hi - lo:        # some of the colour: gather them
                 k = sel + lo
                 ka, kb, knx, kny, vn, depth = ka[sel], kb[sel], knx[sel], kny[sel], vn[sel], depth[sel]
-                vxa, vxb, vya, vyb, dx, dy, rvx, rvy = (x[sel] for x in (vxa, vxb, vya, vyb, dx, dy, rvx, rvy))
+                vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, dx, dy, rvx, rvy = (
+                    x[sel] for x in (vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, dx, dy, rvx, rvy))
             else:                         # all of it: the slices serve
                 k = slice(lo, hi)
-            moved[ka] = visits
-            moved[kb] = visits
-            visits += 1
+            if several:
+                moved[ka] = visits
+                moved[kb] = visits
+                visits += 1
             # They touched tau ago: for a ball pair, back along the relative velocity u until
             # |d - tau u| = r_a + r_b (the root of a quadratic), and the impulse acts along
             # the normal there, where both balls met; against a static, back through the depth
             # at the closing speed, along the normal found.
-            reach = ra[k] + rb[k]
-            du = dx * rvx + dy * rvy
-            uu = rvx * rvx + rvy * rvy
-            disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
-            back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
             pair = static[k] < 0
-            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
-            tx = dx - tau * rvx
-            ty = dy - tau * rvy
-            length = np.sqrt(tx * tx + ty * ty)
-            use = pair & (length > 0.0)
-            safe = np.where(use, length, 1.0)
-            mx = np.where(use, tx / safe, knx)
-            my = np.where(use, ty / safe, kny)
-            # Friction acts at one point of the line of centres there: the lever arms split
-            # its length (r_a + r_b, but where the look back was cut short), so the torques
-            # undo the angular momentum J |d - tau u| its tangent impulse J gives the orbit.
-            split = np.where(use, length / reach, 1.0)
-            la = ra[k] * split
-            lb = rb[k] * split
+            if pair.any():
+                reach = ra[k] + rb[k]
+                du = dx * rvx + dy * rvy
+                uu = rvx * rvx + rvy * rvy
+                disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+                back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
+                tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
+                tx = dx - tau * rvx
+                ty = dy - tau * rvy
+                length = np.sqrt(tx * tx + ty * ty)
+                use = pair & (length > 0.0)
+                safe = np.where(use, length, 1.0)
+                mx = np.where(use, tx / safe, knx)
+                my = np.where(use, ty / safe, kny)
+                # Friction acts at one point of the line of centres there: the lever arms split
+                # its length (r_a + r_b, but where the look back was cut short), so the torques
+                # undo the angular momentum J |d - tau u| its tangent impulse J gives the orbit.
+                split = np.where(use, length / reach, 1.0)
+                la = ra[k] * split
+                lb = rb[k] * split
+            else:                         # only statics: the normal found, whole radii
+                tau = np.minimum(np.maximum(depth / (0.0 - vn), 0.0), tau_max)
+                mx, my, la, lb = knx, kny, ra[k], rb[k]
             # The closing speed at the touch, tau before the forces' last change of it: the
             # collision takes that, and the forces act on after it (x* + dv tau holds both).
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
@@ -522,10 +530,10 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             vy[kb] = vyb - dvby
             spin[ka] = sa + dwa
             spin[kb] = sb + dwb
-            px[ka] = px[ka] + dvax * tau
-            py[ka] = py[ka] + dvay * tau
-            px[kb] = px[kb] - dvbx * tau
-            py[kb] = py[kb] - dvby * tau
+            px[ka] = pxa + dvax * tau
+            py[ka] = pya + dvay * tau
+            px[kb] = pxb - dvbx * tau
+            py[kb] = pyb - dvby * tau
             angle[ka] = angle[ka] + dwa * tau
             angle[kb] = angle[kb] + dwb * tau
         if hits == 0:
