@@ -565,7 +565,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
                   w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
                   scale_a, scale_b)
     if iterations > 0:
-        terms = [_colour_terms(lo, hi, True, *soft_terms) for lo, hi in colours]
+        terms = _by_colour(_colour_terms(0, len(a), True, *soft_terms), colours)
     for _ in range(iterations):
         for t in terms:
             _pass(t, pn, pt, pr, vx, vy, spin)
@@ -580,7 +580,7 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
         give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym,
                        px, py, vx, vy, w, h_move)
         if relax_iterations > 0 and attempt == 0:    # the moved positions stay put from here on
-            terms = [_colour_terms(lo, hi, False, *soft_terms) for lo, hi in colours]
+            terms = _by_colour(_colour_terms(0, len(a), False, *soft_terms), colours)
         for _ in range(relax_iterations):
             for t in terms:
                 _pass(t, pn, pt, pr, vx, vy, spin)
@@ -715,11 +715,12 @@ def energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
 def _colour_terms(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
                   on_static, px, py, w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                   s_impulse_scale, max_push, scale_a, scale_b):
-    """What a soft pass (_pass) over the colour lo:hi reads that the passes do not change:
+    """What a soft pass (_pass) over the contacts lo:hi reads that the passes do not change:
     the balls, normals, bias, softness, (scaled) inverse masses and effective masses, the
     lever arms and the friction and rolling limits' factors. Worked out once a solve for
-    the bias passes and once for the relax passes (the positions they read stay put while
-    they run), the same arithmetic as the kernel does at every pass.
+    all the contacts (then cut by colour, _by_colour) for the bias passes and once for the
+    relax passes (the positions they read stay put while they run): element by element the
+    same arithmetic as the kernel does at every pass.
 
     With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
     (speculative, bias s / h), an overlap is pushed out softly. Without it (relax), the
@@ -768,6 +769,13 @@ def _colour_terms(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, ma
     # The impulses' directions on each ball, and the limits' factors.
     return (lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, friction[lo:hi],
             rolling[lo:hi])
+
+
+def _by_colour(terms, colours):
+    """_colour_terms of all the contacts (lo, hi first) cut into each colour's (lo, hi) slices."""
+    rest = terms[2:]
+    cut = [isinstance(x, np.ndarray) for x in rest]
+    return [(lo, hi, *[x[lo:hi] if c else x for x, c in zip(rest, cut)]) for lo, hi in colours]
 
 
 def _pass(terms, pn, pt, pr, vx, vy, spin):
