@@ -8,6 +8,9 @@ inside test.
 Shapes: ``pos`` (N, 2) metres, ``vel`` (N, 2) m/s, ``radius`` and ``inv_mass`` (N,).
 """
 import numpy as np
+# np.unique imports numpy.ma on its first call (10-20 ms): at import, not in the middle of
+# the first frame a ball gets inside a polygon.
+import numpy.ma  # noqa: F401
 
 from game import geometry
 

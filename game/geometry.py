@@ -58,6 +58,13 @@ def _arr(x):
     return np.asarray(x, dtype=np.float64)
 
 
+def _next(x):
+    """x shifted one back along its first axis, np.roll(x, -1, axis=0): entry k is x[k + 1],
+    the last is x[0] (a polygon's next vertices); a copy, without np.roll's generic work
+    (tens of microseconds a call, on the path that pushes balls out of polygons)."""
+    return np.concatenate((x[1:], x[:1]))
+
+
 def _xy(x):
     """Components (x, y) of points shaped (..., 2), as views."""
     v = np.asarray(x, dtype=np.float64)
@@ -315,8 +322,8 @@ def circle_polygon_offset(center, radius, points):
     px = poly[:, 0]
     py = poly[:, 1]
     # edges of the ccw polygon taken backwards (b_k -> a_k) have their left normal outward
-    sx = np.roll(px, -1)
-    sy = np.roll(py, -1)
+    sx = _next(px)
+    sy = _next(py)
     qx, qy, _, _ = _closest_xy(sx, sy, px, py, cx[..., None], cy[..., None])
     dist2 = (cx[..., None] - qx) ** 2 + (cy[..., None] - qy) ** 2
     k = np.argmin(dist2, axis=-1)
@@ -505,7 +512,7 @@ def polygon_signed_area(points):
     # relative to the first vertex, for accuracy far from the origin
     x = p[:, 0] - p[0, 0]
     y = p[:, 1] - p[0, 1]
-    return float(0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+    return float(0.5 * (np.dot(x, _next(y)) - np.dot(_next(x), y)))
 
 
 def ensure_ccw(points):
@@ -570,8 +577,8 @@ def point_in_convex_polygon(p, points):
     px, py = _xy(p)
     ax = poly[:, 0]
     ay = poly[:, 1]
-    ex = np.roll(ax, -1) - ax
-    ey = np.roll(ay, -1) - ay
+    ex = _next(ax) - ax
+    ey = _next(ay) - ay
     cross = ex * (py[..., None] - ay) - ey * (px[..., None] - ax)
     area = polygon_signed_area(poly)
     if area > 0:

@@ -439,73 +439,101 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # 1. Impacts, until no contact closes faster than the threshold.
     imp_n = np.zeros(len(a))
     imp_t = np.zeros(len(a))
+    # A colour none of whose balls an impact has moved since it was last looked at closes as
+    # it did then: slower than the threshold (else its own impacts moved them), so the pass
+    # skips it with the same hits in the same order (the kernel does so contact by contact).
+    # moved[x]: the count of colour visits with hits when ball x last took an impact.
+    moved = np.full(len(px), -1, np.int64)
+    seen = [-1] * len(colours)            # that count when each colour was last looked at
+    visits = 0
+    several = len(colours) > 1           # with one colour, every pass looks at it
     for _ in range(max_passes):
         hits = 0
-        for lo, hi in colours:
-            ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
-            vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
-            depth = base[lo:hi] - ((px[ka] - px[kb]) * knx + (py[ka] - py[kb]) * kny)
+        for c, (lo, hi) in enumerate(colours):
+            ka, kb = a[lo:hi], b[lo:hi]
+            if several and seen[c] >= 0 and moved[ka].max() < seen[c] and moved[kb].max() < seen[c]:
+                continue
+            seen[c] = visits
+            knx, kny = nx[lo:hi], ny[lo:hi]
+            vxa, vxb, vya, vyb = vx[ka], vx[kb], vy[ka], vy[kb]
+            pxa, pxb, pya, pyb = px[ka], px[kb], py[ka], py[kb]
+            dx, dy = pxa - pxb, pya - pyb
+            rvx, rvy = vxa - vxb, vya - vyb
+            vn = rvx * knx + rvy * kny
+            depth = base[lo:hi] - (dx * knx + dy * kny)
             sel = np.nonzero((-vn > threshold) & (depth > -touch_slop))[0]
             if len(sel) == 0:
                 continue
             hits += len(sel)
-            k = sel + lo
-            ka, kb, knx, kny, vn, depth = a[k], b[k], nx[k], ny[k], vn[sel], depth[sel]
-            rvx = vx[ka] - vx[kb]
-            rvy = vy[ka] - vy[kb]
+            if len(sel) < hi - lo:        # some of the colour: gather them
+                k = sel + lo
+                ka, kb, knx, kny, vn, depth = ka[sel], kb[sel], knx[sel], kny[sel], vn[sel], depth[sel]
+                vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, dx, dy, rvx, rvy = (
+                    x[sel] for x in (vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, dx, dy, rvx, rvy))
+            else:                         # all of it: the slices serve
+                k = slice(lo, hi)
+            if several:
+                moved[ka] = visits
+                moved[kb] = visits
+                visits += 1
             # They touched tau ago: for a ball pair, back along the relative velocity u until
             # |d - tau u| = r_a + r_b (the root of a quadratic), and the impulse acts along
             # the normal there, where both balls met; against a static, back through the depth
             # at the closing speed, along the normal found.
-            dx = px[ka] - px[kb]
-            dy = py[ka] - py[kb]
-            reach = ra[k] + rb[k]
-            du = dx * rvx + dy * rvy
-            uu = rvx * rvx + rvy * rvy
-            disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
-            back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
             pair = static[k] < 0
-            tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
-            tx = dx - tau * rvx
-            ty = dy - tau * rvy
-            length = np.sqrt(tx * tx + ty * ty)
-            use = pair & (length > 0.0)
-            safe = np.where(use, length, 1.0)
-            mx = np.where(use, tx / safe, knx)
-            my = np.where(use, ty / safe, kny)
-            # Friction acts at one point of the line of centres there: the lever arms split
-            # its length (r_a + r_b, but where the look back was cut short), so the torques
-            # undo the angular momentum J |d - tau u| its tangent impulse J gives the orbit.
-            split = np.where(use, length / reach, 1.0)
-            la = ra[k] * split
-            lb = rb[k] * split
+            if pair.any():
+                reach = ra[k] + rb[k]
+                du = dx * rvx + dy * rvy
+                uu = rvx * rvx + rvy * rvy
+                disc = du * du - uu * (dx * dx + dy * dy - reach * reach)
+                back = (du + np.sqrt(np.maximum(disc, 0.0))) / uu
+                tau = np.minimum(np.maximum(np.where(pair, back, depth / (0.0 - vn)), 0.0), tau_max)
+                tx = dx - tau * rvx
+                ty = dy - tau * rvy
+                length = np.sqrt(tx * tx + ty * ty)
+                use = pair & (length > 0.0)
+                safe = np.where(use, length, 1.0)
+                mx = np.where(use, tx / safe, knx)
+                my = np.where(use, ty / safe, kny)
+                # Friction acts at one point of the line of centres there: the lever arms split
+                # its length (r_a + r_b, but where the look back was cut short), so the torques
+                # undo the angular momentum J |d - tau u| its tangent impulse J gives the orbit.
+                split = np.where(use, length / reach, 1.0)
+                la = ra[k] * split
+                lb = rb[k] * split
+            else:                         # only statics: the normal found, whole radii
+                tau = np.minimum(np.maximum(depth / (0.0 - vn), 0.0), tau_max)
+                mx, my, la, lb = knx, kny, ra[k], rb[k]
             # The closing speed at the touch, tau before the forces' last change of it: the
             # collision takes that, and the forces act on after it (x* + dv tau holds both).
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = np.maximum((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
-            imp_n[k] = imp_n[k] + p_n
-            vt = (rvy * mx - rvx * my) - spin[ka] * la - spin[kb] * lb
-            old = imp_t[k]
-            limit = friction[k] * imp_n[k]
+            total = imp_n[k] + p_n
+            imp_n[k] = total
+            sa, sb = spin[ka], spin[kb]
+            vt = (rvy * mx - rvx * my) - sa * la - sb * lb
+            old = imp_t[k].copy()       # k may be a slice: a copy, it is written below
+            limit = friction[k] * total
             new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
             imp_t[k] = new
             p_t = new - old
             jx = p_n * mx - p_t * my
             jy = p_n * my + p_t * mx
-            dvax, dvay = jx * w[ka], jy * w[ka]
-            dvbx, dvby = jx * w[kb], jy * w[kb]
+            wa, wb = w[ka], w[kb]
+            dvax, dvay = jx * wa, jy * wa
+            dvbx, dvby = jx * wb, jy * wb
             dwa = (0.0 - la * p_t) * inv_i[ka]
             dwb = (0.0 - lb * p_t) * inv_i[kb]
-            vx[ka] = vx[ka] + dvax
-            vy[ka] = vy[ka] + dvay
-            vx[kb] = vx[kb] - dvbx
-            vy[kb] = vy[kb] - dvby
-            spin[ka] = spin[ka] + dwa
-            spin[kb] = spin[kb] + dwb
-            px[ka] = px[ka] + dvax * tau
-            py[ka] = py[ka] + dvay * tau
-            px[kb] = px[kb] - dvbx * tau
-            py[kb] = py[kb] - dvby * tau
+            vx[ka] = vxa + dvax
+            vy[ka] = vya + dvay
+            vx[kb] = vxb - dvbx
+            vy[kb] = vyb - dvby
+            spin[ka] = sa + dwa
+            spin[kb] = sb + dwb
+            px[ka] = pxa + dvax * tau
+            py[ka] = pya + dvay * tau
+            px[kb] = pxb - dvbx * tau
+            py[kb] = pyb - dvby * tau
             angle[ka] = angle[ka] + dwa * tau
             angle[kb] = angle[kb] + dwb * tau
         if hits == 0:
@@ -533,11 +561,14 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # velocities and impulses then go back to the warm start's: the push moves, and never
     # becomes speed (split impulses), so a deep overlap cannot gain energy.
     vxw, vyw, spinw, pnw, ptw, prw = vx.copy(), vy.copy(), spin.copy(), pn.copy(), pt.copy(), pr.copy()
+    soft_terms = (a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, on_static, px, py,
+                  w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
+                  scale_a, scale_b)
+    if iterations > 0:
+        terms = _by_colour(_colour_terms(0, len(a), True, *soft_terms), colours)
     for _ in range(iterations):
-        for lo, hi in colours:
-            _pass(lo, hi, True, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                  on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
-                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+        for t in terms:
+            _pass(t, pn, pt, pr, vx, vy, spin)
     pxm, pym, pnm, ptm = px.copy(), py.copy(), pn.copy(), pt.copy()     # the move's start and impulses
     px[:] = px + h_move * (vx - vx0)
     py[:] = py + h_move * (vy - vy0)
@@ -549,11 +580,11 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     for attempt in range(2 if warm_start else 1):
         give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym,
                        px, py, vx, vy, w, h_move)
+        if relax_iterations > 0 and attempt == 0:    # the moved positions stay put from here on
+            terms = _by_colour(_colour_terms(0, len(a), False, *soft_terms), colours)
         for _ in range(relax_iterations):
-            for lo, hi in colours:
-                _pass(lo, hi, False, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                      on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale,
-                      impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            for t in terms:
+                _pass(t, pn, pt, pr, vx, vy, spin)
         if attempt == 1 or not warm_start:
             break
         gained = energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
@@ -682,10 +713,15 @@ def energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
     return gained
 
 
-def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-          on_static, pn, pt, pr, px, py, vx, vy, spin, w, inv_i, h_move, rate, mass_scale, impulse_scale,
-          s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """One soft pass over the colour lo:hi: normal, then friction, then rolling resistance.
+def _colour_terms(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
+                  on_static, px, py, w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                  s_impulse_scale, max_push, scale_a, scale_b):
+    """What a soft pass (_pass) over the contacts lo:hi reads that the passes do not change:
+    the balls, normals, bias, softness, (scaled) inverse masses and effective masses, the
+    lever arms and the friction and rolling limits' factors. Worked out once a solve for
+    all the contacts (then cut by colour, _by_colour) for the bias passes and once for the
+    relax passes (the positions they read stay put while they run): element by element the
+    same arithmetic as the kernel does at every pass.
 
     With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
     (speculative, bias s / h), an overlap is pushed out softly. Without it (relax), the
@@ -702,9 +738,7 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
         ms = np.where(s > 0.0, 1.0, k_ms)
         im = np.where(s > 0.0, 0.0, k_is)
     else:
-        bias = np.zeros(hi - lo)
-        ms = np.ones(hi - lo)
-        im = np.zeros(hi - lo)
+        bias, ms, im = 0.0, 1.0, 0.0     # no push: numbers, not (C,) arrays of them
         # Velocities only, at the moved positions: a ball pair's normal is its line of
         # centres now (an impulse off it would turn the pair about nothing).
         dx = px[ka] - px[kb]
@@ -733,20 +767,37 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
             m_r = np.where(scaled, np.where(k_r > 0, 1.0 / k_r, 0.0), m_r)
     if not use_bias:
         kra, krb = kra * split, krb * split
-    vn = (vx[ka] - vx[kb]) * knx + (vy[ka] - vy[kb]) * kny
+    # The impulses' directions on each ball, and the limits' factors.
+    return (lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, friction[lo:hi],
+            rolling[lo:hi])
+
+
+def _by_colour(terms, colours):
+    """_colour_terms of all the contacts (lo, hi first) cut into each colour's (lo, hi) slices."""
+    rest = terms[2:]
+    cut = [isinstance(x, np.ndarray) for x in rest]
+    return [(lo, hi, *[x[lo:hi] if c else x for x, c in zip(rest, cut)]) for lo, hi in colours]
+
+
+def _pass(terms, pn, pt, pr, vx, vy, spin):
+    """One soft pass over a colour (its _colour_terms): normal, then friction, then rolling
+    resistance, in place on the (C,) impulses and the (N + 1,) velocities and spins."""
+    lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, fr, rl = terms
+    vax, vay, vbx, vby = vx[ka], vy[ka], vx[kb], vy[kb]
+    vn = (vax - vbx) * knx + (vay - vby) * kny
     old = pn[lo:hi].copy()        # a copy: the slice is written below
     new = np.maximum(old - m_n * (ms * vn + bias) - im * old, 0.0)
     pn[lo:hi] = new
     p_n = new - old
-    vax = vx[ka] + p_n * knx * wa
-    vay = vy[ka] + p_n * kny * wa
-    vbx = vx[kb] - p_n * knx * wb
-    vby = vy[kb] - p_n * kny * wb
+    vax = vax + p_n * knx * wa
+    vay = vay + p_n * kny * wa
+    vbx = vbx - p_n * knx * wb
+    vby = vby - p_n * kny * wb
     # Friction at the contact point: it turns the balls.
     sa, sb = spin[ka], spin[kb]
     vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
     old = pt[lo:hi].copy()        # a copy: the slice is written below
-    limit = friction[lo:hi] * new
+    limit = fr * new
     newt = np.minimum(np.maximum(old - vt * m_t, 0.0 - limit), limit)
     pt[lo:hi] = newt
     p_t = newt - old
@@ -758,7 +809,7 @@ def _pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, ma
     sb = sb - (krb * p_t) * ib
     # Rolling resistance: an angular impulse on the relative spin, |pr| <= rolling * pn.
     old = pr[lo:hi].copy()        # a copy: the slice is written below
-    limit = rolling[lo:hi] * new
+    limit = rl * new
     newr = np.minimum(np.maximum(old - m_r * (sa - sb), 0.0 - limit), limit)
     pr[lo:hi] = newr
     p_r = newr - old
