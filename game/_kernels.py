@@ -976,13 +976,9 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static, st, tau_max,
              threshold, touch_slop, max_passes)
     # 2. warm start
-    vx0 = np.empty(size)
-    vy0 = np.empty(size)
-    spin0 = np.empty(size)
-    for e in range(size):
-        vx0[e] = st[e, V_X]
-        vy0[e] = st[e, V_Y]
-        spin0[e] = st[e, SPIN]
+    vx0 = st[:, V_X].copy()
+    vy0 = st[:, V_Y].copy()
+    spin0 = st[:, SPIN].copy()
     if warm_start:
         for k in range(m):
             p = a[k]
@@ -1001,13 +997,9 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
         pr[:] = 0.0
     # 3. soft passes with the bias, then their velocity change moves the positions; the
     # velocities and impulses go back to the warm start's (split impulses)
-    vxw = np.empty(size)
-    vyw = np.empty(size)
-    spinw = np.empty(size)
-    for e in range(size):
-        vxw[e] = st[e, V_X]
-        vyw[e] = st[e, V_Y]
-        spinw[e] = st[e, SPIN]
+    vxw = st[:, V_X].copy()
+    vyw = st[:, V_Y].copy()
+    spinw = st[:, SPIN].copy()
     pnw = pn.copy()
     ptw = pt.copy()
     prw = pr.copy()
