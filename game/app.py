@@ -13,7 +13,6 @@ What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game
 mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed by Tab/F2
 (None: Tab says the editor is coming).
 """
-import copy
 import os
 import sys
 import threading
@@ -76,17 +75,6 @@ class FrameStats:
         self.draw_ms = self._smooth(self.draw_ms, ms)
 
 
-def world_view(world):
-    """A copy of ``world`` to draw while the world itself steps on (App.start_update): its
-    attributes shared, its numpy arrays copied (a step replaces some and writes others in
-    place), so it shows the world as it was when taken. For reading only."""
-    view = copy.copy(world)
-    for name, value in vars(world).items():
-        if isinstance(value, np.ndarray):
-            setattr(view, name, value.copy())
-    return view
-
-
 class App:
     """The game without the window: wiring only. Tests inject events and call update and draw."""
 
@@ -110,7 +98,7 @@ class App:
         self.mouse = (size[0] // 2, size[1] // 2)
         self.mouse_known = False       # no mouse event yet, or the pointer left the window
         self._want_screenshot = False
-        self._view = None              # the world_view drawn while the ticks run (start_update)
+        self._view = None              # the World.view() drawn while the ticks run (start_update)
         self._job = None               # those ticks: (thread, [(ms, outcome)], {"ticks", "error"})
         self.play = PlayMode(self)
         self.stack = [self.play]
@@ -146,7 +134,7 @@ class App:
     @property
     def world(self):
         """The level's world; from start_update to finish_update, while the ticks run on a
-        worker thread, the view of it that is drawn meanwhile (world_view)."""
+        worker thread, the view of it that is drawn meanwhile (World.view)."""
         return self.session.world if self._view is None else self._view
 
     @property
@@ -249,7 +237,7 @@ class App:
         """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the
         frame's ticks start on a worker thread (where overlaps(); else they run here at once).
         Until finish_update() the app's world is a view of the world as it was before these
-        ticks (world_view): draw() shows that while the world steps; nothing else may touch the
+        ticks (World.view): draw() shows that while the world steps; nothing else may touch the
         app meanwhile. The ticks are the ones update() runs, in the same order, on the same
         world: only the frame they are shown in moves (one frame later)."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -261,7 +249,7 @@ class App:
                 self._job = (None, [], {"ticks": self.clock.advance(frame_dt)})
                 return
             world = self.session.world
-            self._view = world_view(world)
+            self._view = world.view()
             done, result = [], {"ticks": 0}
 
             def work():

@@ -223,7 +223,7 @@ class Renderer:
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
-        # The statics object, not the world: a view of the world (game.app.world_view) drawn
+        # The statics object, not the world: a view of the world (World.view) drawn
         # while the world steps shares it, and each new world builds its own.
         key = (camera.key(), surface.get_size(), id(world.statics), len(world.statics.radius),
                len(world.zones), len(world.polygons))

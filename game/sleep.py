@@ -55,6 +55,14 @@ class Sleep:
     def __len__(self):
         return len(self.asleep)
 
+    def copy(self):
+        """An independent copy (its arrays copied)."""
+        other = Sleep()
+        for name in self.ARRAYS:
+            setattr(other, name, getattr(self, name).copy())
+        other.ticks = self.ticks
+        return other
+
     def any(self):
         return bool(self.asleep.any())
 

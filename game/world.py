@@ -792,6 +792,18 @@ class World:
         return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
                 "total": kinetic + rotational + gravitational + spring}
 
+    def view(self):
+        """A copy of the world to draw while the world itself steps on (game.app's two-core
+        loop): its attributes shared, its numpy arrays and its sleep state copied (a step
+        replaces some and writes others in place, and balls may come and go), so it shows
+        the world as it was when taken. For reading only."""
+        view = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(view, name, value.copy())
+        view._sleep = self._sleep.copy()
+        return view
+
     def state_hash(self):
         """Hex SHA-256 of positions, velocities, angles and spins: equal states, equal hashes."""
         h = hashlib.sha256()

@@ -282,3 +282,16 @@ def test_the_debug_layers_mark_the_sleeping_balls():
     marked = centre_colours(("contacts",))
     assert all(c == SLEEPING for c in marked[:awake]) and marked[awake] != SLEEPING
     assert SLEEPING not in centre_colours(())
+
+
+def test_a_view_keeps_its_own_sleep_state_while_the_world_loses_and_wakes_balls():
+    """World.view (what the game draws while the world ticks on a worker thread) holds the
+    sleep state it was taken with: the world then removing a ball and waking the rest
+    leaves the view's sleeping mask as long as its positions, and all asleep."""
+    w = asleep_pile()
+    view = w.view()
+    w.remove_balls([COLUMNS + 3])
+    w.step(TICK)
+    assert len(view.sleeping) == len(view.pos) == w.count + 1
+    assert view.sleeping.all() and not w.sleeping.all()
+    assert not np.shares_memory(view.pos, w.pos)
