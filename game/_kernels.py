@@ -877,7 +877,6 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             depth = base[k] - ((st[p, P_X] - st[q, P_X]) * knx + (st[p, P_Y] - st[q, P_Y]) * kny)
             if not (-vn > threshold and depth > -touch_slop):
                 continue
-            hits += 1
             mx = knx
             my = kny
             split = 1.0
@@ -910,6 +909,9 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
             new = min(max(old - vt * mass_t[k], 0.0 - limit), limit)
             imp_t[k] = new
             p_t = new - old
+            if p_n == 0.0 and p_t == 0.0:     # it changes nothing: not written, not counted
+                continue
+            hits += 1
             jx = p_n * mx - p_t * my
             jy = p_n * my + p_t * mx
             dvax = jx * st[p, W]

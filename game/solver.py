@@ -464,7 +464,6 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             sel = np.nonzero((-vn > threshold) & (depth > -touch_slop))[0]
             if len(sel) == 0:
                 continue
-            hits += len(sel)
             if len(sel) < hi - lo:        # some of the colour: gather them
                 k = sel + lo
                 ka, kb, knx, kny, vn, depth = ka[sel], kb[sel], knx[sel], kny[sel], vn[sel], depth[sel]
@@ -472,10 +471,6 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
                     x[sel] for x in (vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, dx, dy, rvx, rvy))
             else:                         # all of it: the slices serve
                 k = slice(lo, hi)
-            if several:
-                moved[ka] = visits
-                moved[kb] = visits
-                visits += 1
             # They touched tau ago: for a ball pair, back along the relative velocity u until
             # |d - tau u| = r_a + r_b (the root of a quadratic), and the impulse acts along
             # the normal there, where both balls met; against a static, back through the depth
@@ -517,6 +512,23 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             new = np.minimum(np.maximum(old - vt * mass_t[k], 0.0 - limit), limit)
             imp_t[k] = new
             p_t = new - old
+            # A hit whose impulses are both zero changes nothing (it closed fast at x* but not
+            # at the touch, the forces having sped it up since): it is not written, and not
+            # counted, so a pass of only such hits ends the loop instead of repeating to
+            # MAX_IMPACT_PASSES (a ball a stiff spring presses on a wall did so every sub-step).
+            eff = (p_n != 0.0) | (p_t != 0.0)
+            hits += int(np.count_nonzero(eff))
+            if not eff.all():
+                if not eff.any():
+                    continue
+                k = np.flatnonzero(eff) + lo if isinstance(k, slice) else k[eff]
+                ka, kb, mx, my, la, lb, tau, p_n, p_t, vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, sa, sb = (
+                    x[eff] for x in (ka, kb, mx, my, la, lb, tau, p_n, p_t, vxa, vxb, vya, vyb, pxa, pxb, pya,
+                                     pyb, sa, sb))
+            if several:
+                moved[ka] = visits
+                moved[kb] = visits
+                visits += 1
             jx = p_n * mx - p_t * my
             jy = p_n * my + p_t * mx
             wa, wb = w[ka], w[kb]
