@@ -521,7 +521,6 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
             if not eff.all():
                 if not eff.any():
                     continue
-                k = np.flatnonzero(eff) + lo if isinstance(k, slice) else k[eff]
                 ka, kb, mx, my, la, lb, tau, p_n, p_t, vxa, vxb, vya, vyb, pxa, pxb, pya, pyb, sa, sb = (
                     x[eff] for x in (ka, kb, mx, my, la, lb, tau, p_n, p_t, vxa, vxb, vya, vyb, pxa, pxb, pya,
                                      pyb, sa, sb))
