@@ -26,9 +26,6 @@ import argparse
 import math
 import os
 import sys
-import time
-
-import numpy as np
 
 import common
 from common import ROOT, TICK, machine_info, machine_lines, median, summary_ms, table
@@ -81,19 +78,8 @@ def build(scene, integrator, solver):
     return world, fill
 
 
-CLOCKS = {"wall": time.perf_counter, "process": time.process_time}
-
-
-def time_ticks(step, ticks, warmup, clock):
-    """As common.time_ticks, with the clock to read: ``warmup`` calls untimed, then (ticks,) ms."""
-    for _ in range(int(warmup)):
-        step()
-    out = np.empty(int(ticks))
-    for k in range(int(ticks)):
-        t0 = clock()
-        step()
-        out[k] = (clock() - t0) * 1000.0
-    return out
+# --clock's names (process: this process's CPU time), as common.CLOCKS names them.
+CLOCKS = {"wall": "wall", "process": "cpu"}
 
 
 def run(scenes, integrators, ticks=300, warmup=60, repeats=3, solver="compiled", clock="wall"):
@@ -103,7 +89,7 @@ def run(scenes, integrators, ticks=300, warmup=60, repeats=3, solver="compiled",
             medians, last = [], None
             for _ in range(int(repeats)):
                 world, fill = build(scene, integrator, solver)
-                ms = time_ticks(lambda: world.step(TICK), ticks, warmup + int(round(fill / TICK)), CLOCKS[clock])
+                ms = common.time_ticks(lambda: world.step(TICK), ticks, warmup + int(round(fill / TICK)), CLOCKS[clock])
                 medians.append(summary_ms(ms)["median"])
                 last = world
             rows.append({"scene": scene, "integrator": integrator, "median_ms": median(medians),
