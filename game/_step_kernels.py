@@ -1,11 +1,12 @@
 """One compiled call a tick: World.step's sub-steps for the common world (the compiled execution).
 
-Where the forces are uniform (gravity and drag: ``_kernels.UNIFORM_STEPPERS``) and the level
-has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
+Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
 sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
 contacts, solve them, sweep again, record the impacts. It calls the kernels of
 ``game._kernels`` in the order and with the arguments the Python sub-step gives them, and
-does the glue between them (copies, the (N + 1,) arrays with the statics' still stand-in,
+integrates with the uniform steppers (gravity and drag: ``_kernels.UNIFORM_STEPPERS``) or,
+under springs (the grab's among them) and attractors, with ``game._force_kernels.step``, as
+``World._integrate`` chooses, and does the glue between them (copies, the (N + 1,) arrays with the statics' still stand-in,
 the warm start kept in canonical order) with the same arithmetic: it changes no bit, and the
 numpy execution stays the reference (tests/test_step_kernels.py). What it saves is the glue:
 a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel dispatch.
@@ -18,9 +19,35 @@ import sys
 import numpy as np
 from numba import njit
 
+from game import _force_kernels as FK
 from game import _kernels as K
 
 STEPPERS = tuple(K.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
+# _force_kernels.step's kind for each of STEPPERS (the same integrator under every force)
+FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verlet": FK.VERLET,
+                     "rk4": FK.RK4}[name] for name in STEPPERS)
+
+
+@njit(cache=True)
+def _integrate(forces, field, pos, vel, inv_mass, h):
+    """World._integrate's (pos, vel) step: ``forces`` (uniform, stepper, gx, gy, drag); where
+    uniform, _kernels.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
+    FORCE_KINDS[stepper] under the rest of Forces.packed(), ``field`` (the springs' and the
+    attractors' arrays)."""
+    uniform, stepper, gx, gy, drag = forces
+    if uniform:
+        _uniform_step(stepper, pos, vel, gx, gy, drag, h)
+        return
+    (sa, sb, anchor, stiffness, damping, rest, shape, center, strength, numbers, edges, edge_start) = field
+    kind = FK.EULER
+    if stepper == 1:
+        kind = FK.SEMI_IMPLICIT
+    elif stepper == 2:
+        kind = FK.VERLET
+    elif stepper == 3:
+        kind = FK.RK4
+    FK.step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest, shape, center,
+            strength, numbers, edges, edge_start)
 
 
 @njit(cache=True)
@@ -114,11 +141,10 @@ def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, gr
 
 
 @njit(cache=True)
-def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, statics, grid, consts, solve_consts,
-             found, found_at, margin, warm, options):
+def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics, grid, consts,
+             solve_consts, found, found_at, margin, warm, options):
     """One World._substep: returns (pos, vel, angle, spin, fields, found, found_at, margin,
     warm, prev, fast, hits, impact points, impact speeds, refound)."""
-    stepper, gx, gy, drag = forces
     (st_ax, st_ay, st_bx, st_by, st_radius, st_nx, st_ny, st_polygon, st_box, st_rest, st_fric, st_roll,
      start, index, s_cell, s_ox, s_oy, s_ncx, s_ncy) = statics
     w, inv_i, e_radius, e_rest, e_fric, e_roll, restitution, friction = ext
@@ -128,10 +154,10 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
     n = pos.shape[0]
     prev = pos.copy()
     prev_vel = vel.copy()
-    # 1. Integrate: the angle by h spin, (pos, vel) by the uniform stepper.
+    # 1. Integrate: the angle by h spin, (pos, vel) by the stepper under the forces.
     for k in range(n):
         angle[k] = angle[k] + h * spin[k]
-    _uniform_step(stepper, pos, vel, gx, gy, drag, h)
+    _integrate(forces, field, pos, vel, inv_mass, h)
     inv_h = 1.0 / h
     acc_x = np.empty(n + 1)
     acc_y = np.empty(n + 1)
@@ -229,7 +255,7 @@ def _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, sta
 
 @njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app draws meanwhile
 def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitution, friction, rolling, ids,
-         h, dt, h_move, forces, statics, grid, consts, solve_consts, found, found_at, margin, warm, options):
+         h, dt, h_move, forces, field, statics, grid, consts, solve_consts, found, found_at, margin, warm, options):
     """``substeps`` sub-steps of h seconds (World._substep each), on copies of the ball arrays.
 
     Returns (pos, vel, angle, spin, the last sub-step's Contacts fields, candidates (i, j, bi,
@@ -250,14 +276,14 @@ def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitu
     # is bound before it, and these tuples are made by the sub-step itself.
     for k in range(substeps - 1):
         (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, points, speeds,
-         refound) = _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, statics, grid, consts,
-                             solve_consts, found, found_at, margin, warm, options)
+         refound) = _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics,
+                             grid, consts, solve_consts, found, found_at, margin, warm, options)
         all_points = _append_rows(all_points, points)
         all_speeds = np.concatenate((all_speeds, speeds))
         refinds += refound
     (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, points, speeds,
-     refound) = _substep(pos, vel, angle, spin, radius, ext, ids, h, dt, h_move, forces, statics, grid, consts,
-                         solve_consts, found, found_at, margin, warm, options)
+     refound) = _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics,
+                         grid, consts, solve_consts, found, found_at, margin, warm, options)
     all_points = _append_rows(all_points, points)
     all_speeds = np.concatenate((all_speeds, speeds))
     refinds += refound
@@ -282,14 +308,14 @@ def source_stamp(path):
 
 def _depend_on_kernels():
     """numba checks a cached function against its own source file only, but ``tick`` links
-    the kernels of _kernels.py into itself: its cache must go stale when that file changes,
-    or a change to the solver would be missed by the compiled execution until the cache
-    was cleared. So every cached function here also carries _kernels.py's stamp."""
-    kernels = source_stamp(K.__file__)
-    for dispatcher in (_uniform_step, _extended, _column, _candidates, _substep, tick, _append_rows):
+    the kernels of _kernels.py and _force_kernels.py into itself: its cache must go stale when
+    they change, or a change to the solver would be missed by the compiled execution until the
+    cache was cleared. So every cached function here also carries their stamps."""
+    kernels = (source_stamp(K.__file__), source_stamp(FK.__file__))
+    for dispatcher in (_integrate, _uniform_step, _extended, _column, _candidates, _substep, tick, _append_rows):
         cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
         if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-            cache_file._source_stamp = (cache_file._source_stamp, kernels)
+            cache_file._source_stamp = (cache_file._source_stamp,) + kernels
 
 
 _depend_on_kernels()

@@ -577,12 +577,13 @@ class World:
 
     def _fused(self, kernels):
         """Whether this tick runs as one compiled call (game._step_kernels.tick): the kernels
-        and the tick are loaded, the forces are uniform (gravity and drag) with a compiled
-        stepper, and there are balls and no polygons (their insides are pushed out by numpy)."""
+        and the tick are loaded, the integrator has compiled steppers (every force: gravity,
+        drag, springs, the grab, attractors), and there are balls and no polygons (their
+        insides are pushed out by numpy)."""
         from game import accel
         return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
-                and self.forces.uniform and self._integrator in kernels.UNIFORM_STEPPERS and not self.polygons
-                and self.substeps > 0)
+                and self._integrator in kernels.UNIFORM_STEPPERS and self._integrator in kernels.FORCE_STEPPERS
+                and not self.polygons and self.substeps > 0)
 
     def ticks_in_one_call(self):
         """Whether the next tick runs as one compiled call (``_fused``): game.app then steps the
@@ -614,9 +615,9 @@ class World:
                    float(sg.cell), float(sg.origin[0]), float(sg.origin[1]), int(sg.nx), int(sg.ny))
         grid = (float(g.cell), float(g.origin[0]), float(g.origin[1]), int(g.nx), int(g.ny), float(g.lo[0]),
                 float(g.lo[1]), float(g.hi[0]), float(g.hi[1]))
-        gravity = self.forces.gravity
-        forces = (fused.STEPPERS.index(self._integrator), float(gravity[0]), float(gravity[1]),
-                  float(self.forces.drag))
+        # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
+        packed = self.forces.packed()
+        forces = (bool(self.forces.uniform), fused.STEPPERS.index(self._integrator)) + packed[:3]
         found = self._candidates_kept()
         if found is not None:
             found_at, margin = self._found_at, self._margin
@@ -627,7 +628,8 @@ class World:
          points, speeds, _) = fused.tick(
             substeps, *(np.ascontiguousarray(x, float) for x in (
                 self.pos, self.vel, self.angle, self.spin, self.radius, self.inv_mass, self.inv_inertia,
-                self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces, statics, grid,
+                self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces,
+            packed[3:], statics, grid,
             (float(CONTACT_MARGIN), float(collide.MAX_MARGIN_CELLS)), solve_consts, found, found_at, margin,
             self.solver._warm, options)
         self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), found_at, margin

@@ -81,6 +81,58 @@ def test_the_compiled_tick_gives_the_bits_and_events_of_the_sub_steps(seed, n, t
     assert_same(fused, reference)
 
 
+def with_forces(level, seed, grab):
+    """The level with springs between its balls and to anchors, an attractor of each shape
+    over parts of the box, and (``grab``) the grab's spring on ball 0."""
+    rng = np.random.default_rng(seed)
+    n = len(level["balls"])
+    springs = [{"a": int(a), "b": int(b), "stiffness": float(rng.uniform(5, 300)), "damping": float(rng.uniform(0, 2))}
+               for a, b in rng.integers(0, n, (n, 2)) if a != b]
+    springs += [{"a": int(a), "b": rng.uniform(0.5, 3.5, 2).tolist(), "stiffness": 40.0, "rest": 0.3}
+                for a in rng.integers(0, n, 2)]
+    zones = [{"kind": "attractor", "strength": 6.0, **shape} for shape in (
+        {"rect": [[0, 0], [2, 2]]}, {"circle": {"center": [3, 3], "radius": 1.0}},
+        {"ellipse": {"center": [1, 3], "radii": [1.0, 0.5]}},
+        {"polygon": [[2, 0], [4, 0], [3, 1.5]]})]
+    return dict(level, springs=springs, zones=zones), grab
+
+
+@needs_kernels
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 20), ticks=st.integers(1, 15),
+       integrator=st.sampled_from(["euler", "semi-implicit", "verlet", "rk4"]), grab=st.booleans())
+def test_the_compiled_tick_under_springs_attractors_and_the_grab_gives_the_bits_of_the_sub_steps(
+        seed, n, ticks, integrator, grab):
+    """Springs (between balls and to anchors), attractors of every shape and the grab's moving
+    anchor: the one-call tick (the force steppers inside it) gives the state hash, contacts,
+    sweeps and impacts of the sub-steps run one by one, compiled and on numpy."""
+    level, grab = with_forces(random_level(seed, n, integrator, 0.2), seed, grab)
+
+    def play(execution, fused):
+        w = build_world(level, solver=execution)
+        if not fused:
+            w._fused = lambda kernels: False
+        assert w._fused(KERNELS) == fused
+        handle = w.grab(0, w.pos[0] + (0.3, 0.4)) if grab else None
+        events = []
+        for k in range(ticks):
+            if grab:
+                w.move_grab(handle, w.pos[0] + (0.1 * np.cos(k), 0.2))
+            w.step(TICK)
+            events.append((w.impact_points.copy(), w.impact_speeds.copy()))
+        return w, events
+
+    previous = accel.use(KERNELS)
+    try:
+        fused = play("compiled", True)
+        stepped = play("compiled", False)
+        reference = play("numpy", False)
+    finally:
+        accel.use(previous)
+    assert_same(fused, stepped)
+    assert_same(fused, reference)
+
+
 @needs_kernels
 def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
     """A bullet into the floor: the compiled tick reports the sweep (from, to, hit) and the
@@ -93,7 +145,7 @@ def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
 
 
 @needs_kernels
-def test_the_compiled_tick_serves_uniform_forces_without_polygons_only(monkeypatch):
+def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
     pit = random_level(1, 5, "rk4", 0)
     assert build_world(pit)._fused(KERNELS)
     assert not build_world(pit)._fused(None)                        # numba not loaded
@@ -104,7 +156,7 @@ def test_the_compiled_tick_serves_uniform_forces_without_polygons_only(monkeypat
     polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
     assert not build_world(polygons)._fused(KERNELS)
     springs = dict(pit, springs=[{"a": 0, "b": 1, "stiffness": 10}])
-    assert not build_world(springs)._fused(KERNELS)
+    assert build_world(springs)._fused(KERNELS)
 
 
 @needs_kernels
@@ -132,12 +184,13 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 
 
 @needs_kernels
-def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_file():
+def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of _kernels.py into itself, so its cache index carries that file's stamp too."""
-    from game import _kernels, _step_kernels
+    of _kernels.py and _force_kernels.py into itself, so its cache index carries their stamps too."""
+    from game import _force_kernels, _kernels, _step_kernels
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[1] == _step_kernels.source_stamp(_kernels.__file__)
+    assert stamp[2] == _step_kernels.source_stamp(_force_kernels.__file__)
     assert stamp[0] == _step_kernels.source_stamp(_step_kernels.__file__)
 
 
