@@ -36,9 +36,11 @@ KERNELS = None          # the kernel module once loaded
 TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
 
-# The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
-# candidate search, statics, steppers, forces, sweep) and "solver" (prepare and solve).
-COMPILE_PARTS = ("contacts", "solver")
+# The halves of the compile work (_kernels.warm_up(part)), one child each, about as long as each
+# other (the kernels of each: _kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
+# the ball pairs, the force steppers, the statics' geometry; its child loads ``also`` too) and
+# "solve" (the solve, the sweep, the statics' candidates, the uniform steppers).
+COMPILE_PARTS = ("prepare", "solve")
 STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usable once loaded
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
