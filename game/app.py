@@ -50,6 +50,14 @@ OVERLAP_SWITCH_INTERVAL = 0.0005
 # ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
 # worker's costs (a thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
+# While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
+# tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
+# for ticks and then caught up ran at 15-28 FPS. Meanwhile frames come first (FramePacer): a
+# frame's ticks are held back so that frames keep PACED_MIN_FPS, and the world runs slower.
+PACED_MIN_FPS = 50
+PACED_PERIOD = 0.018         # s: the mean frame period the pacer allows (under 1/PACED_MIN_FPS: a second
+                             # holding two slow tick frames still shows 52 frames)
+PACED_SAVED = 0.03           # s: frame time saved up for ticks at most (one burst of ticks stays short)
 
 
 class FrameStats:
@@ -73,6 +81,26 @@ class FrameStats:
 
     def draw(self, ms):
         self.draw_ms = self._smooth(self.draw_ms, ms)
+
+
+class FramePacer:
+    """Frame time as a budget for ticks: frames at least every ``period`` s on average.
+
+    A token bucket: each frame earns ``period`` minus its length (the wall seconds since the
+    frame before, the ticks it ran included), up to ``saved`` s; while the credit is negative
+    the frame runs no ticks, else its ticks may spend the credit (game.clock.FixedClock's
+    budget: it always runs at least one). So over any run of k frames the wall time is at
+    most k period + saved + one frame's overshoot, whatever a tick costs."""
+
+    def __init__(self, period=PACED_PERIOD, saved=PACED_SAVED):
+        self.period = period
+        self.saved = saved
+        self.credit = 0.0           # s
+
+    def budget(self, frame_dt):
+        """After a frame of ``frame_dt`` s: the s of ticks this frame may run, or None (none)."""
+        self.credit = min(self.saved, self.credit + self.period - max(0.0, float(frame_dt)))
+        return None if self.credit < 0.0 else self.credit
 
 
 class App:
@@ -100,6 +128,8 @@ class App:
         self._want_screenshot = False
         self._view = None              # the World.view() drawn while the ticks run (start_update)
         self._job = None               # those ticks: (thread, [(ms, outcome)], {"ticks", "error"})
+        self.pacer = FramePacer()      # frames first while warming up (_before_ticks)
+        self._tick_budget = None       # s of ticks this frame may run (None: the clock's own budget)
         self.play = PlayMode(self)
         self.stack = [self.play]
         self.fit_camera()
@@ -186,12 +216,13 @@ class App:
 
     def _update(self, frame_dt):
         frame_dt = max(0.0, float(frame_dt))
-        ticks = self.clock.advance(frame_dt) if self._before_ticks(frame_dt) else 0
+        ticks = self.clock.advance(frame_dt, budget=self._tick_budget) if self._before_ticks(frame_dt) else 0
         return self._after_ticks(ticks)
 
     def _before_ticks(self, frame_dt):
         """A frame's bookkeeping before its ticks; returns whether the world may tick (False: a
-        mode above play stops it, and the clock saves nothing up)."""
+        mode above play stops it, or while warming up the frames need the time (FramePacer);
+        the clock saves nothing up)."""
         self.time += frame_dt
         self.stats.frame(frame_dt)
         if self.time >= self.next_poll:
@@ -201,6 +232,12 @@ class App:
         if any(mode.pauses_below for mode in self.stack[1:]):
             self.clock.hold()
             return False
+        self._tick_budget = None
+        if self.warming_up and not self.clock.paused:
+            self._tick_budget = self.pacer.budget(frame_dt)
+            if self._tick_budget is None:
+                self.clock.hold()       # no tick this frame: the world runs slower, the frames keep up
+                return False
         return True
 
     def _after_ticks(self, ticks):
@@ -246,7 +283,7 @@ class App:
                 self._job = (None, [], {"ticks": 0})
                 return
             if not self.overlaps():
-                self._job = (None, [], {"ticks": self.clock.advance(frame_dt)})
+                self._job = (None, [], {"ticks": self.clock.advance(frame_dt, budget=self._tick_budget)})
                 return
             world = self.session.world
             self._view = world.view()
@@ -255,7 +292,8 @@ class App:
             def work():
                 try:
                     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)))
+                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)),
+                                                            budget=self._tick_budget)
                 except BaseException as error:  # noqa: BLE001 - raised again on the main thread
                     result["error"] = error
 
