@@ -14,10 +14,12 @@ Three measures, each in fresh processes (SDL dummy drivers):
 - *cold* (``--mode cold``, default with ``numpy``): ``python main.py --level LEVEL``, the game's
   own loop (``game.app.run``: 60 FPS cap, kernels compiled in a child process after the first
   frame), numba's cache in a new empty folder. ``pygame.display.flip`` is wrapped to note the
-  time of every frame and whether the compiled kernels (``game.accel.KERNELS``) are in use;
-  after ``--seconds`` the process ends. Reported: seconds from the first frame until the
-  kernels are in use (*full speed*), and the frame rate before and after: the fewest frames
-  in any one-second window and the longest gap between two frames.
+  time of every frame, whether the compiled kernels (``game.accel.KERNELS``) and the
+  one-call tick (``TICK``) are in use and the world's simulated time; after ``--seconds`` the
+  process ends. Reported: seconds from the first frame until the kernels are in use (*full
+  speed*) and until the tick is, and the frame rate before and after: the fewest frames in
+  any one-second window and the longest gap between two frames; and before full speed the
+  simulated seconds per wall second (under 1 where the game held ticks back for its frames).
 - *numpy* (``--mode numpy``): the same with ``BALLPIT_NUMPY=1``: the numpy path throughout,
   the rate a player sees while the kernels compile.
 
@@ -43,8 +45,9 @@ LOAD_MODE = "load"       # --mode load: the in-process load()'s stall of the fra
 MIN_FPS = 50             # frames per second the game must not drop below meanwhile
 FULL_SPEED_S = 5.0       # s: the target from launch to the compiled kernels in use
 
-# The child: main.py's game loop with pygame.display.flip wrapped to note every frame's time
-# and whether the compiled kernels are in use; ends the process after SECONDS.
+# The child: main.py's game loop with pygame.display.flip wrapped to note every frame's time,
+# whether the compiled kernels and the one-call tick are in use, and the world's simulated
+# time (App.__init__ wrapped to find the app); ends the process after SECONDS.
 _CHILD = r"""
 import time
 _T0 = time.perf_counter()
@@ -53,11 +56,20 @@ import pygame
 SECONDS = float(sys.argv[2])
 _flip = pygame.display.flip
 _frames = []
+sys.path.insert(0, os.getcwd())
+import game.app
+_apps = []
+_init = game.app.App.__init__
+def _noting_init(self, *args, **kw):
+    _init(self, *args, **kw)
+    _apps.append(self)
+game.app.App.__init__ = _noting_init
 def _noting_flip(*args):
     _flip(*args)
     from game import accel
     now = time.perf_counter()
-    _frames.append((now - _T0, accel.KERNELS is not None, time.process_time()))
+    _frames.append((now - _T0, accel.KERNELS is not None, time.process_time(), accel.TICK is not None,
+                    _apps[0].session.world.time if _apps else 0.0))
     if now - _T0 > SECONDS:
         sys.stdout.write("FRAMES " + json.dumps(_frames) + "\n")
         sys.stdout.flush()
@@ -65,7 +77,6 @@ def _noting_flip(*args):
         os._exit(0)
 pygame.display.flip = _noting_flip
 sys.argv = ["main.py", "--level", sys.argv[1]]
-sys.path.insert(0, os.getcwd())
 runpy.run_path("main.py", run_name="__main__")
 """
 
@@ -140,9 +151,16 @@ def frame_stats(frames):
                 "cpu_ms_median": 1000.0 * statistics.median(frame_cpu) if frame_cpu else None,
                 "cpu_ms_max": 1000.0 * max(frame_cpu) if frame_cpu else None}
     end = times[-1]
-    return {"frames": len(times), "first_frame_s": first, "full_speed_s": full,
-            "before": rate(0.0, end if full is None else full), "after": None if full is None else rate(full, end),
-            "whole": rate(0.0, end)}
+    tick = next((f[0] - first for f in frames if len(f) > 3 and f[3]), None)
+    out = {"frames": len(times), "first_frame_s": first, "full_speed_s": full, "tick_s": tick,
+           "before": rate(0.0, end if full is None else full), "after": None if full is None else rate(full, end),
+           "whole": rate(0.0, end)}
+    if len(frames[0]) > 4:
+        # Simulated seconds per wall second before full speed: the world slows where frames come first.
+        upto = [f for f, t in zip(frames, times) if full is None or t <= full]
+        if len(upto) > 1 and upto[-1][0] > upto[0][0]:
+            out["before"]["sim_speed"] = (upto[-1][4] - upto[0][4]) / (upto[-1][0] - upto[0][0])
+    return out
 
 
 def run_level(level, mode, seconds, timeout=600):
@@ -232,17 +250,20 @@ def report(data):
             lines.append(f"compile as the game does (accel.compile_in_child, empty cache): {c['game']['wall_s']:.1f} s "
                          f"wall, {c['game']['cpu_s']:.1f} s CPU")
     if data["runs"]:
-        head = ["level", "mode", "full speed s", "min FPS before", "max gap ms before", "mean FPS before",
-                "CPU ms/frame before (max)", "min FPS after", "max gap ms after", "CPU ms/frame after (max)"]
+        head = ["level", "mode", "full speed s", "tick s", "min FPS before", "max gap ms before", "mean FPS before",
+                "sim speed before", "CPU ms/frame before (max)", "min FPS after", "max gap ms after",
+                "CPU ms/frame after (max)"]
         rows = []
         for r in data["runs"]:
             b, a = r["before"], r.get("after") or {}
             rows.append([os.path.basename(r["level"]), r["mode"], _fmt(r["full_speed_s"], ".1f"),
-                         _fmt(b.get("min_fps"), "d"), _fmt(b.get("max_gap_ms"), ".0f"), _fmt(b.get("mean_fps"), ".1f"),
-                         _cpu(b), _fmt(a.get("min_fps"), "d"), _fmt(a.get("max_gap_ms"), ".0f"), _cpu(a)])
+                         _fmt(r.get("tick_s"), ".1f"), _fmt(b.get("min_fps"), "d"), _fmt(b.get("max_gap_ms"), ".0f"),
+                         _fmt(b.get("mean_fps"), ".1f"), _fmt(b.get("sim_speed"), ".2f"), _cpu(b),
+                         _fmt(a.get("min_fps"), "d"), _fmt(a.get("max_gap_ms"), ".0f"), _cpu(a)])
         lines.append(table(head, rows, "ll" + "r" * (len(head) - 2)))
         lines.append(f"full speed: seconds from the first frame until the compiled kernels are in use (target "
-                     f"{FULL_SPEED_S:g}); min FPS: fewest frames in any one-second window (target {MIN_FPS}, cap 60);")
+                     f"{FULL_SPEED_S:g}); tick: until the one-call tick is; min FPS: fewest frames in any one-second "
+                     f"window (target {MIN_FPS}, cap 60); sim speed: simulated s per wall s (1: real time);")
         lines.append("CPU ms/frame: the game process's CPU time per frame, median (max): a frame's cost whatever "
                      "else the machine runs (the compiling child not included)")
     if data.get("load"):

@@ -286,3 +286,14 @@ def test_cold_start_frame_rate_windows_match_brute_force():
         return min(sum(1 for u in ts if t <= u < t + 1.0) for t in ts if t + 1.0 <= ts[-1])
     assert stats["whole"]["min_fps"] == brute(times)
     assert stats["before"]["min_fps"] < 50 <= stats["after"]["min_fps"]
+
+
+def test_cold_start_reports_when_the_tick_came_and_the_world_speed_before_full_speed():
+    import bench_coldstart
+    # 60 FPS throughout; the world at half speed until the kernels (2 s), the tick from 3 s.
+    times = [k / 60 for k in range(301)]
+    frames = [(t, t >= 2.0, 0.0, t >= 3.0, 0.5 * min(t, 2.0) + max(0.0, t - 2.0)) for t in times]
+    stats = bench_coldstart.frame_stats(frames)
+    assert stats["full_speed_s"] == pytest.approx(2.0, abs=1 / 60)
+    assert stats["tick_s"] == pytest.approx(3.0, abs=1 / 60)
+    assert stats["before"]["sim_speed"] == pytest.approx(0.5)
