@@ -55,9 +55,9 @@ OVERLAP_MIN_TICK_MS = 2.0
 # for ticks and then caught up ran at 15-28 FPS. Meanwhile frames come first (FramePacer): a
 # frame's ticks are held back so that frames keep PACED_MIN_FPS, and the world runs slower.
 PACED_MIN_FPS = 50
-PACED_PERIOD = 0.018         # s: the mean frame period the pacer allows (under 1/PACED_MIN_FPS: a second
-                             # holding two slow tick frames still shows 52 frames)
-PACED_SAVED = 0.03           # s: frame time saved up for ticks at most (one burst of ticks stays short)
+PACED_PERIOD = 0.019         # s: the mean frame period the pacer allows (under 1/PACED_MIN_FPS)
+PACED_SAVED = 0.03           # s: frame time saved up for ticks at most (50 periods and this fit in 1 s)
+PACED_TICK_SHARE = 0.1       # of the wall time the ticks get at least, frame rate or not
 
 
 class FrameStats:
@@ -84,23 +84,40 @@ class FrameStats:
 
 
 class FramePacer:
-    """Frame time as a budget for ticks: frames at least every ``period`` s on average.
+    """Frame time as a budget for ticks: frames at least every ``period`` s on average, and the
+    ticks at least ``share`` of the wall time.
 
     A token bucket: each frame earns ``period`` minus its length (the wall seconds since the
-    frame before, the ticks it ran included), up to ``saved`` s; while the credit is negative
-    the frame runs no ticks, else its ticks may spend the credit (game.clock.FixedClock's
-    budget: it always runs at least one). So over any run of k frames the wall time is at
-    most k period + saved + one frame's overshoot, whatever a tick costs."""
+    frame before, the ticks it ran included), up to ``saved`` s; a frame runs ticks only while
+    the credit covers one (``tick_s``, the recent cost of a tick) and stops where it would not
+    cover another (game.clock.FixedClock's budget). So over any run of k frames the wall time
+    is at most k period + saved, give or take the error of ``tick_s``. Besides, the ticks earn
+    ``share`` of every frame's length, spent a tick at a time: where the frames alone take
+    longer than ``period`` (a machine busy with other work) no credit would ever come, and
+    the world still moves; on a quiet machine 50 frames of 1/60 s and share s of ticks fit
+    in a second."""
 
-    def __init__(self, period=PACED_PERIOD, saved=PACED_SAVED):
+    def __init__(self, period=PACED_PERIOD, saved=PACED_SAVED, share=PACED_TICK_SHARE):
         self.period = period
         self.saved = saved
-        self.credit = 0.0           # s
+        self.share = share
+        self.credit = 0.0           # s of wall time the ticks may spend to keep the frame rate
+        self.owed = 0.0             # s of wall time the ticks are owed at least
 
-    def budget(self, frame_dt):
-        """After a frame of ``frame_dt`` s: the s of ticks this frame may run, or None (none)."""
-        self.credit = min(self.saved, self.credit + self.period - max(0.0, float(frame_dt)))
-        return None if self.credit < 0.0 else self.credit
+    def budget(self, frame_dt, tick_s):
+        """After a frame of ``frame_dt`` s, with ticks of ``tick_s`` s lately: the s of ticks this
+        frame may run after its first (FixedClock.advance's ``budget``), or None (no tick)."""
+        frame_dt = max(0.0, float(frame_dt))
+        tick_s = max(0.0, float(tick_s))
+        self.credit = min(self.saved, self.credit + self.period - frame_dt)
+        self.owed = min(max(self.saved, tick_s), self.owed + self.share * frame_dt)
+        if self.credit >= tick_s:
+            self.owed = 0.0
+            return self.credit - tick_s
+        if self.owed >= tick_s:
+            self.owed -= tick_s
+            return 0.0              # one tick
+        return None
 
 
 class App:
@@ -234,9 +251,9 @@ class App:
             return False
         self._tick_budget = None
         if self.warming_up and not self.clock.paused:
-            self._tick_budget = self.pacer.budget(frame_dt)
+            self._tick_budget = self.pacer.budget(frame_dt, self.stats.tick_ms / 1000.0)
             if self._tick_budget is None:
-                self.clock.hold()       # no tick this frame: the world runs slower, the frames keep up
+                self.clock.wait(frame_dt)   # no tick this frame: the world runs slower, the frames keep up
                 return False
         return True
 

@@ -53,6 +53,13 @@ class FixedClock:
         self.accumulator = 0.0
         self.pending_steps = 0
 
+    def wait(self, frame_dt):
+        """A frame that runs no tick though the world is running (game.app paces its frames):
+        its time is kept up to one tick, so that the next frame let tick runs one; the rest
+        is dropped (the world runs slower)."""
+        if not self.paused:
+            self.accumulator = min(TICK, self.accumulator + min(max(0.0, float(frame_dt)), MAX_FRAME_DT) * self.time_scale)
+
     def advance(self, frame_dt, tick=None, budget=None):
         """Run the ticks frame_dt wall seconds are worth; returns how many ran. ``tick``: the
         callable to run per tick this once (default ``self.tick``; game.app passes one that
