@@ -243,3 +243,27 @@ def test_the_one_call_tick_is_compiled_to_let_go_of_the_interpreters_lock():
     from game import _step_kernels
     assert accel.TICK is _step_kernels and accel.releases_lock()
     assert _step_kernels.tick.targetoptions["nogil"] is True
+
+
+def test_the_game_calls_the_kernels_with_no_signature_the_warm_up_left_out():
+    """The game loads what the warm-ups compiled; a kernel called with other argument types
+    (int32 for int64, a non-contiguous array, a float for an int) would be compiled in the
+    game's own process on its first call, holding the interpreter's lock for seconds. Every
+    shipped level, a few ticks with each integrator and with a grab spring, compiles nothing."""
+    import os
+    from numba.core import event
+    from game.integrators import ORDER
+    from game.level import level_files, load
+    from game.world import World
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with event.install_recorder("numba:compile") as compiled:
+        for path in level_files(os.path.join(root, "levels")):
+            for integrator in ORDER:
+                world = World.from_level(load(path))
+                world.integrator = integrator
+                for _ in range(3):
+                    world.step(1 / 60)
+                if world.count:
+                    world.grab(0, world.pos[0] + 0.1)
+                    world.step(1 / 60)
+    assert not [(e.data["dispatcher"].py_func.__name__, e.data["args"]) for _, e in compiled.buffer if e.is_start]
