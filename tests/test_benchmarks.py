@@ -297,3 +297,14 @@ def test_cold_start_reports_when_the_tick_came_and_the_world_speed_before_full_s
     assert stats["full_speed_s"] == pytest.approx(2.0, abs=1 / 60)
     assert stats["tick_s"] == pytest.approx(3.0, abs=1 / 60)
     assert stats["before"]["sim_speed"] == pytest.approx(0.5)
+
+
+def test_the_compile_profile_takes_each_callees_compile_out_of_its_callers():
+    import bench_coldstart
+    # tick (0-10 s) compiles _substep (1-7 s), which compiles _candidates (2-4 s); then sweep alone.
+    notes = [(0.0, True, "tick", "()"), (1.0, True, "_substep", "()"), (2.0, True, "_candidates", "()"),
+             (4.0, False, "", ""), (7.0, False, "", ""), (10.0, False, "", ""),
+             (11.0, True, "sweep", "()"), (11.5, False, "", "")]
+    rows = {r["function"]: r for r in bench_coldstart.compile_table(notes)}
+    assert {name: (r["inclusive_s"], r["exclusive_s"], r["depth"]) for name, r in rows.items()} == {
+        "tick": (10.0, 4.0, 0), "_substep": (6.0, 4.0, 1), "_candidates": (2.0, 2.0, 2), "sweep": (0.5, 0.5, 0)}
