@@ -3,6 +3,7 @@
     python benchmarks/bench_coldstart.py                         # compile times, then every shipped level
     python benchmarks/bench_coldstart.py --levels 01_ball_pit --seconds 20
     python benchmarks/bench_coldstart.py --skip-compile --mode numpy   # the numpy path's frame rate only
+    python benchmarks/bench_coldstart.py --mode profile          # each compiling child, function by function
 
 Three measures, each in fresh processes (SDL dummy drivers):
 
@@ -14,10 +15,12 @@ Three measures, each in fresh processes (SDL dummy drivers):
 - *cold* (``--mode cold``, default with ``numpy``): ``python main.py --level LEVEL``, the game's
   own loop (``game.app.run``: 60 FPS cap, kernels compiled in a child process after the first
   frame), numba's cache in a new empty folder. ``pygame.display.flip`` is wrapped to note the
-  time of every frame and whether the compiled kernels (``game.accel.KERNELS``) are in use;
-  after ``--seconds`` the process ends. Reported: seconds from the first frame until the
-  kernels are in use (*full speed*), and the frame rate before and after: the fewest frames
-  in any one-second window and the longest gap between two frames.
+  time of every frame, whether the compiled kernels (``game.accel.KERNELS``) and the
+  one-call tick (``TICK``) are in use and the world's simulated time; after ``--seconds`` the
+  process ends. Reported: seconds from the first frame until the kernels are in use (*full
+  speed*) and until the tick is, and the frame rate before and after: the fewest frames in
+  any one-second window and the longest gap between two frames; and before full speed the
+  simulated seconds per wall second (under 1 where the game held ticks back for its frames).
 - *numpy* (``--mode numpy``): the same with ``BALLPIT_NUMPY=1``: the numpy path throughout,
   the rate a player sees while the kernels compile.
 
@@ -40,11 +43,13 @@ from common import ROOT, machine_info, machine_lines, summary_ms, table
 
 MODES = ("cold", "numpy")
 LOAD_MODE = "load"       # --mode load: the in-process load()'s stall of the frames, per switch interval
+PROFILE_MODE = "profile"  # --mode profile: each compiling child's compile, function by function
 MIN_FPS = 50             # frames per second the game must not drop below meanwhile
 FULL_SPEED_S = 5.0       # s: the target from launch to the compiled kernels in use
 
-# The child: main.py's game loop with pygame.display.flip wrapped to note every frame's time
-# and whether the compiled kernels are in use; ends the process after SECONDS.
+# The child: main.py's game loop with pygame.display.flip wrapped to note every frame's time,
+# whether the compiled kernels and the one-call tick are in use, and the world's simulated
+# time (App.__init__ wrapped to find the app); ends the process after SECONDS.
 _CHILD = r"""
 import time
 _T0 = time.perf_counter()
@@ -53,11 +58,20 @@ import pygame
 SECONDS = float(sys.argv[2])
 _flip = pygame.display.flip
 _frames = []
+sys.path.insert(0, os.getcwd())
+import game.app
+_apps = []
+_init = game.app.App.__init__
+def _noting_init(self, *args, **kw):
+    _init(self, *args, **kw)
+    _apps.append(self)
+game.app.App.__init__ = _noting_init
 def _noting_flip(*args):
     _flip(*args)
     from game import accel
     now = time.perf_counter()
-    _frames.append((now - _T0, accel.KERNELS is not None, time.process_time()))
+    _frames.append((now - _T0, accel.KERNELS is not None, time.process_time(), accel.TICK is not None,
+                    _apps[0].session.world.time if _apps else 0.0))
     if now - _T0 > SECONDS:
         sys.stdout.write("FRAMES " + json.dumps(_frames) + "\n")
         sys.stdout.flush()
@@ -65,7 +79,6 @@ def _noting_flip(*args):
         os._exit(0)
 pygame.display.flip = _noting_flip
 sys.argv = ["main.py", "--level", sys.argv[1]]
-sys.path.insert(0, os.getcwd())
 runpy.run_path("main.py", run_name="__main__")
 """
 
@@ -140,9 +153,16 @@ def frame_stats(frames):
                 "cpu_ms_median": 1000.0 * statistics.median(frame_cpu) if frame_cpu else None,
                 "cpu_ms_max": 1000.0 * max(frame_cpu) if frame_cpu else None}
     end = times[-1]
-    return {"frames": len(times), "first_frame_s": first, "full_speed_s": full,
-            "before": rate(0.0, end if full is None else full), "after": None if full is None else rate(full, end),
-            "whole": rate(0.0, end)}
+    tick = next((f[0] - first for f in frames if len(f) > 3 and f[3]), None)
+    out = {"frames": len(times), "first_frame_s": first, "full_speed_s": full, "tick_s": tick,
+           "before": rate(0.0, end if full is None else full), "after": None if full is None else rate(full, end),
+           "whole": rate(0.0, end)}
+    if len(frames[0]) > 4:
+        # Simulated seconds per wall second before full speed: the world slows where frames come first.
+        upto = [f for f, t in zip(frames, times) if full is None or t <= full]
+        if len(upto) > 1 and upto[-1][0] > upto[0][0]:
+            out["before"]["sim_speed"] = (upto[-1][4] - upto[0][4]) / (upto[-1][0] - upto[0][0])
+    return out
 
 
 def run_level(level, mode, seconds, timeout=600):
@@ -203,6 +223,98 @@ def load_stall(level, interval, timeout=600):
             "during_max": max(got["during"]) if got["during"] else None}
 
 
+# The child of --mode profile: one of the game's compiling children (a part of the kernels,
+# or the tick) with numba's compile and LLVM-lock events noted; prints them as JSON.
+_PROFILE_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, ".")
+from numba.core import event
+notes, llvm = [], {"depth": 0, "since": 0.0, "s": 0.0}
+class Compiles(event.Listener):
+    def on_start(self, e):
+        notes.append((time.perf_counter(), True, e.data["dispatcher"].py_func.__module__ + "."
+                      + e.data["dispatcher"].py_func.__qualname__, str(e.data["args"])))
+    def on_end(self, e):
+        notes.append((time.perf_counter(), False, "", ""))
+class Llvm(event.Listener):
+    def on_start(self, e):
+        if llvm["depth"] == 0:
+            llvm["since"] = time.perf_counter()
+        llvm["depth"] += 1
+    def on_end(self, e):
+        llvm["depth"] -= 1
+        if llvm["depth"] == 0:
+            llvm["s"] += time.perf_counter() - llvm["since"]
+event.register("numba:compile", Compiles())
+event.register("numba:llvm_lock", Llvm())
+cpu = time.process_time()
+if sys.argv[1] == "tick":
+    from game import _step_kernels
+    _step_kernels.warm_up()
+else:
+    from game import accel
+    accel.child_main(sys.argv[1], tuple(sys.argv[2:]))
+print("PROFILE " + json.dumps({"notes": notes, "llvm_s": llvm["s"], "cpu_s": time.process_time() - cpu}))
+"""
+
+
+def compile_table(notes):
+    """Per compile from nested (time s, started, function, argument types) notes: rows of
+    {function, args, inclusive_s, exclusive_s (its callees' compiles taken out), depth}."""
+    stack, rows = [], []
+    for t, started, name, args in notes:
+        if started:
+            stack.append([name, args, t, 0.0])
+            continue
+        name, args, t0, inner = stack.pop()
+        if stack:
+            stack[-1][3] += t - t0
+        rows.append({"function": name, "args": args, "inclusive_s": t - t0, "exclusive_s": t - t0 - inner,
+                     "depth": len(stack)})
+    return rows
+
+
+def compile_profile(also=("game.render_kernels",), timeout=900):
+    """The game's compiling children into an empty cache, the parts at once then the tick:
+    per child wall, CPU and LLVM s, and its compiles (compile_table)."""
+    from game import accel
+    out = []
+    with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as cache:
+        env = _env({"NUMBA_CACHE_DIR": cache})
+        stages = [[[part] + (list(also) if k == 0 else []) for k, part in enumerate(accel.COMPILE_PARTS)], [["tick"]]]
+        for stage in stages:
+            t0 = time.perf_counter()
+            procs = [(argv[0], subprocess.Popen([sys.executable, "-c", _PROFILE_CHILD] + argv, cwd=ROOT, env=env,
+                                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+                     for argv in stage]
+            for name, proc in procs:
+                stdout, stderr = proc.communicate(timeout=timeout)
+                line = next((ln for ln in stdout.splitlines() if ln.startswith("PROFILE ")), None)
+                if line is None:
+                    raise RuntimeError(f"{name} failed: {stderr.strip().splitlines()[-1:]}")
+                got = json.loads(line[len("PROFILE "):])
+                out.append({"child": name, "wall_s": time.perf_counter() - t0, "cpu_s": got["cpu_s"],
+                            "llvm_s": got["llvm_s"], "compiles": compile_table(got["notes"])})
+    return out
+
+
+def profile_report(children, top=12):
+    lines = []
+    for c in children:
+        rows = sorted(c["compiles"], key=lambda r: -r["exclusive_s"])
+        ours = [r for r in rows if r["function"].startswith("game.")]
+        lines.append(f"child {c['child']}: {c['wall_s']:.1f} s wall (from its stage's start), {c['cpu_s']:.1f} s CPU, "
+                     f"{c['llvm_s']:.1f} s in LLVM; numba's own overloads {sum(r['exclusive_s'] for r in rows) - sum(r['exclusive_s'] for r in ours):.1f} s")
+        lines.append(table(["function", "signatures", "exclusive s", "inclusive s"],
+                           [[name, str(sum(1 for r in ours if r["function"] == name)),
+                             f"{sum(r['exclusive_s'] for r in ours if r['function'] == name):.2f}",
+                             f"{max(r['inclusive_s'] for r in ours if r['function'] == name):.2f}"]
+                            for name in list(dict.fromkeys(r["function"] for r in ours))[:top]], "lrrr"))
+    lines.append("exclusive: the function's own compile, its callees' compiles taken out (numba links each "
+                 "callee's optimised module into the caller and optimises and compiles it again there)")
+    return "\n".join(lines)
+
+
 def shipped_levels(names=None):
     files = sorted(glob.glob(os.path.join(ROOT, "levels", "*.json")))
     files = [f for f in files if not f.endswith(".schema.json")]
@@ -232,17 +344,20 @@ def report(data):
             lines.append(f"compile as the game does (accel.compile_in_child, empty cache): {c['game']['wall_s']:.1f} s "
                          f"wall, {c['game']['cpu_s']:.1f} s CPU")
     if data["runs"]:
-        head = ["level", "mode", "full speed s", "min FPS before", "max gap ms before", "mean FPS before",
-                "CPU ms/frame before (max)", "min FPS after", "max gap ms after", "CPU ms/frame after (max)"]
+        head = ["level", "mode", "full speed s", "tick s", "min FPS before", "max gap ms before", "mean FPS before",
+                "sim speed before", "CPU ms/frame before (max)", "min FPS after", "max gap ms after",
+                "CPU ms/frame after (max)"]
         rows = []
         for r in data["runs"]:
             b, a = r["before"], r.get("after") or {}
             rows.append([os.path.basename(r["level"]), r["mode"], _fmt(r["full_speed_s"], ".1f"),
-                         _fmt(b.get("min_fps"), "d"), _fmt(b.get("max_gap_ms"), ".0f"), _fmt(b.get("mean_fps"), ".1f"),
-                         _cpu(b), _fmt(a.get("min_fps"), "d"), _fmt(a.get("max_gap_ms"), ".0f"), _cpu(a)])
+                         _fmt(r.get("tick_s"), ".1f"), _fmt(b.get("min_fps"), "d"), _fmt(b.get("max_gap_ms"), ".0f"),
+                         _fmt(b.get("mean_fps"), ".1f"), _fmt(b.get("sim_speed"), ".2f"), _cpu(b),
+                         _fmt(a.get("min_fps"), "d"), _fmt(a.get("max_gap_ms"), ".0f"), _cpu(a)])
         lines.append(table(head, rows, "ll" + "r" * (len(head) - 2)))
         lines.append(f"full speed: seconds from the first frame until the compiled kernels are in use (target "
-                     f"{FULL_SPEED_S:g}); min FPS: fewest frames in any one-second window (target {MIN_FPS}, cap 60);")
+                     f"{FULL_SPEED_S:g}); tick: until the one-call tick is; min FPS: fewest frames in any one-second "
+                     f"window (target {MIN_FPS}, cap 60); sim speed: simulated s per wall s (1: real time);")
         lines.append("CPU ms/frame: the game process's CPU time per frame, median (max): a frame's cost whatever "
                      "else the machine runs (the compiling child not included)")
     if data.get("load"):
@@ -260,8 +375,9 @@ def report(data):
 def main(argv=None):
     p = argparse.ArgumentParser(description="First launch: time to the compiled kernels and the frame rate meanwhile.")
     p.add_argument("--levels", default=None, help="level name prefixes, comma separated (default: every shipped level)")
-    p.add_argument("--mode", choices=MODES + ("both", LOAD_MODE), default="both",
-                   help="cold, numpy or both (default); load: the in-process load's stall, per --intervals")
+    p.add_argument("--mode", choices=MODES + ("both", LOAD_MODE, PROFILE_MODE), default="both",
+                   help="cold, numpy or both (default); load: the in-process load's stall, per --intervals; "
+                        "profile: each compiling child's compile, function by function")
     p.add_argument("--intervals", default="0.005,0.0005", help="--mode load: switch intervals in s, alternated "
                    "(default 0.005, Python's default, and 0.0005, accel.LOAD_SWITCH_INTERVAL)")
     p.add_argument("--repeats", type=int, default=2, help="--mode load: runs per interval (default 2)")
@@ -275,6 +391,11 @@ def main(argv=None):
         p.error(f"no shipped level matches {args.levels!r}")
     modes = MODES if args.mode == "both" else (args.mode,)
     data = {"benchmark": "bench_coldstart", "machine": machine_info(), "runs": []}
+    if args.mode == PROFILE_MODE:
+        data["profile"] = compile_profile()
+        print(common.dump_json(data) if args.json else profile_report(data["profile"]) + "\n"
+              + "\n".join(machine_lines(data["machine"])))
+        return 0
     if args.mode == LOAD_MODE:
         intervals = [float(v) for v in args.intervals.split(",") if v]
         data["load"] = [load_stall(levels[0], interval) for _ in range(max(1, args.repeats)) for interval in intervals]

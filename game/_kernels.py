@@ -1330,21 +1330,28 @@ from game._force_kernels import FORCE_STEPPERS  # noqa: E402
 from game._force_kernels import warm_up as _warm_up_forces  # noqa: E402
 
 
+# What each compiling child warms (game.accel.COMPILE_PARTS, one child each), balanced by the
+# cold compile of each kernel with its helpers in a fresh process (numba 0.68, this project's
+# 2-core machine, CPU s): solve 14.3, prepare_contacts 7.1, ball_contacts 6.4, the force
+# steppers 3.6, sweep 2.5, static_contacts 1.1, the uniform steppers 0.9, static_geometry 0.6
+# (and the ball stamper 0.4 the first child loads too): about 18.5 s a part, where the split
+# before (candidates, statics, steppers and sweep | prepare and solve) was 17.5 | 22 s.
+WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_steppers", "static_geometry"),
+                 "solve": ("solve", "sweep", "static_contacts", "uniform_steppers")}
+
+
 def warm_up(part=None):
-    """Compile (or load from the cache) the kernels on a tiny problem: all of them, or one part
-    of ``game.accel.COMPILE_PARTS`` ("contacts": the candidate search, statics, steppers and
-    sweep; "solver": prepare and solve), so that two processes can fill numba's cache at once."""
+    """Compile (or load from the cache) the kernels on a tiny problem: all of them, or the
+    kernels one part of ``game.accel.COMPILE_PARTS`` names in WARM_UP_PARTS, so that two
+    processes can fill numba's cache at once. Every kernel is called with the argument types
+    the game gives it (one signature each: another would be a compile the game stalls on)."""
     if part not in (None,) + COMPILE_PARTS:
         raise ValueError(f"warm_up: no part {part!r}")
+    names = [name for kernels in WARM_UP_PARTS.values() for name in kernels] if part is None else WARM_UP_PARTS[part]
     px = np.array([0.0, 0.5, 3.0])
     py = np.array([0.0, 0.0, 0.0])
     r = np.array([0.3, 0.3, 0.3])
-    contacts = part in (None, "contacts")
-    solver = part in (None, "solver")
-    if contacts:
-        i, j = ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6)
-    else:   # the one pair ball_contacts finds here, of the very types it returns
-        i, j = np.array([0], np.int64), np.array([1], np.int64)
+    i, j = np.array([0], np.int64), np.array([1], np.int64)    # the one pair ball_contacts finds here
     nx = np.ones(len(i))
     ny = np.zeros(len(i))
     depth = np.zeros(len(i))
@@ -1353,26 +1360,35 @@ def warm_up(part=None):
     start = np.zeros(49, np.int64)
     start[1:] = 1
     pos = np.stack((px, py), axis=1)
+    vel = np.zeros((3, 2))
     m = len(i)
     z = np.zeros(m)
     ext = np.zeros(4)
-    if contacts:
-        static_contacts(px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64),
-                        a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1)
-        static_geometry(px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1],
-                        b[1:], np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1)
-    if solver:
-        prepare_contacts(3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext,
-                         np.append(r, 0.0), np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31,
-                         i[:0], z[:0], z[:0], z[:0], 0.5)
-        solve(np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
-              ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(),
-              1 / 240, 1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0, z + 1.0, z + 1.0)
-    if contacts:
-        vel = np.zeros((3, 2))
+
+    def uniform_steppers():
         for stepper in UNIFORM_STEPPERS.values():
             stepper(pos, vel, 0.0, -9.81, 0.0, 1 / 240)
-        _warm_up_forces()
-        box = np.array([[-5.0, 1.0, 5.0, 1.0]])
-        sweep(pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1),
-              np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), box, np.zeros(1, np.int64) - 1)
+
+    calls = {
+        "ball_contacts": lambda: ball_contacts(px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6),
+        "static_contacts": lambda: static_contacts(
+            px, py, px, py, r, np.zeros(3), 1.0, -2.0, -2.0, 8, 6, start, np.zeros(1, np.int64), a[:1], a[1:], b[:1],
+            b[1:], np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1, np.int64) - 1),
+        "static_geometry": lambda: static_geometry(
+            px, py, px, py, r, np.zeros(1, np.int64), np.zeros(1, np.int64), a[:1], a[1:], b[:1], b[1:], np.zeros(1),
+            np.ones(1), np.zeros(1), np.zeros(1, np.int64) - 1),
+        "prepare_contacts": lambda: prepare_contacts(
+            3, i, j, i[:0], i[:0], z[:0], z[:0], z[:0], ext, ext, ext, ext, ext, ext, ext, ext, np.append(r, 0.0),
+            np.arange(3), ext, ext, ext, z[:1], z[:1], z[:1], 1 / 480, 1e-9, 1 << 31, i[:0], z[:0], z[:0], z[:0], 0.5),
+        "solve": lambda: solve(
+            np.array([0, m]), i, j, nx, ny, depth, z, z, z, z, z, z, z, z, z, z, z, j, z.copy(), z.copy(), z.copy(),
+            ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), ext.copy(), 1 / 240,
+            1 / 480, 0.5, 1e-9, 4, True, 1, 1, 9.0, 0.9, 0.05, 9.0, 0.9, 0.05, 3.0, z + 1.0, z + 1.0),
+        "uniform_steppers": uniform_steppers,
+        "force_steppers": _warm_up_forces,
+        "sweep": lambda: sweep(
+            pos - 1.0, pos, vel, r, r, r, 0.25, 0.25, a[:1], a[1:], b[:1], b[1:], np.zeros(1), np.zeros(1),
+            np.ones(1), np.zeros(1), np.zeros(1), np.array([[-5.0, 1.0, 5.0, 1.0]]), np.zeros(1, np.int64) - 1),
+    }
+    for name in names:
+        calls[name]()

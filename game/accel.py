@@ -7,17 +7,20 @@ looped instead of vectorised, to the same bits. numba is imported only when ``lo
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
 
 Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
-On a cold cache (the first run after installing) compiling the kernels takes 15-25 s of
-Python work, which on a thread would hold the interpreter's lock and slow the frames
-meanwhile; so child processes compile them into numba's on-disk cache: two at once, each
-one half of the kernels (``COMPILE_PARTS``; the first also loads what the caller names:
-the game names its ball stamper, ``game.render_kernels``), so the compile takes as long
-as its larger half where two cores are free. The game then loads the kernels from that cache
+On a cold cache (the first run after installing) compiling the kernels takes about 37 s of
+CPU (60 % of it LLVM's), which on a thread would hold the interpreter's lock and slow the
+frames meanwhile; so child processes compile them into numba's on-disk cache: two at once,
+each one half of the kernels (``COMPILE_PARTS``, balanced by measured compile times; the
+first also loads what the caller names: the game names its ball stamper,
+``game.render_kernels``), so the compile takes as long as its larger half where two cores
+are free. The game then loads the kernels from that cache
 (about a second, with a short switch interval so that its frames keep their turns at the
 interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
-A third child then compiles the one-call tick (``game._step_kernels``, about as long again:
-it links every kernel into itself), and the world runs whole ticks in one call once ``TICK``
-is set.
+A third child then compiles the one-call tick (``game._step_kernels``, about 25 s of CPU
+though every kernel it calls is cached by then: numba links each callee's optimised module
+into the caller's and runs LLVM's optimisation and code generation over the whole again, at
+each level of calls: _candidates, _substep, tick), and the world runs whole ticks in one
+call once ``TICK`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 
@@ -36,9 +39,11 @@ KERNELS = None          # the kernel module once loaded
 TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
 
-# The halves of the compile work (_kernels.warm_up(part)), one child each: "contacts" (the
-# candidate search, statics, steppers, forces, sweep) and "solver" (prepare and solve).
-COMPILE_PARTS = ("contacts", "solver")
+# The halves of the compile work (_kernels.warm_up(part)), one child each, about as long as each
+# other (the kernels of each: _kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
+# the ball pairs, the force steppers, the statics' geometry; its child loads ``also`` too) and
+# "solve" (the solve, the sweep, the statics' candidates, the uniform steppers).
+COMPILE_PARTS = ("prepare", "solve")
 STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usable once loaded
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.

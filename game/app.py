@@ -50,6 +50,14 @@ OVERLAP_SWITCH_INTERVAL = 0.0005
 # ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
 # worker's costs (a thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
+# While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
+# tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
+# for ticks and then caught up ran at 15-28 FPS. Meanwhile frames come first (FramePacer): a
+# frame's ticks are held back so that frames keep PACED_MIN_FPS, and the world runs slower.
+PACED_MIN_FPS = 50
+PACED_PERIOD = 0.019         # s: the mean frame period the pacer allows (under 1/PACED_MIN_FPS)
+PACED_SAVED = 0.03           # s: frame time saved up for ticks at most (50 periods and this fit in 1 s)
+PACED_TICK_SHARE = 0.1       # of the wall time the ticks get at least, frame rate or not
 
 
 class FrameStats:
@@ -73,6 +81,43 @@ class FrameStats:
 
     def draw(self, ms):
         self.draw_ms = self._smooth(self.draw_ms, ms)
+
+
+class FramePacer:
+    """Frame time as a budget for ticks: frames at least every ``period`` s on average, and the
+    ticks at least ``share`` of the wall time.
+
+    A token bucket: each frame earns ``period`` minus its length (the wall seconds since the
+    frame before, the ticks it ran included), up to ``saved`` s; a frame runs ticks only while
+    the credit covers one (``tick_s``, the recent cost of a tick) and stops where it would not
+    cover another (game.clock.FixedClock's budget). So over any run of k frames the wall time
+    is at most k period + saved, give or take the error of ``tick_s``. Besides, the ticks earn
+    ``share`` of every frame's length, spent a tick at a time: where the frames alone take
+    longer than ``period`` (a machine busy with other work) no credit would ever come, and
+    the world still moves; on a quiet machine 50 frames of 1/60 s and share s of ticks fit
+    in a second."""
+
+    def __init__(self, period=PACED_PERIOD, saved=PACED_SAVED, share=PACED_TICK_SHARE):
+        self.period = period
+        self.saved = saved
+        self.share = share
+        self.credit = 0.0           # s of wall time the ticks may spend to keep the frame rate
+        self.owed = 0.0             # s of wall time the ticks are owed at least
+
+    def budget(self, frame_dt, tick_s):
+        """After a frame of ``frame_dt`` s, with ticks of ``tick_s`` s lately: the s of ticks this
+        frame may run after its first (FixedClock.advance's ``budget``), or None (no tick)."""
+        frame_dt = max(0.0, float(frame_dt))
+        tick_s = max(0.0, float(tick_s))
+        self.credit = min(self.saved, self.credit + self.period - frame_dt)
+        self.owed = min(max(self.saved, tick_s), self.owed + self.share * frame_dt)
+        if self.credit >= tick_s:
+            self.owed = 0.0
+            return self.credit - tick_s
+        if self.owed >= tick_s:
+            self.owed -= tick_s
+            return 0.0              # one tick
+        return None
 
 
 class App:
@@ -100,6 +145,8 @@ class App:
         self._want_screenshot = False
         self._view = None              # the World.view() drawn while the ticks run (start_update)
         self._job = None               # those ticks: (thread, [(ms, outcome)], {"ticks", "error"})
+        self.pacer = FramePacer()      # frames first while warming up (_before_ticks)
+        self._tick_budget = None       # s of ticks this frame may run (None: the clock's own budget)
         self.play = PlayMode(self)
         self.stack = [self.play]
         self.fit_camera()
@@ -186,12 +233,13 @@ class App:
 
     def _update(self, frame_dt):
         frame_dt = max(0.0, float(frame_dt))
-        ticks = self.clock.advance(frame_dt) if self._before_ticks(frame_dt) else 0
+        ticks = self.clock.advance(frame_dt, budget=self._tick_budget) if self._before_ticks(frame_dt) else 0
         return self._after_ticks(ticks)
 
     def _before_ticks(self, frame_dt):
         """A frame's bookkeeping before its ticks; returns whether the world may tick (False: a
-        mode above play stops it, and the clock saves nothing up)."""
+        mode above play stops it, or while warming up the frames need the time (FramePacer);
+        the clock saves nothing up)."""
         self.time += frame_dt
         self.stats.frame(frame_dt)
         if self.time >= self.next_poll:
@@ -201,6 +249,12 @@ class App:
         if any(mode.pauses_below for mode in self.stack[1:]):
             self.clock.hold()
             return False
+        self._tick_budget = None
+        if self.warming_up and not self.clock.paused:
+            self._tick_budget = self.pacer.budget(frame_dt, self.stats.tick_ms / 1000.0)
+            if self._tick_budget is None:
+                self.clock.wait(frame_dt)   # no tick this frame: the world runs slower, the frames keep up
+                return False
         return True
 
     def _after_ticks(self, ticks):
@@ -246,7 +300,7 @@ class App:
                 self._job = (None, [], {"ticks": 0})
                 return
             if not self.overlaps():
-                self._job = (None, [], {"ticks": self.clock.advance(frame_dt)})
+                self._job = (None, [], {"ticks": self.clock.advance(frame_dt, budget=self._tick_budget)})
                 return
             world = self.session.world
             self._view = world.view()
@@ -255,7 +309,8 @@ class App:
             def work():
                 try:
                     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)))
+                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)),
+                                                            budget=self._tick_budget)
                 except BaseException as error:  # noqa: BLE001 - raised again on the main thread
                     result["error"] = error
 

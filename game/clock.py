@@ -53,11 +53,20 @@ class FixedClock:
         self.accumulator = 0.0
         self.pending_steps = 0
 
-    def advance(self, frame_dt, tick=None):
+    def wait(self, frame_dt):
+        """A frame that runs no tick though the world is running (game.app paces its frames):
+        its time is kept up to one tick, so that the next frame let tick runs one; the rest
+        is dropped (the world runs slower)."""
+        if not self.paused:
+            self.accumulator = min(TICK, self.accumulator + min(max(0.0, float(frame_dt)), MAX_FRAME_DT) * self.time_scale)
+
+    def advance(self, frame_dt, tick=None, budget=None):
         """Run the ticks frame_dt wall seconds are worth; returns how many ran. ``tick``: the
         callable to run per tick this once (default ``self.tick``; game.app passes one that
-        steps the world on a worker thread)."""
+        steps the world on a worker thread). ``budget``: s of wall time for this frame's ticks
+        this once (default ``self.budget``, and never more; game.app paces frames with it)."""
         tick = self.tick if tick is None else tick
+        budget = self.budget if budget is None else min(self.budget, budget)
         ticks = 0
         started = time.perf_counter()
         if self.paused:
@@ -70,7 +79,7 @@ class FixedClock:
         self.pending_steps = 0
         self.accumulator += min(max(0.0, float(frame_dt)), MAX_FRAME_DT) * self.time_scale
         while self.accumulator >= TICK:
-            if ticks >= MAX_TICKS_PER_FRAME or (ticks and time.perf_counter() - started > self.budget):
+            if ticks >= MAX_TICKS_PER_FRAME or (ticks and time.perf_counter() - started > budget):
                 self.accumulator = 0.0      # drop the rest: run slow rather than spiral
                 break
             self.accumulator -= TICK

@@ -164,6 +164,38 @@ def test_each_part_of_the_warm_up_compiles_what_the_whole_compiles():
         KERNELS.warm_up("everything")
 
 
+def test_the_parts_of_the_warm_up_share_no_kernel_and_together_call_every_one(monkeypatch):
+    """Each compiling child warms its part (_kernels.WARM_UP_PARTS); a kernel no part calls would
+    be compiled by the game itself on its first call, holding the interpreter's lock for
+    seconds, and one two parts call is compiled twice. Every public kernel (and the force
+    steppers' one) is replaced by a spy that notes which part called it."""
+    import numba
+    from game import _force_kernels
+    calls = []
+    spied = {}
+
+    def spy(name, kernel):
+        spied[name] = kernel
+        return lambda *args: (calls.append(name), kernel(*args))[1]
+
+    for name, kernel in list(vars(KERNELS).items()):
+        if isinstance(kernel, numba.core.registry.CPUDispatcher) and not name.startswith("_"):
+            monkeypatch.setattr(KERNELS, name, spy(name, kernel))
+    for key, kernel in list(KERNELS.UNIFORM_STEPPERS.items()):
+        monkeypatch.setitem(KERNELS.UNIFORM_STEPPERS, key, spy(kernel.py_func.__name__, kernel))
+    monkeypatch.setattr(_force_kernels, "step", spy("force step", _force_kernels.step))
+    called = {}
+    for part in accel.COMPILE_PARTS:
+        calls.clear()
+        KERNELS.warm_up(part)
+        called[part] = set(calls)
+    assert set(accel.COMPILE_PARTS) == set(KERNELS.WARM_UP_PARTS)
+    for a in accel.COMPILE_PARTS:
+        for b in accel.COMPILE_PARTS:
+            assert a == b or not called[a] & called[b], (a, b)
+    assert set().union(*called.values()) == set(spied)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 200))
 def test_candidates_hold_every_pair_within_reach_plus_margins(seed, n):
@@ -211,3 +243,27 @@ def test_the_one_call_tick_is_compiled_to_let_go_of_the_interpreters_lock():
     from game import _step_kernels
     assert accel.TICK is _step_kernels and accel.releases_lock()
     assert _step_kernels.tick.targetoptions["nogil"] is True
+
+
+def test_the_game_calls_the_kernels_with_no_signature_the_warm_up_left_out():
+    """The game loads what the warm-ups compiled; a kernel called with other argument types
+    (int32 for int64, a non-contiguous array, a float for an int) would be compiled in the
+    game's own process on its first call, holding the interpreter's lock for seconds. Every
+    shipped level, a few ticks with each integrator and with a grab spring, compiles nothing."""
+    import os
+    from numba.core import event
+    from game.integrators import ORDER
+    from game.level import level_files, load
+    from game.world import World
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with event.install_recorder("numba:compile") as compiled:
+        for path in level_files(os.path.join(root, "levels")):
+            for integrator in ORDER:
+                world = World.from_level(load(path))
+                world.integrator = integrator
+                for _ in range(3):
+                    world.step(1 / 60)
+                if world.count:
+                    world.grab(0, world.pos[0] + 0.1)
+                    world.step(1 / 60)
+    assert not [(e.data["dispatcher"].py_func.__name__, e.data["args"]) for _, e in compiled.buffer if e.is_start]

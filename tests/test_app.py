@@ -881,6 +881,124 @@ def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
     assert not any(s.startswith("warming up") for s in drawn)
 
 
+class _FakeTime:
+    """A stand-in for game.clock's ``time``: wall seconds that pass only when told."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+
+def paced_frames(tick_s, draw_s, seconds, idle_s=FRAME):
+    """The window's loop with the pacer, on a fake clock: each frame asks app.FramePacer for a
+    budget, runs the ticks FixedClock allows (each ``tick_s`` s), draws (``draw_s`` s) and waits
+    for the 60 FPS cap, which on a busy machine sleeps until ``idle_s`` s after the frame's
+    start. Returns (the frames' end times, ticks run)."""
+    from unittest import mock
+    from game import clock as clock_module
+    fake = _FakeTime()
+    ticks = []
+
+    def tick():
+        fake.now += tick_s
+        ticks.append(fake.now)
+
+    with mock.patch.object(clock_module, "time", fake):
+        clock = clock_module.FixedClock(tick)
+        pacer = app_module.FramePacer()
+        stamps, frame_dt = [], FRAME
+        while fake.now < seconds:
+            start = fake.now
+            budget = pacer.budget(frame_dt, tick_s)
+            if budget is None:
+                clock.wait(frame_dt)
+            else:
+                clock.advance(frame_dt, budget=budget)
+            fake.now = max(fake.now + draw_s, start + max(idle_s, 1 / app_module.FPS_LIMIT))
+            frame_dt = fake.now - start
+            stamps.append(fake.now)
+    return stamps, len(ticks)
+
+
+def fewest_frames_in_a_second(stamps):
+    """The fewest frame ends in any one-second window [t, t + 1) starting at a frame end."""
+    fewest, j = None, 0
+    for i, t in enumerate(stamps):
+        if t + 1.0 > stamps[-1]:
+            break
+        while stamps[j] < t + 1.0:
+            j += 1
+        fewest = j - i if fewest is None else min(fewest, j - i)
+    return fewest
+
+
+@settings(max_examples=25, deadline=None)
+@given(tick_s=st.floats(0.0, 0.12), draw_s=st.floats(0.0, 0.006))
+def test_paced_frames_keep_fifty_a_second_whatever_a_tick_costs(tick_s, draw_s):
+    """While the kernels load, a tick on the numpy path can cost more than a frame; the pacer
+    holds ticks back so that every second of wall time still shows PACED_MIN_FPS frames
+    (the world runs slower instead), and it keeps ticking."""
+    stamps, ticks = paced_frames(tick_s, draw_s, 8.0)
+    assert fewest_frames_in_a_second(stamps) >= app_module.PACED_MIN_FPS
+    assert ticks >= 5           # a tick of 0.12 s: one about every 1.1 s of frames
+
+
+@settings(max_examples=15, deadline=None)
+@given(tick_s=st.floats(0.0, 0.006), draw_s=st.floats(0.0, 0.004))
+def test_paced_frames_with_cheap_ticks_keep_real_time(tick_s, draw_s):
+    """Ticks and drawing within a frame: the pacer holds nothing back, about one tick a frame at
+    60 FPS (a frame a hair short of a tick runs none, and the next only one)."""
+    stamps, ticks = paced_frames(tick_s, draw_s, 5.0)
+    assert 0.97 * len(stamps) <= ticks <= len(stamps)
+
+
+@settings(max_examples=15, deadline=None)
+@given(tick_s=st.floats(0.0, 0.1), idle_s=st.floats(0.0185, 0.03))
+def test_where_frames_alone_miss_the_rate_the_paced_ticks_still_get_their_share(tick_s, idle_s):
+    """A busy machine: frames without ticks already take longer than the pacer's period, so no
+    credit ever comes; the ticks still get PACED_TICK_SHARE of the wall time (a tick every
+    frame where they are cheap)."""
+    stamps, ticks = paced_frames(tick_s, 0.0, 6.0, idle_s)
+    assert ticks * max(tick_s, idle_s) >= app_module.PACED_TICK_SHARE * stamps[-1] - 2 * (tick_s + idle_s)
+
+
+def test_while_warming_up_a_slow_frame_is_not_caught_up_and_after_it_is(game, monkeypatch):
+    """The numpy path serves while the kernels load: after a slow frame the next does not
+    catch up (frames first: the pacer); ticks slower than a frame run one now and then, about
+    PACED_TICK_SHARE of the time; a single step while paused always runs. With the kernels
+    in, a slow frame runs the ticks it missed."""
+    import threading
+    from game import accel
+    release = threading.Event()
+    game.loader = threading.Thread(target=release.wait, daemon=True)
+    game.loader.start()
+    try:
+        monkeypatch.setattr(accel, "KERNELS", None)
+        assert game.warming_up
+        assert game.update(FRAME) == 1                 # a frame on time: its tick
+        assert game.update(0.05) <= 1                  # 50 ms late: not the three ticks it missed
+        real_step = game._step
+        monkeypatch.setattr(game, "_step", lambda world: (40.0, real_step(world)[1]))   # 40 ms a tick
+        game.stats.tick_ms = 40.0                      # (as the smoothed cost says after a few)
+        counts = [game.update(FRAME) for _ in range(240)]
+        assert max(counts) == 1
+        # 4 s at 60 FPS; a tenth of it for ticks of 40 ms: about 10 (and 2 where the credit helps).
+        assert 8 <= sum(counts) <= 14
+        game.clock.toggle_pause()
+        game.update(0.05)
+        game.clock.step_once()
+        assert game.update(0.05) == 1                  # the step asked for runs, late frame or not
+    finally:
+        release.set()
+        game.loader.join()
+    assert not game.warming_up
+    game.clock.toggle_pause()
+    game.update(FRAME)
+    assert game.update(0.05) == 3                      # 50 ms: three ticks, caught up
+
+
 def test_a_level_opened_from_the_list_is_named_relative_to_the_working_folder(game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "b_broken.json").write_text('{"segments": [}')

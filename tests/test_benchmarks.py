@@ -286,3 +286,25 @@ def test_cold_start_frame_rate_windows_match_brute_force():
         return min(sum(1 for u in ts if t <= u < t + 1.0) for t in ts if t + 1.0 <= ts[-1])
     assert stats["whole"]["min_fps"] == brute(times)
     assert stats["before"]["min_fps"] < 50 <= stats["after"]["min_fps"]
+
+
+def test_cold_start_reports_when_the_tick_came_and_the_world_speed_before_full_speed():
+    import bench_coldstart
+    # 60 FPS throughout; the world at half speed until the kernels (2 s), the tick from 3 s.
+    times = [k / 60 for k in range(301)]
+    frames = [(t, t >= 2.0, 0.0, t >= 3.0, 0.5 * min(t, 2.0) + max(0.0, t - 2.0)) for t in times]
+    stats = bench_coldstart.frame_stats(frames)
+    assert stats["full_speed_s"] == pytest.approx(2.0, abs=1 / 60)
+    assert stats["tick_s"] == pytest.approx(3.0, abs=1 / 60)
+    assert stats["before"]["sim_speed"] == pytest.approx(0.5)
+
+
+def test_the_compile_profile_takes_each_callees_compile_out_of_its_callers():
+    import bench_coldstart
+    # tick (0-10 s) compiles _substep (1-7 s), which compiles _candidates (2-4 s); then sweep alone.
+    notes = [(0.0, True, "tick", "()"), (1.0, True, "_substep", "()"), (2.0, True, "_candidates", "()"),
+             (4.0, False, "", ""), (7.0, False, "", ""), (10.0, False, "", ""),
+             (11.0, True, "sweep", "()"), (11.5, False, "", "")]
+    rows = {r["function"]: r for r in bench_coldstart.compile_table(notes)}
+    assert {name: (r["inclusive_s"], r["exclusive_s"], r["depth"]) for name, r in rows.items()} == {
+        "tick": (10.0, 4.0, 0), "_substep": (6.0, 4.0, 1), "_candidates": (2.0, 2.0, 2), "sweep": (0.5, 0.5, 0)}
