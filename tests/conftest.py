@@ -22,6 +22,14 @@ if os.environ.get("CI"):
 
 from game import accel  # noqa: E402
 
+# On a cold numba cache (CI, a fresh clone) the first process fills it as the game does: two
+# child processes compile the kernels' halves at once, then one the one-call tick (numba
+# compiles on one core per process; a warm cache costs the children ~3 s). pytest-xdist's
+# workers, started after this module loads in the controller, then only load the kernels.
+if not os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("BALLPIT_NUMPY"):
+    if accel.compile_in_child():
+        accel.compile_in_child(stage="_step_kernels")
+
 # The tests run with the compiled kernels when numba is there (as the game does once they
 # load); tests that ask for the ``solver`` fixture run a default ("compiled") World on both
 # executions of the one solver, with the kernels and without.
