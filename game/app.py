@@ -281,7 +281,7 @@ class App:
         on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
         that lets go of the interpreter's lock (game.accel.releases_lock), so the drawing
         meanwhile has the other core. Elsewhere
-        (numpy, springs, the grab, an overlay) a worker would only take turns at the lock.
+        (numpy, polygons, an overlay) a worker would only take turns at the lock.
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
         on a machine whose cores other programs keep busy the worker gains nothing)."""
         return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()

@@ -796,14 +796,18 @@ class World:
 
     def view(self):
         """A copy of the world to draw while the world itself steps on (game.app's two-core
-        loop): its attributes shared, its numpy arrays and its sleep state copied (a step
-        replaces some and writes others in place, and balls may come and go), so it shows
-        the world as it was when taken. For reading only."""
+        loop): its attributes shared, its numpy arrays, its sleep state and its springs copied
+        (a step replaces some and writes others in place, and balls may come and go), so it
+        shows the world as it was when taken. For reading only."""
         view = copy.copy(self)
         for name, value in vars(self).items():
             if isinstance(value, np.ndarray):
                 setattr(view, name, value.copy())
         view._sleep = self._sleep.copy()
+        # The springs as they are: a step with sleeping balls swaps the forces' springs for
+        # the awake ones' (_only), and removing balls remaps them (new arrays each time).
+        view.forces = copy.copy(self.forces)
+        view.forces.springs = copy.copy(self.forces.springs)
         return view
 
     def state_hash(self):

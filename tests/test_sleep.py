@@ -295,3 +295,26 @@ def test_a_view_keeps_its_own_sleep_state_while_the_world_loses_and_wakes_balls(
     assert len(view.sleeping) == len(view.pos) == w.count + 1
     assert view.sleeping.all() and not w.sleeping.all()
     assert not np.shares_memory(view.pos, w.pos)
+
+
+def test_a_view_keeps_its_springs_while_the_world_ticks_part_asleep_and_loses_balls():
+    """The springs a view draws are the world's when it was taken: a tick with sleeping balls
+    swaps the world's springs for the awake balls' (indices into them) while it runs, and a
+    removed ball remaps them; neither reaches the view (the game draws it meanwhile)."""
+    w = asleep_pile(springs=[{"a": int(top_row()[0]), "b": int(top_row()[1]), "stiffness": 50.0}])
+    w.add_ball((WIDTH / 2, 20 * R))                 # far above: it falls awake, the pile sleeps on
+    view = w.view()
+    a, b = view.springs.a.copy(), view.springs.b.copy()
+    mid_tick = []
+    real_tick = w._tick
+
+    def tick(dt, kernels):                          # what the drawing thread sees mid-tick
+        mid_tick.append((w.sleeping.sum(), view.springs.a.copy(), view.springs.b.copy()))
+        real_tick(dt, kernels)
+    w._tick = tick
+    w.step(TICK)
+    assert mid_tick[0][0] == w.count - 1            # the tick ran on the awake ball alone
+    assert np.array_equal(mid_tick[0][1], a) and np.array_equal(mid_tick[0][2], b)
+    w.remove_balls([0])
+    assert not np.array_equal(w.springs.a, a)       # remapped in the world...
+    assert np.array_equal(view.springs.a, a) and np.array_equal(view.springs.b, b)   # ...not in the view
