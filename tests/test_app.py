@@ -1040,8 +1040,13 @@ def _pixels(g):
     return pygame.surfarray.array3d(surface)
 
 
-def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(pile, any_tick):
+@pytest.mark.parametrize("grabbed", [False, True], ids=["free", "a ball grabbed"])
+def test_the_ticks_on_a_worker_thread_are_the_ticks_update_runs_and_each_frame_shows_the_one_before(
+        pile, any_tick, grabbed):
     serial, apart = pile
+    if grabbed:     # the grab's springs tick in the one call too, drawn meanwhile from the view
+        for g in pile:
+            g.session.world.grab(0, g.session.world.pos[0] + (0.5, 1.0))
     assert apart.session.world.ticks_in_one_call() and apart.overlaps()   # else no thread would run here
     before = _pixels(serial)
     for k, dt in enumerate((FRAME, FRAME, 2.5 * FRAME, FRAME, 0.0, 3 * FRAME)):
