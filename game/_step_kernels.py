@@ -30,22 +30,15 @@ FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verl
 
 @njit(cache=True)
 def _integrate(forces, field, pos, vel, inv_mass, h):
-    """World._integrate's (pos, vel) step: ``forces`` (uniform, stepper, gx, gy, drag); where
-    uniform, _kernels.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
-    FORCE_KINDS[stepper] under the rest of Forces.packed(), ``field`` (the springs' and the
-    attractors' arrays)."""
-    uniform, stepper, gx, gy, drag = forces
+    """World._integrate's (pos, vel) step: ``forces`` (uniform, stepper, kind, gx, gy, drag);
+    where uniform, _kernels.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
+    ``kind`` (FORCE_KINDS[stepper]) under the rest of Forces.packed(), ``field`` (the springs'
+    and the attractors' arrays)."""
+    uniform, stepper, kind, gx, gy, drag = forces
     if uniform:
         _uniform_step(stepper, pos, vel, gx, gy, drag, h)
         return
     (sa, sb, anchor, stiffness, damping, rest, shape, center, strength, numbers, edges, edge_start) = field
-    kind = FK.EULER
-    if stepper == 1:
-        kind = FK.SEMI_IMPLICIT
-    elif stepper == 2:
-        kind = FK.VERLET
-    elif stepper == 3:
-        kind = FK.RK4
     FK.step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest, shape, center,
             strength, numbers, edges, edge_start)
 

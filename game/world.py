@@ -617,7 +617,8 @@ class World:
                 float(g.lo[1]), float(g.hi[0]), float(g.hi[1]))
         # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
         packed = self.forces.packed()
-        forces = (bool(self.forces.uniform), fused.STEPPERS.index(self._integrator)) + packed[:3]
+        stepper = fused.STEPPERS.index(self._integrator)
+        forces = (bool(self.forces.uniform), stepper, fused.FORCE_KINDS[stepper]) + packed[:3]
         found = self._candidates_kept()
         if found is not None:
             found_at, margin = self._found_at, self._margin
