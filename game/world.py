@@ -772,6 +772,11 @@ class World:
         reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
         lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
         hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
+        # Every tick, and nearly always nothing is far: two whole-array reductions say so in a
+        # tenth of the time of the per-ball test below (a NaN position fails them and goes on
+        # to that test, which keeps it, as it always did).
+        if self.pos.min() >= lo.max() and self.pos.max() <= hi.min():
+            return
         far = np.any((self.pos < lo) | (self.pos > hi), axis=1)
         # A ball on a spring is held, not escaping: far, it is a blow-up (a stiff spring
         # under Euler) that blown_up() reports, not a ball to lose quietly.
