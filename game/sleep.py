@@ -124,17 +124,24 @@ class Sleep:
 
         A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
         (no gravity) keep drifting, as a player expects, instead of stopping dead."""
-        speed2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
+        # Every tick, so in as few numpy calls as the same arithmetic allows (whole (N, 2)
+        # arrays squared at once, then their columns summed: vx vx + vy vy as before).
+        v2 = vel * vel
+        move = pos - before
+        move *= move
         rim = spin * radius
-        mx, my = pos[:, 0] - before[:, 0], pos[:, 1] - before[:, 1]
+        rim *= rim
         way = SLEEP_SPEED * dt
-        resting = ((speed2 < SLEEP_SPEED * SLEEP_SPEED) & (rim * rim < SLEEP_SPEED * SLEEP_SPEED)
-                   & (mx * mx + my * my < way * way))
+        resting = (v2[:, 0] + v2[:, 1]) < SLEEP_SPEED * SLEEP_SPEED
+        resting &= rim < SLEEP_SPEED * SLEEP_SPEED
+        resting &= (move[:, 0] + move[:, 1]) < way * way
         # (A sleeper rests, so its timer runs on, unread until it wakes, which starts it again.)
         self.timer = np.where(resting, self.timer + dt, 0.0)
-        awake = ~self.asleep
         self.ticks += 1
-        if self.ticks % ISLAND_EVERY or not np.any(awake & (self.timer >= SLEEP_TIME)):
+        if self.ticks % ISLAND_EVERY:
+            return 0
+        awake = ~self.asleep
+        if not np.any(awake & (self.timer >= SLEEP_TIME)):
             return 0
         # The islands of the awake balls, in their own numbering 0..M-1.
         index = np.flatnonzero(awake)
