@@ -15,7 +15,6 @@ import math
 
 import numpy as np
 from numba import int64, njit, uint64
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from game.accel import COMPILE_PARTS
 from game.geometry import EPS, ON_SEGMENT_ULPS
@@ -321,6 +320,13 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
 
 
 HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+# The lowest set bit's place in a 64-bit word w: _LOW_BIT[((w & -w) * DE_BRUIJN) >> 58] (a de Bruijn
+# sequence: each of the 64 powers of two lands on its own top six bits); numba's public API has
+# no count of trailing zeros.
+DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_LOW_BIT = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22, 45,
+                     39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11, 46,
+                     26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6], np.int64)
 # solve's packed ball state: the columns of st (size, BALL_COLUMNS), one ball a row.
 V_X, V_Y, SPIN, P_X, P_Y, W, INV_I, ANGLE = range(8)
 BALL_COLUMNS = 8
@@ -894,7 +900,7 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
                     break
                 word = bits[wi]
                 bits[wi] = word & (word - one)
-                k = ((wi - lo) << 6) + int64(trailing_zeros(word))
+                k = ((wi - lo) << 6) + _LOW_BIT[((word & (~word + one)) * DE_BRUIJN) >> uint64(58)]
             p = a[k]
             q = b[k]
             knx = nx[k]

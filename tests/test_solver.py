@@ -227,3 +227,15 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
         compiled_world.step(TICK)
         assert numpy_world.state_hash() == compiled_world.state_hash()
     assert any(guarded)         # the guard did relax some island again
+
+
+@needs_kernels
+def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
+    """_kernels._impacts finds the next contact to look at by the lowest set bit of a 64-bit
+    word through a de Bruijn table: every power of two must land on its own entry."""
+    from game import _kernels
+    for place in range(64):
+        word = 1 << place
+        top = ((word * int(_kernels.DE_BRUIJN)) % (1 << 64)) >> 58
+        assert _kernels._LOW_BIT[top] == place
+    assert sorted(_kernels._LOW_BIT) == list(range(64))
