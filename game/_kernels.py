@@ -330,6 +330,11 @@ _LOW_BIT = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 
 # solve's packed ball state: the columns of st (size, BALL_COLUMNS), one ball a row.
 V_X, V_Y, SPIN, P_X, P_Y, W, INV_I, ANGLE = range(8)
 BALL_COLUMNS = 8
+# solve's packed contact terms for _soft_pass: the columns of ct (C, CONTACT_COLUMNS), one
+# contact a row. The normal, friction's lever arms and the bias terms are the biased passes'
+# and then the relax passes' (_relax_normals); the masses as the mass scaling leaves them.
+C_NX, C_NY, C_ARM_A, C_ARM_B, C_BIAS, C_MS, C_IM, C_WA, C_WB, C_IA, C_IB, C_MN, C_MT, C_MR, C_FR, C_RL = range(16)
+CONTACT_COLUMNS = 16
 
 
 @njit(cache=True)
@@ -611,43 +616,41 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 
 
 @njit(cache=True)
-def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b, mass_n, mass_t, mass_r, friction,
-               rolling, static, pn, pt, pr, st, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-               s_impulse_scale, max_push, scale_a, scale_b):
-    """solver._pass, one contact after another, on the balls' packed state ``st`` (solve);
-    (nx, ny) the normals and (arm_a, arm_b) friction's lever arms (m) to use: the biased
-    passes get the contacts' own and (ra, rb), the relax passes the lines of centres and the
-    arms splitting |d| (_relax_normals); the mass scaling takes (ra, rb) in both."""
-    for k in range(lo, hi):
+def _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
+                   h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
+                   scale_a, scale_b):
+    """(C, CONTACT_COLUMNS) the terms of solver._pass that stay the same through a solve, for
+    the biased passes: solver._colour_terms' bias and mass scaling, with the same arithmetic,
+    found once a solve where _soft_pass found them every pass (the balls' masses do not
+    change in a solve)."""
+    m = len(a)
+    ct = np.empty((m, CONTACT_COLUMNS))
+    for k in range(m):
         p = a[k]
         q = b[k]
-        knx = nx[k]
-        kny = ny[k]
-        bias = 0.0
-        ms = 1.0
-        im = 0.0
-        if use_bias:
-            s = separation[k]
-            if s > 0.0:
-                bias = s * (1.0 / h_move)
-            elif static[k] >= 0:
-                bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
-                ms = s_mass_scale
-                im = s_impulse_scale
-            else:
-                bias = max(mass_scale * rate * s, 0.0 - max_push)
-                ms = mass_scale
-                im = impulse_scale
+        s = separation[k]
+        if s > 0.0:
+            bias = s * (1.0 / h_move)
+            ms = 1.0
+            im = 0.0
+        elif static[k] >= 0:
+            bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
+            ms = s_mass_scale
+            im = s_impulse_scale
+        else:
+            bias = max(mass_scale * rate * s, 0.0 - max_push)
+            ms = mass_scale
+            im = impulse_scale
         wa = st[p, W]
         wb = st[q, W]
         ia = st[p, INV_I]
         ib = st[q, INV_I]
-        kra = ra[k]
-        krb = rb[k]
         m_n = mass_n[k]
         m_t = mass_t[k]
         m_r = mass_r[k]
         if (scale_a[k] != 1.0 or scale_b[k] != 1.0):
+            kra = ra[k]
+            krb = rb[k]
             wa = wa * scale_a[k]
             wb = wb * scale_b[k]
             ia = ia * scale_a[k]
@@ -658,9 +661,46 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b,
             m_n = 1.0 / k_n if k_n > 0 else 0.0
             m_t = 1.0 / k_t if k_t > 0 else 0.0
             m_r = 1.0 / k_r if k_r > 0 else 0.0
+        ct[k, C_NX] = nx[k]
+        ct[k, C_NY] = ny[k]
+        ct[k, C_ARM_A] = ra[k]
+        ct[k, C_ARM_B] = rb[k]
+        ct[k, C_BIAS] = bias
+        ct[k, C_MS] = ms
+        ct[k, C_IM] = im
+        ct[k, C_WA] = wa
+        ct[k, C_WB] = wb
+        ct[k, C_IA] = ia
+        ct[k, C_IB] = ib
+        ct[k, C_MN] = m_n
+        ct[k, C_MT] = m_t
+        ct[k, C_MR] = m_r
+        ct[k, C_FR] = friction[k]
+        ct[k, C_RL] = rolling[k]
+    return ct
+
+
+@njit(cache=True)
+def _soft_pass(lo, hi, a, b, ct, pn, pt, pr, st):
+    """solver._pass over the contacts lo:hi, one contact after another, on the balls' packed
+    state ``st`` and the contacts' packed terms ``ct`` (solve): the biased passes' terms
+    (_contact_terms) or the relax passes' (_relax_normals: no bias, ms 1, im 0, which is the
+    same arithmetic as solver._pass without the bias)."""
+    # The indices as uint64: numba wraps a signed index that is negative, a test and an add
+    # an index (a third of the loop's instructions), and a uint64 cannot be negative.
+    for kk in range(lo, hi):
+        k = np.uint64(kk)
+        p = np.uint64(a[k])
+        q = np.uint64(b[k])
+        knx = ct[k, C_NX]
+        kny = ct[k, C_NY]
+        wa = ct[k, C_WA]
+        wb = ct[k, C_WB]
+        ia = ct[k, C_IA]
+        ib = ct[k, C_IB]
         vn = (st[p, V_X] - st[q, V_X]) * knx + (st[p, V_Y] - st[q, V_Y]) * kny
         old = pn[k]
-        new = max(old - m_n * (ms * vn + bias) - im * old, 0.0)
+        new = max(old - ct[k, C_MN] * (ct[k, C_MS] * vn + ct[k, C_BIAS]) - ct[k, C_IM] * old, 0.0)
         pn[k] = new
         p_n = new - old
         vax = st[p, V_X] + p_n * knx * wa
@@ -669,12 +709,12 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b,
         vby = st[q, V_Y] - p_n * kny * wb
         sa = st[p, SPIN]
         sb = st[q, SPIN]
-        kra = arm_a[k]
-        krb = arm_b[k]
+        kra = ct[k, C_ARM_A]
+        krb = ct[k, C_ARM_B]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
         old = pt[k]
-        limit = friction[k] * new
-        newt = min(max(old - vt * m_t, 0.0 - limit), limit)
+        limit = ct[k, C_FR] * new
+        newt = min(max(old - vt * ct[k, C_MT], 0.0 - limit), limit)
         pt[k] = newt
         p_t = newt - old
         vax = vax - p_t * kny * wa
@@ -684,8 +724,8 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b,
         sa = sa - (kra * p_t) * ia
         sb = sb - (krb * p_t) * ib
         old = pr[k]
-        limit = rolling[k] * new
-        newr = min(max(old - m_r * (sa - sb), 0.0 - limit), limit)
+        limit = ct[k, C_RL] * new
+        newr = min(max(old - ct[k, C_MR] * (sa - sb), 0.0 - limit), limit)
         pr[k] = newr
         p_r = newr - old
         sa = sa + p_r * ia
@@ -699,17 +739,18 @@ def _soft_pass(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, arm_a, arm_b,
 
 
 @njit(cache=True)
-def _relax_normals(a, b, nx, ny, ra, rb, static, st):
-    """(C,) x 4: the normals and friction's lever arms (m) of the relax passes (solver._pass
-    without the bias): a ball pair's line of centres at the moved positions where they are
-    apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)), else (nx, ny)
-    and (ra, rb). They depend on the positions only, which the relax does not move."""
+def _relax_normals(a, b, nx, ny, ra, rb, static, st, ct):
+    """The relax passes' terms in ``ct`` (solver._pass without the bias): the normals and
+    friction's lever arms (m), a ball pair's line of centres at the moved positions where
+    they are apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)), else
+    (nx, ny) and (ra, rb); bias 0, ms 1, im 0. They depend on the positions only, which the
+    relax does not move."""
     m = len(a)
-    rnx = nx.copy()
-    rny = ny.copy()
-    arm_a = ra.copy()
-    arm_b = rb.copy()
     for k in range(m):
+        knx = nx[k]
+        kny = ny[k]
+        arm_a = ra[k]
+        arm_b = rb[k]
         if static[k] < 0:
             p = a[k]
             q = b[k]
@@ -717,12 +758,18 @@ def _relax_normals(a, b, nx, ny, ra, rb, static, st):
             dy = st[p, P_Y] - st[q, P_Y]
             length = np.sqrt(dx * dx + dy * dy)
             if length > 1e-12:
-                rnx[k] = dx / length
-                rny[k] = dy / length
+                knx = dx / length
+                kny = dy / length
                 split = length / (ra[k] + rb[k])
-                arm_a[k] = ra[k] * split
-                arm_b[k] = rb[k] * split
-    return rnx, rny, arm_a, arm_b
+                arm_a = ra[k] * split
+                arm_b = rb[k] * split
+        ct[k, C_NX] = knx
+        ct[k, C_NY] = kny
+        ct[k, C_ARM_A] = arm_a
+        ct[k, C_ARM_B] = arm_b
+        ct[k, C_BIAS] = 0.0
+        ct[k, C_MS] = 1.0
+        ct[k, C_IM] = 0.0
 
 
 @njit(cache=True)
@@ -760,12 +807,11 @@ def _islands_held(a, b, static, size):
 
 
 @njit(cache=True)
-def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
-    """solver.energy_gained: the same islands (by union-find), sums over the balls in index
-    order."""
+def _energy_gained(label, held, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+    """solver.energy_gained: the same islands (``label``, ``held``: _islands_held), sums over
+    the balls in index order."""
     size = len(vx)
     n = size - 1
-    label, held = _islands_held(a, b, static, size)
     change = np.zeros(size)
     for i in range(n):
         mi = 1.0 / w[i] if w[i] > 0.0 else 0.0
@@ -780,29 +826,23 @@ def _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
 
 @njit(cache=True)
 def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, px_from, py_from,
-                    st, h_move, gained, partial):
-    """solver.give_back_turn, contact by contact in solve order (the islands by union-find),
-    on the packed state ``st`` (solve): its positions are the moved ones, its velocities
-    change in place. With ``partial``, only the contacts of the (size,) bool ``gained``
-    balls give back (the energy guard's retry: the other islands keep what they ended their
-    relax with, as solve_numpy's retry gives them the same give-back again); those islands
-    touch no static (_energy_gained), so no union-find is needed."""
+                    st, h_move, label, held, gained, partial):
+    """solver.give_back_turn, contact by contact in solve order (the islands ``label``,
+    ``held``: _islands_held, the union-find the energy guard uses too), on the packed state
+    ``st`` (solve): its positions are the moved ones, its velocities change in place. With
+    ``partial``, only the contacts of the (size,) bool ``gained`` balls give back (the energy
+    guard's retry: the other islands keep what they ended their relax with, as solve_numpy's
+    retry gives them the same give-back again); those islands touch no static
+    (_energy_gained)."""
     m = len(a)
-    size = st.shape[0]
-    label = np.arange(size)
-    held = np.zeros(size, np.bool_)
     if not partial:
         any_pair = False
-        any_static = False
         for k in range(m):
             if static[k] < 0 and scale_a[k] == 1.0 and scale_b[k] == 1.0:
                 any_pair = True
-            elif static[k] >= 0:
-                any_static = True
+                break
         if not any_pair:
             return
-        if any_static:
-            label, held = _islands_held(a, b, static, size)
     c = np.zeros(m)
     for k in range(m):
         p = a[k]
@@ -1002,8 +1042,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     colours = len(colour_start) - 1
     # _give_back_turn's flag as a value known only at run time: numba compiles a callee once
     # for each constant passed to it (it types the argument by its value); with True and False
-    # it compiled twice (~1 s of the first launch), for no speed. Not so _soft_pass's flag:
-    # its two compiles, each with one branch folded away, make the tick ~6 % faster.
+    # it compiled twice (~1 s of the first launch), for no speed.
     yes = size >= 0
     no = not yes
     st = np.empty((size, BALL_COLUMNS))
@@ -1047,11 +1086,12 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pnw = pn.copy()
     ptw = pt.copy()
     prw = pr.copy()
+    ct = _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
+                        h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
+                        scale_a, scale_b)
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], True, a, b, nx, ny, separation, ra, rb, ra, rb, mass_n,
-                       mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate, mass_scale,
-                       impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pn, pt, pr, st)
     pxm = np.empty(size)            # the move's start and impulses (give_back_turn)
     pym = np.empty(size)
     pnm = pn.copy()
@@ -1071,20 +1111,22 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
     # from before the warm start. Each attempt begins with the give-back of the turn. The
     # relax moves no ball, so its normals and friction's arms are found once.
+    # The islands, for the give-back and the energy guard (one union-find for both: the
+    # contacts do not change in a solve; without a static, no island is held, as the
+    # give-back had it when it skipped the union-find then).
+    label, held = _islands_held(a, b, static, size)
     _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st, h_move,
-                    np.zeros(0, np.bool_), no)
-    rnx, rny, arm_a, arm_b = _relax_normals(a, b, nx, ny, ra, rb, static, st)
+                    label, held, np.zeros(0, np.bool_), no)
+    _relax_normals(a, b, nx, ny, ra, rb, static, st, ct)
     for _ in range(relax_iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], False, a, b, rnx, rny, separation, ra, rb, arm_a,
-                       arm_b, mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
-                       mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pn, pt, pr, st)
     for e in range(size):
         vx[e] = st[e, V_X]
         vy[e] = st[e, V_Y]
         spin[e] = st[e, SPIN]
     if warm_start:
-        gained = _energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
+        gained = _energy_gained(label, held, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
         if gained.any():
             # solve_numpy relaxes every island again, the others from where the first relax
             # began: they do the very same arithmetic again and end with the same bits, so
@@ -1114,13 +1156,10 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
             # The give-back again, from the state kept (solve_numpy's retry gives the other
             # islands the same one again: their velocities and impulses are the first's).
             _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st,
-                            h_move, gained, yes)
+                            h_move, label, held, gained, yes)
             for _ in range(relax_iterations):
                 for r in range(runs):
-                    _soft_pass(run_lo[r], run_hi[r], False, a, b, rnx, rny, separation, ra, rb, arm_a, arm_b,
-                               mass_n, mass_t, mass_r, friction, rolling, static, pn, pt, pr, st, h_move, rate,
-                               mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a,
-                               scale_b)
+                    _soft_pass(run_lo[r], run_hi[r], a, b, ct, pn, pt, pr, st)
             for e in range(size):
                 vx[e] = st[e, V_X]
                 vy[e] = st[e, V_Y]
