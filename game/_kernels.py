@@ -547,6 +547,14 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         pr[e] = wr[k]
         base[e] = d + ((px[A] - px[B]) * kx + (py[A] - py[B]) * ky)
         separation[e] = 0.0 - (d + h_move * ((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky))
+        approach[e] = -((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky)
+        ax[e] = gx[A] - gx[B]
+        ay[e] = gy[A] - gy[B]
+    # The ball fields in a second pass (fewer arrays streamed at once: faster than one pass).
+    for e in range(m):
+        A = a[e]
+        B = b[e]
+        ST = static[e]
         r_a = radius[A]
         r_b = radius[B] if ST < 0 else 0.0
         ra[e] = r_a
@@ -568,19 +576,23 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         restitution[e] = max(rest[A], e_b)
         friction[e] = np.sqrt(fric[A] * f_b)
         rolling[e] = max(roll[A] * r_a, roll_b)
-        approach[e] = -((vx[A] - vx[B]) * kx + (vy[A] - vy[B]) * ky)
-        ax[e] = gx[A] - gx[B]
-        ay[e] = gy[A] - gy[B]
     # Contact mass scaling (solver.support_scales): the fixed point of minima of inverse
     # masses down the resting contacts, reached in place (the same whatever the order).
+    # Balls all of one inverse mass (the static stand-in n takes part in no resting pair):
+    # no minimum can lower one, so every scale stays 1 and the search is skipped.
+    uniform = True
+    for x in range(1, n):
+        if not (w[x] == w[0]):
+            uniform = False
+            break
     support_w = w.copy()
     press_min = np.empty(n + 1)         # support_cos |g| of each ball, once (the same bits)
-    for x in range(n + 1):
+    for x in range(n + 1 if not uniform else 0):
         press_min[x] = support_cos * np.sqrt(gx[x] * gx[x] + gy[x] * gy[x])
     upper = np.empty(2 * m, np.int64)
     lower = np.empty(2 * m, np.int64)
     rest_count = 0
-    for e in range(m):
+    for e in range(m if not uniform else 0):
         if static[e] >= 0:
             continue
         A = a[e]
