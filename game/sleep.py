@@ -20,7 +20,8 @@ gravity, drag, the integrator, the attractors or the statics.
 
 Everything here is numpy and decided from the world's state alone: the numpy and the
 compiled executions see the same bits and so sleep and wake alike (the pair search takes
-the kernels' ball_contacts, which finds the same pairs as numpy).
+the kernels' ball_contacts, which finds the same pairs as numpy, and the islands the kernels'
+union-find, which gives numpy's labels).
 """
 import numpy as np
 
@@ -158,7 +159,7 @@ class Sleep:
         sa, sb = new_index[springs.a[tied]], new_index[springs.b[tied]]
         both = (sa >= 0) & (sb >= 0)
         a, b = np.concatenate((i, sa[both])), np.concatenate((j, sb[both]))
-        label = islands(a, b, np.full(len(a), -1, np.int64), m)
+        label = (islands if kernels is None else kernels.islands)(a, b, np.full(len(a), -1, np.int64), m)
         held = np.zeros(m, bool)
         held[label[bi]] = True
         anchored = new_index[springs.a[~tied]]

@@ -239,3 +239,20 @@ def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
         top = ((word * int(_kernels.DE_BRUIJN)) % (1 << 64)) >> 58
         assert _kernels._LOW_BIT[top] == place
     assert sorted(_kernels._LOW_BIT) == list(range(64))
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 80), edges=st.integers(0, 120),
+       static_share=st.sampled_from([0.0, 0.3]))
+def test_the_compiled_islands_are_numpy_s(seed, size, edges, static_share):
+    """game.sleep labels its islands with the kernels' union-find when they are loaded: the
+    labels must be solver.islands' (each ball's least index) on any graph, statics joining
+    nothing."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, size, edges).astype(np.int64)
+    b = rng.integers(0, size, edges).astype(np.int64)
+    static = np.where(rng.random(edges) < static_share, rng.integers(0, 5, edges), -1).astype(np.int64)
+    want = solver.islands(a, b, static, size)
+    assert np.array_equal(KERNELS.islands(a, b, static, size), want)
+    assert np.all(want <= np.arange(size))
