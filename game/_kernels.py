@@ -335,6 +335,11 @@ BALL_COLUMNS = 8
 # and then the relax passes' (_relax_normals); the masses as the mass scaling leaves them.
 C_NX, C_NY, C_ARM_A, C_ARM_B, C_BIAS, C_MS, C_IM, C_WA, C_WB, C_IA, C_IB, C_MN, C_MT, C_MR, C_FR, C_RL = range(16)
 CONTACT_COLUMNS = 16
+# solve's per-ball keep (size, KEEP_COLUMNS): the velocities after the impacts (before the
+# warm start: the move's start and the energy guard's), after the warm start (what the
+# biased passes' velocities go back to) and the positions before the move (the give-back's).
+K_VX0, K_VY0, K_SPIN0, K_VXW, K_VYW, K_SPINW, K_PX, K_PY = range(8)
+KEEP_COLUMNS = 8
 
 
 @njit(cache=True)
@@ -630,11 +635,17 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
 @njit(cache=True)
 def _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
                    h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                   scale_a, scale_b):
+                   scale_a, scale_b, warm_start, pn, pt, pr, pnb, ptb, prb):
     """(C, CONTACT_COLUMNS) the terms of solver._pass that stay the same through a solve, for
     the biased passes: solver._colour_terms' bias and mass scaling, with the same arithmetic,
     found once a solve where _soft_pass found them every pass (the balls' masses do not
-    change in a solve)."""
+    change in a solve).
+
+    In the same loop, the warm start (solve's step 2) on ``st``'s velocities, contact after
+    contact in solve order (with ``warm_start``; else pn, pt, pr become 0), and the biased
+    passes' impulses pnb, ptb, prb as copies of pn, pt, pr: the warm start reads the masses
+    only, which the terms read too (a ball's w times its scale is the term's, scale 1 or not:
+    w * 1.0 is w), and no term depends on a velocity."""
     m = len(a)
     ct = np.empty((m, CONTACT_COLUMNS))
     for k in range(m):
@@ -689,6 +700,28 @@ def _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, fri
         ct[k, C_MR] = m_r
         ct[k, C_FR] = friction[k]
         ct[k, C_RL] = rolling[k]
+        if warm_start:
+            kpn = pn[k]
+            kpt = pt[k]
+            kpr = pr[k]
+            jx = kpn * nx[k] - kpt * ny[k]
+            jy = kpn * ny[k] + kpt * nx[k]
+            st[p, V_X] = st[p, V_X] + jx * wa
+            st[p, V_Y] = st[p, V_Y] + jy * wa
+            st[q, V_X] = st[q, V_X] - jx * wb
+            st[q, V_Y] = st[q, V_Y] - jy * wb
+            st[p, SPIN] = st[p, SPIN] + (kpr - ra[k] * kpt) * ia
+            st[q, SPIN] = st[q, SPIN] + (0.0 - kpr - rb[k] * kpt) * ib
+        else:
+            kpn = 0.0
+            kpt = 0.0
+            kpr = 0.0
+            pn[k] = 0.0
+            pt[k] = 0.0
+            pr[k] = 0.0
+        pnb[k] = kpn
+        ptb[k] = kpt
+        prb[k] = kpr
     return ct
 
 
@@ -795,8 +828,10 @@ def _root(parent, x):
 
 @njit(cache=True)
 def _islands_held(a, b, static, size):
-    """solver.islands by union-find, and which islands touch a static: (label (size,) int64,
-    each ball's island as its least index; held (size,) bool, by that index)."""
+    """solver.islands by union-find, and which islands the give-back and the energy guard
+    leave alone: (label (size,) int64, each ball's island as its least index; held (size,)
+    bool, by that index: the islands that touch a static, and the balls with no contact to
+    another ball (alone: they neither give back nor gain, solve))."""
     # The larger root goes under the smaller, so label[i] <= i all along: one ascending pass
     # flattens the forest (label[label[i]] is flat by then).
     label = np.arange(size)
@@ -811,37 +846,57 @@ def _islands_held(a, b, static, size):
             label[x] = y
     for i in range(size):
         label[i] = label[label[i]]
-    held = np.zeros(size, np.bool_)
+    # 1 an island with a pair, 2 one on a static
+    mark = np.zeros(size, np.uint8)
     for k in range(len(a)):
-        if static[k] >= 0:
-            held[label[a[k]]] = True
+        mark[label[a[k]]] |= 2 if static[k] >= 0 else 1
+    held = np.empty(size, np.bool_)
+    for i in range(size):
+        held[i] = mark[i] != 1
     return label, held
 
 
 @njit(cache=True)
-def _energy_gained(label, held, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
+def _energy_gained(label, held, st, keep, w, inv_i):
     """solver.energy_gained: the same islands (``label``, ``held``: _islands_held), sums over
-    the balls in index order."""
-    size = len(vx)
+    the balls in index order; the velocities ``st``'s, those before the warm start
+    ``keep``'s (solve). Only the islands not held are summed, as only they can be marked: an
+    island on a static never is, and a ball alone kept its velocities (no contact changed
+    them), so its change is 0 (or NaN) and never above 0. Returns (gained (size,) bool,
+    whether any is)."""
+    size = st.shape[0]
     n = size - 1
     change = np.zeros(size)
     for i in range(n):
+        x = label[i]
+        if held[x]:
+            continue
         mi = 1.0 / w[i] if w[i] > 0.0 else 0.0
         moment = 1.0 / inv_i[i] if inv_i[i] > 0.0 else 0.0
-        change[label[i]] += 0.5 * (((vx[i] * vx[i] + vy[i] * vy[i]) - (vx0[i] * vx0[i] + vy0[i] * vy0[i])) * mi
-                                   + (spin[i] * spin[i] - spin0[i] * spin0[i]) * moment)
+        vx = st[i, V_X]
+        vy = st[i, V_Y]
+        sp = st[i, SPIN]
+        vx0 = keep[i, K_VX0]
+        vy0 = keep[i, K_VY0]
+        sp0 = keep[i, K_SPIN0]
+        change[x] += 0.5 * (((vx * vx + vy * vy) - (vx0 * vx0 + vy0 * vy0)) * mi + (sp * sp - sp0 * sp0) * moment)
     gained = np.zeros(size, np.bool_)
+    some = False
     for i in range(n):
-        gained[i] = change[label[i]] > 0.0 and not held[label[i]]
-    return gained
+        x = label[i]
+        if change[x] > 0.0 and not held[x]:
+            gained[i] = True
+            some = True
+    return gained, some
 
 
 @njit(cache=True)
-def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, px_from, py_from,
+def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, keep,
                     st, h_move, label, held, gained, partial):
     """solver.give_back_turn, contact by contact in solve order (the islands ``label``,
     ``held``: _islands_held, the union-find the energy guard uses too), on the packed state
-    ``st`` (solve): its positions are the moved ones, its velocities change in place. With
+    ``st`` (solve): its positions are the moved ones (``keep``'s those before), its
+    velocities change in place. With
     ``partial``, only the contacts of the (size,) bool ``gained`` balls give back (the energy
     guard's retry: the other islands keep what they ended their relax with, as solve_numpy's
     retry gives them the same give-back again); those islands touch no static
@@ -865,8 +920,8 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
             continue
         knx = nx[k]
         kny = ny[k]
-        fx = px_from[p] - px_from[q]
-        fy = py_from[p] - py_from[q]
+        fx = keep[p, K_PX] - keep[q, K_PX]
+        fy = keep[p, K_PY] - keep[q, K_PY]
         sx = pn_move[k] * knx - pt_move[k] * kny
         sy = pn_move[k] * kny + pt_move[k] * knx
         ux = st[p, V_X] - st[q, V_X]
@@ -1070,85 +1125,62 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # 1. impacts
     _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static, st, tau_max,
              threshold, touch_slop, max_passes)
-    # 2. warm start
-    vx0 = st[:, V_X].copy()
-    vy0 = st[:, V_Y].copy()
-    spin0 = st[:, SPIN].copy()
-    if warm_start:
-        for k in range(m):
-            p = a[k]
-            q = b[k]
-            jx = pn[k] * nx[k] - pt[k] * ny[k]
-            jy = pn[k] * ny[k] + pt[k] * nx[k]
-            st[p, V_X] = st[p, V_X] + jx * (st[p, W] * scale_a[k])
-            st[p, V_Y] = st[p, V_Y] + jy * (st[p, W] * scale_a[k])
-            st[q, V_X] = st[q, V_X] - jx * (st[q, W] * scale_b[k])
-            st[q, V_Y] = st[q, V_Y] - jy * (st[q, W] * scale_b[k])
-            st[p, SPIN] = st[p, SPIN] + (pr[k] - ra[k] * pt[k]) * (st[p, INV_I] * scale_a[k])
-            st[q, SPIN] = st[q, SPIN] + (0.0 - pr[k] - rb[k] * pt[k]) * (st[q, INV_I] * scale_b[k])
-    else:
-        pn[:] = 0.0
-        pt[:] = 0.0
-        pr[:] = 0.0
+    # 2. warm start (in _contact_terms' loop), from the velocities kept here
+    keep = np.empty((size, KEEP_COLUMNS))
+    for e in range(size):
+        keep[e, K_VX0] = st[e, V_X]
+        keep[e, K_VY0] = st[e, V_Y]
+        keep[e, K_SPIN0] = st[e, SPIN]
     # 3. soft passes with the bias, then their velocity change moves the positions; the
-    # velocities and impulses go back to the warm start's (split impulses)
-    vxw = st[:, V_X].copy()
-    vyw = st[:, V_Y].copy()
-    spinw = st[:, SPIN].copy()
-    pnw = pn.copy()
-    ptw = pt.copy()
-    prw = pr.copy()
+    # velocities and impulses go back to the warm start's (split impulses: the biased passes
+    # work on copies pnb, ptb, prb of the impulses, the first two the move's for the give-back)
+    pnb = np.empty(m)
+    ptb = np.empty(m)
+    prb = np.empty(m)
     ct = _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
                         h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                        scale_a, scale_b)
+                        scale_a, scale_b, warm_start, pn, pt, pr, pnb, ptb, prb)
+    for e in range(size):
+        keep[e, K_VXW] = st[e, V_X]
+        keep[e, K_VYW] = st[e, V_Y]
+        keep[e, K_SPINW] = st[e, SPIN]
     for _ in range(iterations):
         for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pn, pt, pr, st)
-    pxm = np.empty(size)            # the move's start and impulses (give_back_turn)
-    pym = np.empty(size)
-    pnm = pn.copy()
-    ptm = pt.copy()
+            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pnb, ptb, prb, st)
     for e in range(size):
-        pxm[e] = st[e, P_X]
-        pym[e] = st[e, P_Y]
-        st[e, P_X] = st[e, P_X] + h_move * (st[e, V_X] - vx0[e])
-        st[e, P_Y] = st[e, P_Y] + h_move * (st[e, V_Y] - vy0[e])
-        st[e, ANGLE] = st[e, ANGLE] + h_move * (st[e, SPIN] - spin0[e])
-        st[e, V_X] = vxw[e]
-        st[e, V_Y] = vyw[e]
-        st[e, SPIN] = spinw[e]
-    pn[:] = pnw
-    pt[:] = ptw
-    pr[:] = prw
+        keep[e, K_PX] = st[e, P_X]
+        keep[e, K_PY] = st[e, P_Y]
+        st[e, P_X] = st[e, P_X] + h_move * (st[e, V_X] - keep[e, K_VX0])
+        st[e, P_Y] = st[e, P_Y] + h_move * (st[e, V_Y] - keep[e, K_VY0])
+        st[e, ANGLE] = st[e, ANGLE] + h_move * (st[e, SPIN] - keep[e, K_SPIN0])
+        st[e, V_X] = keep[e, K_VXW]
+        st[e, V_Y] = keep[e, K_VYW]
+        st[e, SPIN] = keep[e, K_SPINW]
     # 4. relax; an island the warm start left with more kinetic energy is relaxed again
     # from before the warm start. Each attempt begins with the give-back of the turn. The
     # relax moves no ball, so its normals and friction's arms are found once.
     # The islands, for the give-back and the energy guard (one union-find for both: the
-    # contacts do not change in a solve; without a static, no island is held, as the
-    # give-back had it when it skipped the union-find then).
+    # contacts do not change in a solve; held: on a static, or a ball alone, which has no
+    # contact to give back along and keeps its velocities).
     label, held = _islands_held(a, b, static, size)
-    _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st, h_move,
+    _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnb, ptb, pn, pt, keep, st, h_move,
                     label, held, np.zeros(0, np.bool_), no)
     _relax_normals(a, b, nx, ny, ra, rb, static, st, ct)
     for _ in range(relax_iterations):
         for c in range(colours):
             _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pn, pt, pr, st)
-    for e in range(size):
-        vx[e] = st[e, V_X]
-        vy[e] = st[e, V_Y]
-        spin[e] = st[e, SPIN]
     if warm_start:
-        gained = _energy_gained(label, held, vx, vy, spin, vx0, vy0, spin0, w, inv_i)
-        if gained.any():
+        gained, some = _energy_gained(label, held, st, keep, w, inv_i)
+        if some:
             # solve_numpy relaxes every island again, the others from where the first relax
             # began: they do the very same arithmetic again and end with the same bits, so
             # here only the gained islands' balls and contacts go again (a contact's two
             # balls share an island; a static's contact is never on a gained one).
             for e in range(size):
                 if gained[e]:
-                    st[e, V_X] = vx0[e]
-                    st[e, V_Y] = vy0[e]
-                    st[e, SPIN] = spin0[e]
+                    st[e, V_X] = keep[e, K_VX0]
+                    st[e, V_Y] = keep[e, K_VY0]
+                    st[e, SPIN] = keep[e, K_SPIN0]
             # Their contacts as runs lo:hi of the solve order (a pass goes through the colours
             # one after another, so a run may span colours).
             run_lo = np.empty(m, np.int64)
@@ -1167,16 +1199,15 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                         runs += 1
             # The give-back again, from the state kept (solve_numpy's retry gives the other
             # islands the same one again: their velocities and impulses are the first's).
-            _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym, st,
+            _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnb, ptb, pn, pt, keep, st,
                             h_move, label, held, gained, yes)
             for _ in range(relax_iterations):
                 for r in range(runs):
                     _soft_pass(run_lo[r], run_hi[r], a, b, ct, pn, pt, pr, st)
-            for e in range(size):
-                vx[e] = st[e, V_X]
-                vy[e] = st[e, V_Y]
-                spin[e] = st[e, SPIN]
     for e in range(size):
+        vx[e] = st[e, V_X]
+        vy[e] = st[e, V_Y]
+        spin[e] = st[e, SPIN]
         px[e] = st[e, P_X]
         py[e] = st[e, P_Y]
         angle[e] = st[e, ANGLE]
