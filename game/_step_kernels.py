@@ -78,6 +78,17 @@ def _column(pos, d):
 
 
 @njit(cache=True)
+def _extended_column(pos, d):
+    """_extended(_column(pos, d)) in one copy: pos[:, d] and a 0 for the statics' stand-in."""
+    n = pos.shape[0]
+    out = np.empty(n + 1)
+    for k in range(n):
+        out[k] = pos[k, d]
+    out[n] = 0.0
+    return out
+
+
+@njit(cache=True)
 def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, grid, consts):
     """World._find_candidates and collide.find_candidates, compiled: the candidate pairs
     (i, j, bi, s), kept while every ball is nearer than its margin to where they were found,
@@ -146,17 +157,20 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
      s_rate, s_mass_scale, s_impulse_scale, max_push, support_cos) = solve_consts
     n = pos.shape[0]
     prev = pos.copy()
-    prev_vel = vel.copy()
-    # 1. Integrate: the angle by h spin, (pos, vel) by the stepper under the forces.
+    # 1. Integrate: the angle by h spin, (pos, vel) by the stepper under the forces; the
+    # velocities before it kept in the accelerations' arrays (no copy of vel).
     for k in range(n):
         angle[k] = angle[k] + h * spin[k]
-    _integrate(forces, field, pos, vel, inv_mass, h)
-    inv_h = 1.0 / h
     acc_x = np.empty(n + 1)
     acc_y = np.empty(n + 1)
     for k in range(n):
-        acc_x[k] = (vel[k, 0] - prev_vel[k, 0]) * inv_h
-        acc_y[k] = (vel[k, 1] - prev_vel[k, 1]) * inv_h
+        acc_x[k] = vel[k, 0]
+        acc_y[k] = vel[k, 1]
+    _integrate(forces, field, pos, vel, inv_mass, h)
+    inv_h = 1.0 / h
+    for k in range(n):
+        acc_x[k] = (vel[k, 0] - acc_x[k]) * inv_h
+        acc_y[k] = (vel[k, 1] - acc_y[k]) * inv_h
     acc_x[n] = 0.0
     acc_y[n] = 0.0
     # 2. Sweep fast balls against the statics.
@@ -166,11 +180,16 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     found, found_at, margin, refound = _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics,
                                                    grid, consts)
     i, j, bi, s = found
-    px = _column(pos, 0)
-    py = _column(pos, 1)
+    # The (N + 1,) columns of pos and vel, made once: static_geometry reads the first N of
+    # the positions, prepare_contacts reads them all and the solve then reads and writes the
+    # same arrays (prepare_contacts only reads them and returns none of them).
+    e_px = _extended_column(pos, 0)
+    e_py = _extended_column(pos, 1)
+    e_vx = _extended_column(vel, 0)
+    e_vy = _extended_column(vel, 1)
     if len(bi):
-        snx, sny, sdepth = K.static_geometry(px, py, _column(prev, 0), _column(prev, 1), radius, bi, s, st_ax,
-                                             st_ay, st_bx, st_by, st_nx, st_ny, st_radius, st_polygon)
+        snx, sny, sdepth = K.static_geometry(e_px[:n], e_py[:n], _column(prev, 0), _column(prev, 1), radius, bi, s,
+                                             st_ax, st_ay, st_bx, st_by, st_nx, st_ny, st_radius, st_polygon)
         touch = np.nonzero(sdepth > -touch_slop)[0]
         bi = bi[touch]
         s = s[touch]
@@ -188,20 +207,18 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
         old_n = np.zeros(0)
         old_t = np.zeros(0)
         old_r = np.zeros(0)
-    e_px = _extended(px)
-    e_py = _extended(py)
-    fields = K.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, _extended(_column(vel, 0)),
-                                _extended(_column(vel, 1)), acc_x, acc_y, w, inv_i, e_radius, ids, e_rest, e_fric,
-                                e_roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                                old_key, old_n, old_t, old_r, support_cos)
+    fields = K.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, e_vx, e_vy, acc_x, acc_y, w, inv_i,
+                                e_radius, ids, e_rest, e_fric, e_roll, st_rest, st_fric, st_roll, h_move, touch_slop,
+                                static_key, old_key, old_n, old_t, old_r, support_cos)
     (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
      mass_n, mass_t, mass_r, c_rest, c_fric, c_roll, pn, pt, pr, approach, scale_a, scale_b) = fields
     # 4. Respond (Solver.solve).
-    solved_from = pos.copy()
+    # The positions the solve starts from (the second sweep's): pos itself where the solve
+    # writes the ball state back to a new array, a copy where there is no solve.
     m = len(a)
     if m:
-        e_vx = _extended(_column(vel, 0))
-        e_vy = _extended(_column(vel, 1))
+        solved_from = pos
+        pos = np.empty((n, 2))
         e_spin = _extended(spin)
         e_angle = _extended(angle)
         K.solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
@@ -215,6 +232,8 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
             vel[k, 1] = e_vy[k]
             spin[k] = e_spin[k]
             angle[k] = e_angle[k]
+    else:
+        solved_from = pos.copy()
     # The warm start of the next sub-step, in canonical order (sorted keys).
     w_key = np.empty(m, np.int64)
     w_n = np.empty(m)
@@ -305,7 +324,8 @@ def _depend_on_kernels():
     they change, or a change to the solver would be missed by the compiled execution until the
     cache was cleared. So every cached function here also carries their stamps."""
     kernels = (source_stamp(K.__file__), source_stamp(FK.__file__))
-    for dispatcher in (_integrate, _uniform_step, _extended, _column, _candidates, _substep, tick, _append_rows):
+    for dispatcher in (_integrate, _uniform_step, _extended, _column, _extended_column, _candidates, _substep, tick,
+                       _append_rows):
         cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
         if cache_file is not None and hasattr(cache_file, "_source_stamp"):
             cache_file._source_stamp = (cache_file._source_stamp,) + kernels
