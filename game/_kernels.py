@@ -856,6 +856,13 @@ def _islands_held(a, b, static, size):
     return label, held
 
 
+def islands(a, b, static, size):
+    """solver.islands, compiled: the labels of _islands_held's union-find (each ball's island as
+    its least index, the same labels as numpy's fixed point of minima). A plain function over
+    the kernel the solve compiles (the same signature), so nothing more to compile."""
+    return _islands_held(a, b, static, size)[0]
+
+
 @njit(cache=True)
 def _energy_gained(label, held, st, keep, w, inv_i):
     """solver.energy_gained: the same islands (``label``, ``held``: _islands_held), sums over
@@ -1450,13 +1457,6 @@ UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_unifo
                     "verlet": verlet_uniform, "rk4": rk4_uniform}
 
 # The same steppers under every force (springs, the grab, attractors): game._force_kernels.
-def islands(a, b, static, size):
-    """solver.islands, compiled: the labels of _islands_held's union-find (each ball's island as
-    its least index, the same labels as numpy's fixed point of minima). A plain function over
-    the kernel the solve compiles (the same signature), so nothing more to compile."""
-    return _islands_held(a, b, static, size)[0]
-
-
 from game._force_kernels import FORCE_STEPPERS  # noqa: E402
 from game._force_kernels import warm_up as _warm_up_forces  # noqa: E402
 
