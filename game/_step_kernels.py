@@ -267,13 +267,17 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
 
 @njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app draws meanwhile
 def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitution, friction, rolling, ids,
-         h, dt, h_move, forces, field, statics, grid, consts, solve_consts, found, found_at, margin, warm, options):
+         h, dt, h_move, forces, field, statics, grid, consts, solve_consts, found, found_at, margin, warm, options,
+         rest_limits):
     """``substeps`` sub-steps of h seconds (World._substep each), on copies of the ball arrays.
 
     Returns (pos, vel, angle, spin, the last sub-step's Contacts fields, candidates (i, j, bi,
     s), where they were found (N, 2), their margins (N,), warm start (key, pn, pt, pr), the last
     sub-step's start positions (N, 2), fast balls and their hits, impact points (K, 2) and
-    speeds (K,) of the whole tick, how many times the candidates were found afresh)."""
+    speeds (K,) of the whole tick, how many times the candidates were found afresh, and the
+    balls resting after it (N,) bool: sleep.resting's test, ``rest_limits`` its (speed
+    squared, way squared))."""
+    before = pos
     pos = pos.copy()
     vel = vel.copy()
     angle = angle.copy()
@@ -300,7 +304,23 @@ def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitu
     all_speeds = np.concatenate((all_speeds, speeds))
     refinds += refound
     return (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, all_points,
-            all_speeds, refinds)
+            all_speeds, refinds, _resting(before, pos, vel, spin, radius, rest_limits))
+
+
+@njit(cache=True)
+def _resting(before, pos, vel, spin, radius, rest_limits):
+    """sleep.resting, ball by ball: the same sums and tests (vx vx + vy vy, (spin r)^2, the
+    move's dx dx + dy dy), so the same booleans."""
+    speed2, way2 = rest_limits
+    n = pos.shape[0]
+    out = np.empty(n, np.bool_)
+    for k in range(n):
+        rim = spin[k] * radius[k]
+        dx = pos[k, 0] - before[k, 0]
+        dy = pos[k, 1] - before[k, 1]
+        out[k] = ((vel[k, 0] * vel[k, 0] + vel[k, 1] * vel[k, 1]) < speed2 and rim * rim < speed2
+                  and dx * dx + dy * dy < way2)
+    return out
 
 
 @njit(cache=True)
@@ -325,7 +345,7 @@ def _depend_on_kernels():
     cache was cleared. So every cached function here also carries their stamps."""
     kernels = (source_stamp(K.__file__), source_stamp(FK.__file__))
     for dispatcher in (_integrate, _uniform_step, _extended, _column, _extended_column, _candidates, _substep, tick,
-                       _append_rows):
+                       _append_rows, _resting):
         cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
         if cache_file is not None and hasattr(cache_file, "_source_stamp"):
             cache_file._source_stamp = (cache_file._source_stamp,) + kernels

@@ -114,30 +114,24 @@ class Sleep:
         return s & ((pos[:, 0] != self.rest[:, 0]) | (pos[:, 1] != self.rest[:, 1])
                     | (vel[:, 0] != 0.0) | (vel[:, 1] != 0.0) | (spin != 0.0))
 
-    def settle(self, before, pos, vel, spin, radius, ids, springs, statics, dt, gravity, grid, kernels):
+    def settle(self, before, pos, vel, spin, radius, ids, springs, statics, dt, gravity, grid, kernels,
+               rest=None):
         """After a tick: the awake balls' rest timers, then the islands whose every ball has
         rested SLEEP_TIME and that are held (a ball of it within reach of a static, or on an
         anchored spring) fall asleep: velocity and spin set to zero, in place on ``vel`` and
         ``spin``. Arrays are the World's (N, ...); ``springs`` its Springs, ``statics`` its
         collide.Statics; ``before`` (N, 2) m the positions before the tick: a ball rests only
         if it also moved less than SLEEP_SPEED dt (a soft contact pushing a ball out of an
-        overlap moves it with no velocity). Returns how many balls fell asleep.
+        overlap moves it with no velocity). Returns how many balls fell asleep. ``rest``: (N,)
+        bool, ``resting(before, pos, vel, spin, radius, dt)``, where the caller has it already
+        (the one-call tick finds it).
 
         A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
         (no gravity) keep drifting, as a player expects, instead of stopping dead."""
-        # Every tick, so in as few numpy calls as the same arithmetic allows (whole (N, 2)
-        # arrays squared at once, then their columns summed: vx vx + vy vy as before).
-        v2 = vel * vel
-        move = pos - before
-        move *= move
-        rim = spin * radius
-        rim *= rim
-        way = SLEEP_SPEED * dt
-        resting = (v2[:, 0] + v2[:, 1]) < SLEEP_SPEED * SLEEP_SPEED
-        resting &= rim < SLEEP_SPEED * SLEEP_SPEED
-        resting &= (move[:, 0] + move[:, 1]) < way * way
+        if rest is None:
+            rest = resting(before, pos, vel, spin, radius, dt)
         # (A sleeper rests, so its timer runs on, unread until it wakes, which starts it again.)
-        self.timer = np.where(resting, self.timer + dt, 0.0)
+        self.timer = np.where(rest, self.timer + dt, 0.0)
         self.ticks += 1
         if self.ticks % ISLAND_EVERY:
             return 0
@@ -176,6 +170,30 @@ class Sleep:
         spin[falls] = 0.0
         self.rest[falls] = pos[falls]
         return len(falls)
+
+
+def rest_limits(dt):
+    """(speed squared, way squared): ``resting``'s bounds for a tick of ``dt`` s."""
+    way = SLEEP_SPEED * dt
+    return SLEEP_SPEED * SLEEP_SPEED, way * way
+
+
+def resting(before, pos, vel, spin, radius, dt):
+    """(N,) bool: the balls that rest after a tick of ``dt`` s from positions ``before``: slower
+    than SLEEP_SPEED, their rim too (|spin| r), and moved less than SLEEP_SPEED dt. Every
+    tick, so in as few numpy calls as the same arithmetic allows (whole (N, 2) arrays squared
+    at once, then their columns summed: vx vx + vy vy); _step_kernels._resting is its
+    compiled twin (the same sums and tests, so the same booleans)."""
+    speed2, way2 = rest_limits(dt)
+    v2 = vel * vel
+    move = pos - before
+    move *= move
+    rim = spin * radius
+    rim *= rim
+    out = (v2[:, 0] + v2[:, 1]) < speed2
+    out &= rim < speed2
+    out &= (move[:, 0] + move[:, 1]) < way2
+    return out
 
 
 def margins(vel, radius, dt, gravity):

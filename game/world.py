@@ -26,7 +26,7 @@ from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
                          Contacts, Solver, SolverOptions, soft)
-from game.sleep import Sleep, reached
+from game.sleep import Sleep, reached, rest_limits
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -426,6 +426,7 @@ class World:
         left out of the tick until something wakes them.
         """
         self._impact_points, self._impact_speeds = [], []
+        self._tick_rest = None
         kernels = self.solver.kernels()
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
@@ -442,8 +443,10 @@ class World:
             else:
                 self._clear_debug()          # every ball sleeps: nothing moves
             if before is not None:
+                # The one-call tick of the whole world found which balls rest (sleep.resting).
+                rest = self._tick_rest if awake is None else None
                 self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
-                                   self.statics, dt, self.forces.gravity, self.grid, kernels)
+                                   self.statics, dt, self.forces.gravity, self.grid, kernels, rest)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
@@ -626,13 +629,13 @@ class World:
             none = np.zeros(0, np.int64)
             found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
         (self.pos, self.vel, self.angle, self.spin, fields, found, found_at, margin, warm, prev, fast, hits,
-         points, speeds, _) = fused.tick(
+         points, speeds, _, self._tick_rest) = fused.tick(
             substeps, *(np.ascontiguousarray(x, float) for x in (
                 self.pos, self.vel, self.angle, self.spin, self.radius, self.inv_mass, self.inv_inertia,
                 self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces,
             packed[3:], statics, grid,
             (float(CONTACT_MARGIN), float(collide.MAX_MARGIN_CELLS)), solve_consts, found, found_at, margin,
-            self.solver._warm, options)
+            self.solver._warm, options, rest_limits(dt))
         self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), found_at, margin
         self.solver._warm = warm
         if len(speeds):
@@ -768,14 +771,11 @@ class World:
         Balls on springs stay (see blown_up)."""
         if self.count == 0:
             return
-        x0, y0, x1, y1 = self.bounds
-        reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
-        lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
-        hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
+        lo, hi, inner_lo, inner_hi = self._far_limits()
         # Every tick, and nearly always nothing is far: two whole-array reductions say so in a
         # tenth of the time of the per-ball test below (a NaN position fails them and goes on
         # to that test, which keeps it, as it always did).
-        if self.pos.min() >= lo.max() and self.pos.max() <= hi.min():
+        if self.pos.min() >= inner_lo and self.pos.max() <= inner_hi:
             return
         far = np.any((self.pos < lo) | (self.pos > hi), axis=1)
         # A ball on a spring is held, not escaping: far, it is a blow-up (a stiff spring
@@ -786,6 +786,20 @@ class World:
         if far.any():
             self.escaped_removed += int(far.sum())
             self.remove_balls(np.nonzero(far)[0])
+
+    def _far_limits(self):
+        """(lo (2,), hi (2,), lo.max(), hi.min()): the box beyond which a ball is far
+        (_remove_far_balls), worked out again only when the bounds change (every tick it took
+        more than the test it serves)."""
+        key = tuple(self.bounds.tolist())
+        cached = getattr(self, "_far_cache", None)
+        if cached is None or cached[0] != key:
+            x0, y0, x1, y1 = key
+            reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
+            lo = np.maximum((x0 - reach, y0 - reach), -defaults.COORDINATE_LIMIT)
+            hi = np.minimum((x1 + reach, y1 + reach), defaults.COORDINATE_LIMIT)
+            cached = self._far_cache = (key, lo, hi, lo.max(), hi.min())
+        return cached[1:]
 
     # --------------------------------------------------------------- readings
     def energy(self):

@@ -2,10 +2,12 @@
 player sees but the rest, both executions sleep and wake alike, and every cause wakes it."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scenes import build_world
 from game import accel
-from game.sleep import SLEEP_SPEED, SLEEP_TIME
+from game.sleep import SLEEP_SPEED, SLEEP_TIME, rest_limits, resting
 from game.world import TICK, Zone
 from tests.conftest import KERNELS
 
@@ -109,6 +111,30 @@ def test_numpy_and_compiled_sleep_and_wake_alike():
     sleepers = [np.frombuffer(s, bool) for _, s in numpy]
     assert sleepers[69].all()                                            # asleep before the drop
     assert any(not s[:-1].all() for s in sleepers[70:90])                # the drop woke some
+
+
+@pytest.mark.skipif(KERNELS is None or accel.TICK is None, reason="numba is not installed")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 2 ** 32 - 1))
+def test_the_one_call_ticks_resting_test_is_sleeps(n, seed):
+    """The balls the one-call tick finds resting (_step_kernels._resting) are sleep.resting's,
+    boolean for boolean, speeds and moves drawn around the bounds, on them exactly, and NaN."""
+    rng = np.random.default_rng(seed)
+    speed2, way2 = rest_limits(TICK)
+    near = np.array([0.0, SLEEP_SPEED, np.sqrt(way2), -SLEEP_SPEED, np.nan, 1.0])
+
+    def draw(shape):
+        x = rng.normal(0, SLEEP_SPEED, shape)
+        pick = rng.random(shape) < 0.3
+        x[pick] = rng.choice(near, int(pick.sum()))
+        return x
+
+    before = rng.normal(0, 1, (n, 2))
+    pos, vel, spin = before + draw((n, 2)), draw((n, 2)), draw(n) * 10
+    radius = rng.choice([0.1, 0.05, 1.0], n)
+    expected = resting(before, pos, vel, spin, radius, TICK)
+    got = accel.TICK._resting(before, pos, vel, spin, radius, (speed2, way2))
+    assert got.dtype == bool and np.array_equal(got, expected)
 
 
 # ------------------------------------------------------------------------ waking
