@@ -192,15 +192,16 @@ class Renderer:
         self._static_key = None
 
     # ---- the frame -----------------------------------------------------------------------
-    def draw(self, surface, world, camera, debug=(), trails=None):
-        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None.
+    def draw(self, surface, world, camera, debug=(), trails=None, text_right=None):
+        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None;
+        text_right: px, where the debug layers' text line must end (left of a panel there).
         The world's grabs (``world.grabs``) show as a line from the ball to the grab point
         instead of their springs. A world that blew up (inf, nan) draws what is finite,
         without numpy's overflow warnings."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            self._draw(surface, world, camera, debug, trails)
+            self._draw(surface, world, camera, debug, trails, text_right)
 
-    def _draw(self, surface, world, camera, debug, trails):
+    def _draw(self, surface, world, camera, debug, trails, text_right=None):
         self.draw_static(surface, world, camera)
         if trails is not None:
             self.draw_trails(surface, world, camera, trails)
@@ -218,7 +219,7 @@ class Renderer:
         if "contacts" in debug:
             self.draw_contacts(surface, world, camera)
         if debug:
-            self.draw_solver_options(surface, world)
+            self.draw_solver_options(surface, world, text_right)
             self.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
@@ -441,15 +442,17 @@ class Renderer:
                                          pygame.surfarray.array3d(sprite)[dx, dy])
         return stamp
 
-    def draw_solver_options(self, surface, world):
+    def draw_solver_options(self, surface, world, right=None):
         """The contact solver's switches (world.solver.options) and execution, one line at the
-        bottom right (debug layers)."""
+        bottom right (debug layers), ending at ``right`` px where given (the energy plot's
+        column takes the right of the window)."""
         if self._font is None:
             self._font = load_font(12)
         line = f"{world.solver.execution} solver: {world.solver.options.describe()}"
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
-        surface.blit(text, (width - text.get_width() - 10, height - text.get_height() - 30))
+        end = width - 10 if right is None else min(width - 10, int(right))
+        surface.blit(text, (max(10, end - text.get_width()), height - text.get_height() - 30))
 
     def draw_sleeping(self, surface, world, camera):
         """Sleeping balls (world.sleeping, game.sleep): a dark dot at each centre."""

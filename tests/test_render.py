@@ -408,3 +408,27 @@ def test_debug_layers_show_the_solver_options():
     corner = pygame.Rect(400, 300, 400, 100)
     assert pygame.image.tobytes(plain.subsurface(corner), "RGB") != pygame.image.tobytes(debug.subsurface(corner), "RGB")
     assert "iterations" in w.solver.options.describe()
+
+
+def test_the_solver_options_line_ends_left_of_the_energy_plot():
+    """With the energy plot shown (its column at the right), the debug layers' line of solver
+    options ends left of the column instead of running under it; without, at the right edge."""
+    from game.hud import HINT_HEIGHT, energy_plot_rect
+    w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
+    surface = pygame.Surface((1280, 720))
+    camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
+    right = energy_plot_rect(surface.get_size(), HINT_HEIGHT).left - 10
+    row = pygame.Rect(0, 720 - 60, 1280, 30)          # the line's row, above the hint bar
+    plain, under, beside = surface.copy(), surface.copy(), surface.copy()
+    Renderer().draw(plain, w, camera)
+    Renderer().draw(under, w, camera, debug=("contacts",))
+    Renderer().draw(beside, w, camera, debug=("contacts",), text_right=right)
+
+    def changed_columns(image):
+        a = pygame.surfarray.array3d(plain.subsurface(row))
+        b = pygame.surfarray.array3d(image.subsurface(row))
+        return np.flatnonzero(np.any(a != b, axis=(1, 2)))
+
+    assert changed_columns(under).max() > right            # it would run under the plot
+    columns = changed_columns(beside)
+    assert len(columns) and columns.max() <= right

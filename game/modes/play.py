@@ -474,8 +474,10 @@ class PlayMode(Mode):
     # ---- drawing -----------------------------------------------------------------------------------
     def draw(self, surface):
         app = self.app
+        # The debug layers' line of solver options ends left of the energy plot's column.
+        text_right = energy_plot_rect(surface.get_size(), HINT_HEIGHT).left - 10 if self.show_energy else None
         app.renderer.draw(surface, self.world, app.camera, debug=self.debug_layers,
-                          trails=self.trails if self.show_trails else None)
+                          trails=self.trails if self.show_trails else None, text_right=text_right)
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
