@@ -154,6 +154,8 @@ class World:
         self._sleep = Sleep()        # which balls sleep (game.sleep); a new world starts awake
         self._sleep_causes = None    # the forces and statics the sleepers fell asleep under
         self._awake_ids = None       # (ids, awake indices, their ids) while the awake set stays (_only)
+        self._far_cache = None       # (bounds, lo, hi, lo.max(), hi.min()): _far_limits' box for those bounds
+        self._tick_rest = None       # (N,) bool: the balls the last one-call tick of the whole world left resting
         self._clear_debug()
 
     # ----------------------------------------------------------------- building
@@ -792,7 +794,7 @@ class World:
         (_remove_far_balls), worked out again only when the bounds change (every tick it took
         more than the test it serves)."""
         key = tuple(self.bounds.tolist())
-        cached = getattr(self, "_far_cache", None)
+        cached = self._far_cache
         if cached is None or cached[0] != key:
             x0, y0, x1, y1 = key
             reach = ESCAPE_SPANS * max(x1 - x0, y1 - y0, MIN_CELL)
