@@ -6,6 +6,7 @@
     python main.py --screenshot OUT.png --level FILE [--steps N]
     python main.py --check FILE                        level checks, one a line; exit 1 if any
     python main.py --edit FILE                         the level editor on FILE (new if missing)
+    python main.py --compile                           compile the physics kernels now (once after installing)
 
 A bad argument or a bad level prints one line on stderr and exits with code 2.
 """
@@ -39,6 +40,9 @@ def build_parser():
     p.add_argument("--check", type=_file_name, metavar="FILE", help="print the level checks one a line; exit 1 if any, "
                                                     "0 if none, 2 on a bad file")
     p.add_argument("--edit", type=_file_name, metavar="FILE", help="open the level editor on FILE (a new level if missing)")
+    p.add_argument("--compile", action="store_true",
+                   help="compile the physics kernels into numba's cache and exit (once after installing: the first "
+                        "launch then plays at full speed at once); exit 0 even where they cannot compile")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window or screenshot size in pixels (default 1280x720)")
     return p
@@ -75,6 +79,10 @@ def _size(text):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
+        if args.compile:
+            from game import accel
+            accel.compile_ahead(say=lambda line: print(f"main.py: {line}", flush=True))
+            return 0
         if args.check is not None:
             from game.checks import run_check
             return run_check(args.check)

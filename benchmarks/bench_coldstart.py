@@ -4,8 +4,9 @@
     python benchmarks/bench_coldstart.py --levels 01_ball_pit --seconds 20
     python benchmarks/bench_coldstart.py --skip-compile --mode numpy   # the numpy path's frame rate only
     python benchmarks/bench_coldstart.py --mode profile          # each compiling child, function by function
+    python benchmarks/bench_coldstart.py --skip-compile --mode installed --seconds 10   # after main.py --compile
 
-Three measures, each in fresh processes (SDL dummy drivers):
+Four measures, each in fresh processes (SDL dummy drivers):
 
 - *compile*: ``python -c "from game import _kernels; _kernels.warm_up()"`` with numba's cache
   in a new empty folder (``NUMBA_CACHE_DIR``): a cold compile, as on the first launch after
@@ -23,6 +24,9 @@ Three measures, each in fresh processes (SDL dummy drivers):
   simulated seconds per wall second (under 1 where the game held ticks back for its frames).
 - *numpy* (``--mode numpy``): the same with ``BALLPIT_NUMPY=1``: the numpy path throughout,
   the rate a player sees while the kernels compile.
+- *installed* (``--mode installed``): as the README's install-and-play command has it:
+  ``python main.py --compile`` into the new empty cache (its wall and CPU seconds reported,
+  the children's included), then the launch as in *cold*, which loads from that cache.
 
 A frame rate under 50 means a window of one second held fewer than 50 frames; the cap is 60.
 The machine's other load shows in every number: run it on a quiet machine.
@@ -42,6 +46,7 @@ import common
 from common import ROOT, machine_info, machine_lines, summary_ms, table
 
 MODES = ("cold", "numpy")
+INSTALLED_MODE = "installed"   # --mode installed: ``python main.py --compile`` first, as the README's install does
 LOAD_MODE = "load"       # --mode load: the in-process load()'s stall of the frames, per switch interval
 PROFILE_MODE = "profile"  # --mode profile: each compiling child's compile, function by function
 MIN_FPS = 50             # frames per second the game must not drop below meanwhile
@@ -167,8 +172,19 @@ def frame_stats(frames):
 
 def run_level(level, mode, seconds, timeout=600):
     extra = {"BALLPIT_NUMPY": "1"} if mode == "numpy" else {}
+    ahead = None
     with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as cache:
         extra["NUMBA_CACHE_DIR"] = cache          # cold: nothing compiled yet
+        if mode == INSTALLED_MODE:                # the install's own compile first
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            done = subprocess.run([sys.executable, "main.py", "--compile"], cwd=ROOT, env=_env(extra),
+                                  capture_output=True, text=True, timeout=timeout)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if done.returncode != 0 or "full speed" not in done.stdout:
+                raise RuntimeError(f"main.py --compile did not fill the cache: {done.stdout.strip().splitlines()[-1:]}")
+            ahead = {"wall_s": time.perf_counter() - t0,
+                     "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
         proc = subprocess.run([sys.executable, "-c", _CHILD, level, str(seconds)], cwd=ROOT, env=_env(extra),
                               capture_output=True, text=True, timeout=timeout)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("FRAMES ")), None)
@@ -176,7 +192,7 @@ def run_level(level, mode, seconds, timeout=600):
         raise RuntimeError(f"main.py ended without frames (exit {proc.returncode}): "
                            f"{(proc.stderr or proc.stdout).strip().splitlines()[-1:]}")
     stats = frame_stats(json.loads(line[len("FRAMES "):]))
-    stats.update({"level": os.path.relpath(level, ROOT), "mode": mode, "seconds": seconds})
+    stats.update({"level": os.path.relpath(level, ROOT), "mode": mode, "seconds": seconds, "compile_ahead": ahead})
     return stats
 
 
@@ -355,6 +371,10 @@ def report(data):
                          _fmt(b.get("mean_fps"), ".1f"), _fmt(b.get("sim_speed"), ".2f"), _cpu(b),
                          _fmt(a.get("min_fps"), "d"), _fmt(a.get("max_gap_ms"), ".0f"), _cpu(a)])
         lines.append(table(head, rows, "ll" + "r" * (len(head) - 2)))
+        for r in data["runs"]:
+            if r.get("compile_ahead"):
+                lines.append(f"{os.path.basename(r['level'])} installed: main.py --compile took "
+                             f"{r['compile_ahead']['wall_s']:.1f} s wall, {r['compile_ahead']['cpu_s']:.1f} s CPU")
         lines.append(f"full speed: seconds from the first frame until the compiled kernels are in use (target "
                      f"{FULL_SPEED_S:g}); tick: until the one-call tick is; min FPS: fewest frames in any one-second "
                      f"window (target {MIN_FPS}, cap 60); sim speed: simulated s per wall s (1: real time);")
@@ -375,8 +395,8 @@ def report(data):
 def main(argv=None):
     p = argparse.ArgumentParser(description="First launch: time to the compiled kernels and the frame rate meanwhile.")
     p.add_argument("--levels", default=None, help="level name prefixes, comma separated (default: every shipped level)")
-    p.add_argument("--mode", choices=MODES + ("both", LOAD_MODE, PROFILE_MODE), default="both",
-                   help="cold, numpy or both (default); load: the in-process load's stall, per --intervals; "
+    p.add_argument("--mode", choices=MODES + ("both", INSTALLED_MODE, LOAD_MODE, PROFILE_MODE), default="both",
+                   help="cold, numpy or both (default); installed: main.py --compile first, then the launch; load: the in-process load's stall, per --intervals; "
                         "profile: each compiling child's compile, function by function")
     p.add_argument("--intervals", default="0.005,0.0005", help="--mode load: switch intervals in s, alternated "
                    "(default 0.005, Python's default, and 0.0005, accel.LOAD_SWITCH_INTERVAL)")

@@ -180,6 +180,34 @@ def load_in_background(also=()):
     return thread
 
 
+def compile_ahead(say=print, clock=None):
+    """``python main.py --compile``: fill numba's cache now, as the game's first launch would
+    in the background (the two halves of the kernels at once, ``also`` the ball stamper, then
+    the one-call tick), so that the launch after it loads everything in about a second and
+    plays at full speed from its first seconds. ``say`` gets one line a stage. Returns
+    whether the whole cache is filled; where it is not (no numba, it cannot compile here,
+    BALLPIT_NUMPY set) the game still plays, on the numpy path or the kernels one by one,
+    and the line says so."""
+    import time
+    clock = clock or time.perf_counter
+    if os.environ.get("BALLPIT_NUMPY"):
+        say("BALLPIT_NUMPY is set: the game keeps the numpy path, nothing to compile")
+        return False
+    say("compiling the physics kernels into numba's cache, once after installing (20 s to a minute on two cores; "
+        "without it the first launch does it in the background, in slow motion meanwhile)")
+    t0 = clock()
+    if not compile_in_child(also=("game.render_kernels",)):
+        say("numba could not compile the kernels here: the game runs on its numpy path (slower, the same physics)")
+        return False
+    t1 = clock()
+    say(f"kernels compiled in {t1 - t0:.0f} s; now the one-call tick")
+    if not compile_in_child(stage="_step_kernels"):
+        say("numba could not compile the one-call tick here: the game runs the kernels one by one")
+        return False
+    say(f"one-call tick compiled in {clock() - t1:.0f} s: the game starts at full speed")
+    return True
+
+
 def use(kernels):
     """Set the kernels in use (None: the numpy path); returns the previous ones (for tests)."""
     global KERNELS

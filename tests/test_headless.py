@@ -166,3 +166,60 @@ def test_zero_steps_is_fine(capsys):
     assert headless.run_headless(args(steps=0)) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["steps"] == 0 and report["ms_per_step"] is None and report["finite"] is True
+
+
+# python main.py --compile: the README's install fills numba's cache before the first launch.
+
+def compile_calls(monkeypatch, results):
+    """accel.compile_in_child replaced by one that answers ``results`` in turn and notes its calls."""
+    from game import accel
+    calls = []
+
+    def fake(**kw):
+        calls.append(kw)
+        return results[len(calls) - 1]
+
+    monkeypatch.setattr(accel, "compile_in_child", fake)
+    monkeypatch.delenv("BALLPIT_NUMPY", raising=False)
+    return calls
+
+
+def test_compile_fills_the_kernels_then_the_one_call_tick_and_says_each_in_a_line(monkeypatch, capsys):
+    import main
+    calls = compile_calls(monkeypatch, [True, True])
+    assert main.main(["--compile"]) == 0
+    assert calls == [{"also": ("game.render_kernels",)}, {"stage": "_step_kernels"}]
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all(line.startswith("main.py: ") for line in lines), lines
+    assert "full speed" in lines[-1]
+
+
+@pytest.mark.parametrize("results, needle", [([False], "numpy path"), ([True, False], "kernels one by one")],
+                         ids=["kernels fail", "tick fails"])
+def test_compile_that_cannot_says_how_the_game_plays_and_exits_0(monkeypatch, capsys, results, needle):
+    """Exit 0: the README chains the game after it, and the game plays without the cache."""
+    import main
+    calls = compile_calls(monkeypatch, results)
+    assert main.main(["--compile"]) == 0
+    assert len(calls) == len(results)               # no tick without the kernels
+    out = capsys.readouterr().out
+    assert needle in out.splitlines()[-1] and "full speed" not in out
+
+
+def test_compile_under_ballpit_numpy_compiles_nothing(monkeypatch, capsys):
+    import main
+    calls = compile_calls(monkeypatch, [])
+    monkeypatch.setenv("BALLPIT_NUMPY", "1")
+    assert main.main(["--compile"]) == 0
+    assert calls == [] and "nothing to compile" in capsys.readouterr().out
+
+
+def test_the_readme_install_command_compiles_for_real():
+    """The command itself, in a child: the cache is warm here (conftest filled it), so its
+    children only load; where numba is missing it must still exit 0 with one line."""
+    result = run("--compile")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    from tests.conftest import KERNELS
+    if KERNELS is not None:
+        assert "full speed" in result.stdout.splitlines()[-1], result.stdout
