@@ -5,6 +5,7 @@
     python benchmarks/ball_pit.py --sizes 100 --ticks 10 --warmup 5 --json
     python benchmarks/ball_pit.py --solver numpy     # this engine's numpy execution (issue 9 builds)
     python benchmarks/ball_pit.py --clock cpu        # CPU time per tick: a machine shared with busy processes
+    python benchmarks/ball_pit.py --substeps 1 --passes 4/4   # a cheaper solver budget than the game's
 
 The scene (``common.pit_scene``): a box of inner width W = 20 sqrt(N/100) m and height 2 W
 of four capsules of radius 0.5 whose inner faces lie on the box; six slanted obstacles of
@@ -55,8 +56,11 @@ def box_of(scene):
 
 
 # ---------------------------------------------------------------------------- this engine
-def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, clock="wall"):
+def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, clock="wall", passes=None):
+    """``passes``: (iterations, relax iterations) of the solver instead of its defaults."""
     world, build_s = common.build_world(scene, integrator, substeps, solver)
+    if passes is not None:
+        world.solver.options.iterations, world.solver.options.relax_iterations = passes
     ms = time_ticks(lambda: world.step(TICK), ticks, warmup, clock)
     spin = common.world_spin(world)
     execution = getattr(getattr(world, "solver", None), "execution", None)
@@ -64,7 +68,9 @@ def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, 
             "quality": quality(world.pos, world.vel, world.radius, box_of(scene), spin),
             "settings": {"integrator": world.integrator, "substeps": world.substeps,
                          "grid_cell": float(world.grid_cell), "solver": execution,
-                         "rotating": spin is not None}}
+                         "rotating": spin is not None,
+                         "passes": [int(world.solver.options.iterations), int(world.solver.options.relax_iterations)]
+                         if hasattr(world, "solver") else None}}
 
 
 # ---------------------------------------------------------------------------- pymunk
@@ -118,7 +124,7 @@ def run_pymunk(scene, ticks, warmup, iterations=10, broadphase="tree", slop=None
 
 # ---------------------------------------------------------------------------- the run
 def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None, substeps=None,
-        iterations=10, broadphase="tree", slop=None, progress=None, solver=None, clock="wall"):
+        iterations=10, broadphase="tree", slop=None, progress=None, solver=None, clock="wall", passes=None):
     """Run every size; returns the results as a dict (what --json prints)."""
     results = []
     flip = 0
@@ -131,7 +137,7 @@ def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None
             for engine in order:
                 t0 = time.perf_counter()
                 if engine == "ours":
-                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver, clock)
+                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver, clock, passes)
                 else:
                     out = run_pymunk(scene, ticks, warmup, iterations, broadphase, slop, clock)
                 runs[engine].append(out)
@@ -170,8 +176,9 @@ def report(data):
     if results and "ours" in results[0]:
         s = results[0]["ours"]["settings"]
         rotation = "balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"
+        passes = f"{s['passes'][0]} soft and {s['passes'][1]} relax passes, " if s.get("passes") else ""
         lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick, "
-                     + (f"solver {s['solver']}, " if s.get("solver") else "") + rotation)
+                     + passes + (f"solver {s['solver']}, " if s.get("solver") else "") + rotation)
     if results and "pymunk" in results[0]:
         s = results[0]["pymunk"]["settings"]
         broad = {"tree": "bounding-box tree (default)", "hash": "spatial hash"}[s["broadphase"]]
@@ -219,6 +226,8 @@ def main(argv=None):
     p.add_argument("--only", choices=ENGINES, help="run one engine only")
     p.add_argument("--integrator", help="this engine's integrator (default: the engine's default)")
     p.add_argument("--substeps", type=int, help="this engine's sub-steps per tick (default: the engine's)")
+    p.add_argument("--passes", type=_passes, default=None, metavar="SOFT/RELAX",
+                   help="this engine's soft and relax passes a sub-step (default: the solver's, 2/2)")
     p.add_argument("--solver", choices=("compiled", "numpy"), default=None,
                    help="this engine's contact solver execution (builds with issue 9's solver; default: the World's)")
     p.add_argument("--iterations", type=int, default=10, help="pymunk's solver iterations (default 10)")
@@ -243,9 +252,19 @@ def main(argv=None):
 
     data = run(sizes, args.ticks, args.warmup, args.repeats, engines, args.integrator, args.substeps,
                args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress,
-               args.solver, args.clock)
+               args.solver, args.clock, args.passes)
     print(common.dump_json(data) if args.json else report(data))
     return 0
+
+
+def _passes(text):
+    try:
+        soft, relax = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected SOFT/RELAX such as 2/2, got {text!r}") from None
+    if not (1 <= soft <= 100 and 0 <= relax <= 100):
+        raise argparse.ArgumentTypeError(f"expected 1-100 soft and 0-100 relax passes, got {text!r}")
+    return soft, relax
 
 
 if __name__ == "__main__":
