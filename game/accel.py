@@ -180,7 +180,7 @@ def load_in_background(also=()):
     return thread
 
 
-def compile_ahead(say=print, clock=None):
+def compile_ahead(say=print):
     """``python main.py --compile``: fill numba's cache now, as the game's first launch would
     in the background (the two halves of the kernels at once, ``also`` the ball stamper, then
     the one-call tick), so that the launch after it loads everything in about a second and
@@ -189,7 +189,7 @@ def compile_ahead(say=print, clock=None):
     BALLPIT_NUMPY set) the game still plays, on the numpy path or the kernels one by one,
     and the line says so."""
     import time
-    clock = clock or time.perf_counter
+    clock = time.perf_counter
     if os.environ.get("BALLPIT_NUMPY"):
         say("BALLPIT_NUMPY is set: the game keeps the numpy path, nothing to compile")
         return False
