@@ -34,6 +34,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 KERNELS = None          # the kernel module once loaded
 TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
@@ -188,23 +189,21 @@ def compile_ahead(say=print):
     whether the whole cache is filled; where it is not (no numba, it cannot compile here,
     BALLPIT_NUMPY set) the game still plays, on the numpy path or the kernels one by one,
     and the line says so."""
-    import time
-    clock = time.perf_counter
     if os.environ.get("BALLPIT_NUMPY"):
         say("BALLPIT_NUMPY is set: the game keeps the numpy path, nothing to compile")
         return False
     say("compiling the physics kernels into numba's cache, once after installing (20 s to a minute on two cores; "
         "without it the first launch does it in the background, in slow motion meanwhile)")
-    t0 = clock()
+    t0 = time.perf_counter()
     if not compile_in_child(also=("game.render_kernels",)):
         say("numba could not compile the kernels here: the game runs on its numpy path (slower, the same physics)")
         return False
-    t1 = clock()
+    t1 = time.perf_counter()
     say(f"kernels compiled in {t1 - t0:.0f} s; now the one-call tick")
     if not compile_in_child(stage="_step_kernels"):
         say("numba could not compile the one-call tick here: the game runs the kernels one by one")
         return False
-    say(f"one-call tick compiled in {clock() - t1:.0f} s: the game starts at full speed")
+    say(f"one-call tick compiled in {time.perf_counter() - t1:.0f} s: the game starts at full speed")
     return True
 
 
