@@ -14,8 +14,6 @@ import argparse
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_LEVEL_DIR = os.path.join(ROOT, "levels")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,7 +78,7 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         if args.compile:
-            from game import accel
+            from game.physics.compiled import loader as accel
             accel.compile_ahead(say=lambda line: print(f"main.py: {line}", flush=True))
             return 0
         if args.check is not None:
@@ -92,9 +90,9 @@ def main(argv=None):
         if args.edit is not None:
             return _edit(args)
         if args.screenshot:
-            from game.app import screenshot
+            from game.app.loop import screenshot
             return screenshot(args)
-        from game.app import run
+        from game.app.loop import run
         return run(args)
     except KeyboardInterrupt:
         return 130
@@ -105,14 +103,14 @@ def _edit(args):
     level from the template (written there, so the live reload and Save have a file)."""
     from game.level import LevelError
     if not os.path.exists(args.edit):
-        from game.editor.mode import new_level_file
+        from game.modes.edit import new_level_file
         try:
             new_level_file(args.edit)
         except LevelError as e:
             print(f"main.py: {e}", file=sys.stderr)
             return 2
     args.level = args.edit
-    from game.app import run
+    from game.app.loop import run
     return run(args)
 
 

@@ -64,7 +64,7 @@ SECONDS = float(sys.argv[2])
 _flip = pygame.display.flip
 _frames = []
 sys.path.insert(0, os.getcwd())
-import game.app
+import game.app.loop
 _apps = []
 _init = game.app.App.__init__
 def _noting_init(self, *args, **kw):
@@ -73,7 +73,7 @@ def _noting_init(self, *args, **kw):
 game.app.App.__init__ = _noting_init
 def _noting_flip(*args):
     _flip(*args)
-    from game import accel
+    from game.physics.compiled import loader as accel
     now = time.perf_counter()
     _frames.append((now - _T0, accel.KERNELS is not None, time.process_time(), accel.TICK is not None,
                     _apps[0].session.world.time if _apps else 0.0))
@@ -202,9 +202,9 @@ def run_level(level, mode, seconds, timeout=600):
 _LOAD_CHILD = r"""
 import json, statistics, sys, threading, time
 sys.path.insert(0, ".")
-from game import accel
+from game.physics.compiled import loader as accel
 from game.level import load
-from game.world import World
+from game.physics.world import World
 accel.LOAD_SWITCH_INTERVAL = float(sys.argv[2])
 world = World.from_level(load(sys.argv[1]), solver="numpy")
 for _ in range(60):
@@ -265,10 +265,10 @@ event.register("numba:compile", Compiles())
 event.register("numba:llvm_lock", Llvm())
 cpu = time.process_time()
 if sys.argv[1] == "tick":
-    from game import _step_kernels
+    from game.physics.compiled import step as _step_kernels
     _step_kernels.warm_up()
 else:
-    from game import accel
+    from game.physics.compiled import loader as accel
     accel.child_main(sys.argv[1], tuple(sys.argv[2:]))
 print("PROFILE " + json.dumps({"notes": notes, "llvm_s": llvm["s"], "cpu_s": time.process_time() - cpu}))
 """
@@ -293,7 +293,7 @@ def compile_table(notes):
 def compile_profile(also=("game.render_kernels",), timeout=900):
     """The game's compiling children into an empty cache, the parts at once then the tick:
     per child wall, CPU and LLVM s, and its compiles (compile_table)."""
-    from game import accel
+    from game.physics.compiled import loader as accel
     out = []
     with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as cache:
         env = _env({"NUMBA_CACHE_DIR": cache})

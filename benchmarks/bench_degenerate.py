@@ -15,9 +15,9 @@ import time
 import numpy as np
 
 import common  # noqa: F401  (puts the checkout on sys.path)
-from game import accel
+from game.physics.compiled import loader as accel
 from game.level import complete
-from game.world import TICK, World
+from game.physics.world import TICK, World
 
 BOX = [{"a": [0, 0], "b": [32, 0]}, {"a": [32, 0], "b": [32, 18]}, {"a": [32, 18], "b": [0, 18]},
        {"a": [0, 18], "b": [0, 0]}]

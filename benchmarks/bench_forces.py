@@ -56,9 +56,9 @@ def orbit_balls(center, strength, count, radius):
 
 def build(scene, integrator, solver):
     """(World, warm-up seconds the scene needs before it is at its shipped size)."""
-    from game import accel
+    from game.physics.compiled import loader as accel
     from game.level import complete, load
-    from game.world import World
+    from game.physics.world import World
     accel.load()
     if scene in ("springs", "grab"):
         level = load(os.path.join(ROOT, "levels", "05_springs.json"))

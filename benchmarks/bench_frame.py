@@ -3,7 +3,7 @@
     python benchmarks/bench_frame.py                     # 1,000, 5,000 and 10,000 balls, 5 launches
     python benchmarks/bench_frame.py --sizes 1000 --frames 30 --warmup 10 --launches 2
 
-Frame: the game's own path, ``game.app.App`` on a 1280x720 display with SDL's dummy video
+Frame: the game's own path, ``game.app.loop.App`` on a 1280x720 display with SDL's dummy video
 driver: ``app.update(1/60)`` (one world tick plus the app's bookkeeping: the "step" column),
 then ``app.draw(screen)`` (the renderer's world and the HUD) and ``pygame.display.flip()``
 (the "draw" column). Printed: the median ms of step, draw and the whole frame over the timed
@@ -13,7 +13,7 @@ The scene ("screen box"): N balls of the game's default radius 0.25 m in a box w
 screen's 16:9 shape, sized so that the settled pile fills about half of it, the camera
 fitted to the level as the game fits it. Balls start on a jittered 0.6 m grid and fall.
 
-``--overlap``: every other frame is the game's loop on two cores (``game.app.run``):
+``--overlap``: every other frame is the game's loop on two cores (``game.app.loop.run``):
 ``app.start_update(1/60)`` starts the frame's tick on a worker thread, the frame before it
 is drawn and flipped meanwhile, ``app.finish_update()`` waits for the tick. Timed apart from
 the serial frames between them (side by side: a busy machine disturbs both alike): "step" is
@@ -80,8 +80,8 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
     aside), the two draws in alternating order, timed apart ("draw_blit"): a side-by-side
     measure that a busy machine disturbs alike."""
     import pygame
-    from game import app as app_module
-    from game.app import App
+    from game.app import loop as app_module
+    from game.app.loop import App
     from game.level import complete
     if overlap:
         app_module.OVERLAP_MIN_TICK_MS = 0.0     # the two-core frame at every size, measured
@@ -90,7 +90,8 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
     screen = pygame.display.set_mode(SIZE)
     rows = []
     try:
-        from game import accel, render_kernels
+        from game.physics.compiled import loader as accel
+        from game.draw import sprites as render_kernels
         accel.load()             # the compiled kernels, as the game has them once loaded
         render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
@@ -187,7 +188,7 @@ def second_core(work=5_000_000):
 def _blit_draw_ms(app, screen):
     """ms of one app.draw + flip with the balls blitted (the compiled stamper set aside)."""
     import pygame
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     stamp, render_kernels.stamp = render_kernels.stamp, None
     try:
         t0 = time.perf_counter()

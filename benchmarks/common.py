@@ -171,7 +171,7 @@ def world_has_solver_choice():
     """Whether this build's World takes ``solver=`` (issue 9); older builds pick the
     execution by whether the kernels loaded, so the benchmark runs against either."""
     import inspect
-    from game.world import World
+    from game.physics.world import World
     return "solver" in inspect.signature(World.from_level).parameters
 
 
@@ -180,9 +180,9 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
 
     ``solver``: "compiled" or "numpy" on a build whose World takes it (ValueError on an
     older one); None keeps the World's default."""
-    from game import accel
+    from game.physics.compiled import loader as accel
     from game.level import complete
-    from game.world import World
+    from game.physics.world import World
     accel.load()                 # the compiled kernels, as the game uses them once loaded
     level = pit_level(scene)
     if integrator:
@@ -232,7 +232,7 @@ def overlapping_pairs(pos, radius):
     keys = c[:, 0] * stride + c[:, 1]
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
-    from game.collide import expand_ranges
+    from game.physics.collide import expand_ranges
     firsts, seconds, depths = [], [], []
     for dx, dy in ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1)):
         target = sorted_keys + (dx * stride + dy)

@@ -132,7 +132,7 @@ def memory_child(scene_name, n, ticks):
     world is built and stepped; a dict. On Linux the peak is reset once the kernels are loaded
     (``/proc/self/clear_refs``), so compiling them (on a cold cache) does not count."""
     import resource
-    from game import accel
+    from game.physics.compiled import loader as accel
     accel.load()
     try:
         with open("/proc/self/clear_refs", "w") as f:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game import geometry
+from game.physics import geometry
 
 MIN_LENGTH = 1e-3              # m: a static piece shorter than this (and not zero) is reported
 OVERLAP_TOLERANCE = 1e-3       # m: a ball overlapping a wall by less than this only touches it

@@ -25,12 +25,12 @@ import time
 
 import numpy as np
 
+from game import paths
 from game.defaults import TICK
 from game.level import LevelError, level_files, load, save
-from game.session import goal_reached
+from game.app.session import goal_reached
 
 DEFAULT_STEPS = 600             # ticks: ten simulated seconds
-LEVEL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels")
 PROG = "main.py"
 
 
@@ -68,10 +68,10 @@ def _run(args):
     as_json = bool(getattr(args, "json", False))
     execution = getattr(args, "solver", None) or "compiled"
 
-    from game.integrators import INTEGRATORS
+    from game.physics.integrators import INTEGRATORS
     if integrator is not None and integrator not in INTEGRATORS:
         raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
-    from game.solver import EXECUTIONS
+    from game.physics.solver import EXECUTIONS
     if execution not in EXECUTIONS:
         raise _BadInput(f"--solver: expected one of {', '.join(EXECUTIONS)}, got {execution!r}")
     if save_path is not None:
@@ -81,8 +81,8 @@ def _run(args):
     if integrator is not None:
         doc["integrator"] = integrator
 
-    from game import accel
-    from game.world import World
+    from game.physics.compiled import loader as accel
+    from game.physics.world import World
     if execution == "compiled":
         accel.load()             # before the first step: the whole run on one execution
     world = World.from_level(doc, solver=execution)
@@ -155,9 +155,9 @@ def _number(x):
 
 
 def _first_level():
-    names = level_files(LEVEL_DIR)
+    names = level_files(paths.LEVELS)
     if not names:
-        raise _BadInput(f"--level: no level given and no levels in {LEVEL_DIR}")
+        raise _BadInput(f"--level: no level given and no levels in {paths.LEVELS}")
     return names[0]
 
 

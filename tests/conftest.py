@@ -20,7 +20,7 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-from game import accel  # noqa: E402
+from game.physics.compiled import loader as accel  # noqa: E402
 
 # On a cold numba cache (CI, a fresh clone) the first process fills it as the game does: two
 # child processes compile the kernels' halves at once, then one the one-call tick (numba

@@ -1,6 +1,6 @@
 """Scene building shared by the tests: partial level dicts, normalised as the game loads them."""
 from game.level import complete
-from game.world import World
+from game.physics.world import World
 
 STATICS = ("segments", "polylines", "polygons")
 _PEG = {"a": [0.0, 0.0], "b": [1.0, 0.0]}    # stands in for the statics a level file must have

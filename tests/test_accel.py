@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel, collide, geometry
+from game.physics.compiled import loader as accel
+from game.physics import collide, geometry
 from tests.conftest import KERNELS
 
 pytestmark = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
@@ -57,7 +58,7 @@ def test_without_kernels_the_numpy_path_serves(monkeypatch):
 def test_compiled_candidates_with_walls_stadiums_pegs_and_polygons_are_numpy_s(seed):
     """Every static kind, balls crossing thin walls since the sub-step began, balls inside
     polygons: the same candidate pairs in the same order."""
-    from game.world import World
+    from game.physics.world import World
     rng = np.random.default_rng(seed)
     level = {"bounds": [0, 0, 10, 10],
              "segments": [{"a": list(rng.uniform(0, 10, 2)), "b": list(rng.uniform(0, 10, 2)),
@@ -89,7 +90,7 @@ def test_compiled_ball_contacts_make_room_for_a_crowd():
 @given(seed=st.integers(0, 2**32 - 1), speed=st.sampled_from([0.5, 5.0, 60.0]))
 def test_compiled_sweep_stops_the_same_balls_at_the_same_points_as_numpy(seed, speed):
     """Fast balls against thin walls, stadiums, pegs and polygon edges, some touching at the start."""
-    from game.world import World
+    from game.physics.world import World
     rng = np.random.default_rng(seed)
     level = {"bounds": [0, 0, 10, 10],
              "segments": [{"a": list(rng.uniform(0, 10, 2)), "b": list(rng.uniform(0, 10, 2)),
@@ -170,7 +171,7 @@ def test_the_parts_of_the_warm_up_share_no_kernel_and_together_call_every_one(mo
     seconds, and one two parts call is compiled twice. Every public kernel (and the force
     steppers' one) is replaced by a spy that notes which part called it."""
     import numba
-    from game import _force_kernels
+    from game.physics.compiled import forces as _force_kernels
     calls = []
     spied = {}
 
@@ -202,7 +203,7 @@ def test_candidates_hold_every_pair_within_reach_plus_margins(seed, n):
     """Margins up to MAX_MARGIN_CELLS of a cell: every ball pair closer than r_i + r_j + m_i + m_j
     and every capsule closer than r + m (brute force) is a candidate, numpy and compiled;
     among them pairs in cells two apart (centres a diameter and a bit apart)."""
-    from game.world import World
+    from game.physics.world import World
     rng = np.random.default_rng(seed)
     level = {"bounds": [0, 0, 12, 12],
              "segments": [{"a": list(rng.uniform(0, 12, 2)), "b": list(rng.uniform(0, 12, 2)),
@@ -240,7 +241,7 @@ def test_the_one_call_tick_is_compiled_to_let_go_of_the_interpreters_lock():
     """What the game's two-core loop (game.app.App.start_update) rests on: the tick is
     compiled nogil. (Whether another thread really runs meanwhile cannot be seen without a timing;
     benchmarks/bench_frame.py --overlap measures it.)"""
-    from game import _step_kernels
+    from game.physics.compiled import step as _step_kernels
     assert accel.TICK is _step_kernels and accel.releases_lock()
     assert _step_kernels.tick.targetoptions["nogil"] is True
 
@@ -252,9 +253,9 @@ def test_the_game_calls_the_kernels_with_no_signature_the_warm_up_left_out():
     shipped level, a few ticks with each integrator and with a grab spring, compiles nothing."""
     import os
     from numba.core import event
-    from game.integrators import ORDER
+    from game.physics.integrators import ORDER
     from game.level import level_files, load
-    from game.world import World
+    from game.physics.world import World
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with event.install_recorder("numba:compile") as compiled:
         for path in level_files(os.path.join(root, "levels")):

@@ -10,17 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import app as app_module
-from game.app import App, TICK
-from game.clock import MAX_TICKS_PER_FRAME
-from game.gestures import Fling
+from game.app import loop as app_module
+from game.app.loop import App, TICK
+from game.app.clock import MAX_TICKS_PER_FRAME
+from game.app.gestures import Fling
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.play import FLING_GAIN, SPOT_TAKEN
-from game.audio import Audio
-from game.integrators import ORDER
-from game.render import ball_colour
-from game.world import World
+from game.app.audio import Audio
+from game.physics.integrators import ORDER
+from game.draw.renderer import ball_colour
+from game.physics.world import World
 
 FRAME = 1 / 60
 SIZE = (800, 450)
@@ -356,7 +356,7 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 
 
 def test_the_energy_plot_never_covers_a_fitted_level(game):
-    from game.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
     key(game, pygame.K_e)
     assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
@@ -594,7 +594,7 @@ _EVENT = st.one_of(
 def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_path_factory):
     """Clicks, drags and wheels anywhere (millions of pixels off-screen too), every key, resizes
     to nothing: the game handles each, keeps drawing, and the shipped level runs on."""
-    from game.app import LEVEL_DIR
+    from game.paths import LEVELS as LEVEL_DIR
     from game.level import level_files
     pygame.font.init()
     path = level_files(LEVEL_DIR)[level_index]
@@ -638,7 +638,7 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
 
 # ---- the fling's aim ---------------------------------------------------------------------------
 def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
-    from game.geometry import closest_point_on_segment
+    from game.physics.geometry import closest_point_on_segment
     from game.modes.play import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
     doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
            "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
@@ -659,8 +659,8 @@ def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
 
 @pytest.mark.parametrize("end", [(500, 300), (300, 100), (100, 300), (300, 500), (480, 120), (130, 460), (303, 300)])
 def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
-    from game.hud import Hud
-    from game.render import draw_aim
+    from game.draw.hud import Hud
+    from game.draw.renderer import draw_aim
     pygame.font.init()
     hud = Hud()
     surface = pygame.Surface(SIZE)
@@ -864,7 +864,7 @@ def test_arrow_keys_move_the_selected_slider(game):
 
 def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
     import threading
-    from game import accel
+    from game.physics.compiled import loader as accel
     drawn = []
     text = game.hud.text
     game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
@@ -897,7 +897,7 @@ def paced_frames(tick_s, draw_s, seconds, idle_s=FRAME):
     for the 60 FPS cap, which on a busy machine sleeps until ``idle_s`` s after the frame's
     start. Returns (the frames' end times, ticks run)."""
     from unittest import mock
-    from game import clock as clock_module
+    from game.app import clock as clock_module
     fake = _FakeTime()
     ticks = []
 
@@ -970,7 +970,7 @@ def test_while_warming_up_a_slow_frame_is_not_caught_up_and_after_it_is(game, mo
     PACED_TICK_SHARE of the time; a single step while paused always runs. With the kernels
     in, a slow frame runs the ticks it missed."""
     import threading
-    from game import accel
+    from game.physics.compiled import loader as accel
     release = threading.Event()
     game.loader = threading.Thread(target=release.wait, daemon=True)
     game.loader.start()

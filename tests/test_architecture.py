@@ -10,10 +10,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STDLIB = set(sys.stdlib_module_names)
 
-CORE = {"game.defaults", "game.geometry", "game.integrators", "game.forces", "game.grab", "game.world", "game.collide",
-        "game.solver", "game.sleep"}
-KERNELS = {"game._kernels", "game._force_kernels", "game._step_kernels", "game.accel"}
-LEVEL_MAY_USE = {"game.defaults", "game.geometry"}
+CORE = {"game.defaults", "game.paths", "game.physics"}
+KERNELS = {"game.physics.compiled"}
+LEVEL_MAY_USE = {"game.defaults", "game.paths", "game.physics.geometry"}
 # Private names a benchmark may still use while a public one is on its way (none now).
 PENDING_PRIVATE = set()
 
@@ -48,7 +47,7 @@ def _imports(rel):
                 base = ".".join(parts + ([base] if base else []))
             names = tuple(a.name for a in node.names)
             yield base, names
-            for name in names:                      # "from game import geometry" imports game.geometry
+            for name in names:                      # "from game import geometry" imports game.physics.geometry
                 if name != "*":
                     yield f"{base}.{name}", ()
 
@@ -75,7 +74,7 @@ CORE_FILES = [f for f in GAME_FILES if _is_under(_module_name(f), CORE | KERNELS
 
 def test_the_parts_are_where_the_rules_expect_them():
     assert LEVEL_FILES and "game/level/__init__.py" in LEVEL_FILES
-    assert {"game/world.py", "game/geometry.py", "game/collide.py"} <= set(CORE_FILES)
+    assert {"game/physics/world.py", "game/physics/geometry.py", "game/physics/collide.py"} <= set(CORE_FILES)
 
 
 @pytest.mark.parametrize("rel", CORE_FILES)
@@ -97,7 +96,7 @@ def test_the_level_package_imports_no_pygame_no_world_and_no_game(rel):
     for module, _ in _imports(rel):
         if module.startswith("game") and module != "game":
             assert _is_under(module, {"game.level"} | LEVEL_MAY_USE), \
-                f"{rel} imports {module}: levels use only game.defaults and game.geometry"
+                f"{rel} imports {module}: levels use only game.defaults and game.physics.geometry"
         elif _third_party(module):
             assert module.split(".")[0] in {"numpy", "jsonschema"}, f"{rel} imports {module}"
 
@@ -120,7 +119,7 @@ def _private_uses(rel):
             last = module.split(".")[-1]
             if last.startswith("_") and not last.startswith("__") and not names:
                 yield module
-    for node in ast.walk(tree):                     # game.collide._expand, collide._expand
+    for node in ast.walk(tree):                     # game.physics.collide._expand, collide._expand
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             target = ast.unparse(node.value)
             if target.startswith("game.") or target in {"collide", "world", "geometry", "accel", "level"}:
@@ -133,7 +132,7 @@ BENCHMARK_FILES = list(_sources("benchmarks"))
 @pytest.mark.parametrize("rel", BENCHMARK_FILES)
 def test_benchmarks_use_only_public_names(rel):
     private = {name for name in _private_uses(rel) if (rel, name) not in PENDING_PRIVATE}
-    private = {n for n in private if not n.startswith("game._kernels")}
+    private = {n for n in private if not n.startswith("game.physics.compiled.kernels")}
     assert not private, f"{rel} uses private names {sorted(private)}"
 
 

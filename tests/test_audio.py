@@ -5,7 +5,7 @@ import numpy as np
 import pygame
 import pytest
 
-from game import audio
+from game.app import audio
 
 
 def test_audio_without_a_device_is_silent_with_no_exception_and_no_warning(monkeypatch, capsys):

@@ -139,7 +139,7 @@ def test_ball_pit_table():
 def test_pymunk_and_our_scene_match():
     ball_pit = pytest.importorskip("ball_pit")
     pytest.importorskip("pymunk")
-    from game.world import World
+    from game.physics.world import World
     scene = common.pit_scene(50)
     world = build_world(common.pit_level(scene))
     space, bodies = ball_pit.build_pymunk(scene)

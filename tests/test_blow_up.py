@@ -6,8 +6,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game import hud as hud_module
-from game.app import App
+from game.draw import hud as hud_module
+from game.app.loop import App
 from game.modes.play import RECOVERY_INTEGRATOR, blow_up_line
 
 FRAME = 1 / 60

@@ -6,7 +6,7 @@ import numpy as np
 
 from scenes import build_world
 from game.level import load
-from game.world import TICK, World
+from game.physics.world import TICK, World
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from game.camera import Camera
+from game.draw.camera import Camera
 
 
 @pytest.mark.parametrize("scale,center", [(40.0, (16, 9)), (7.3, (-120.5, 33.3)), (1234.5, (0.01, -0.02))])

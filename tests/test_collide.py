@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scenes import build_world
-from game import collide
-from game.world import World
+from game.physics import collide
+from game.physics.world import World
 
 
 @given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 6)), max_size=30))
@@ -32,7 +32,7 @@ def _brute_binned(statics, grid):
     """Every interior cell whose centre is within (cell / 2 + margin + radius + cell / sqrt 2) of a
     core segment, margin = MAX_MARGIN_CELLS cells: the law bin states, checked one cell and one
     capsule at a time."""
-    from game import geometry
+    from game.physics import geometry
     half = grid.cell / 2
     margin = collide.MAX_MARGIN_CELLS * grid.cell
     out = {}
@@ -77,7 +77,7 @@ def test_huge_statics_bin_a_bounded_number_of_entries(radius):
     w = build_world(level, solver="numpy")
     st_, grid = w.statics, w.grid
     assert len(st_._index) <= collide.MAX_STATIC_ENTRIES
-    from game import geometry
+    from game.physics import geometry
     half = grid.cell / 2
     for ix, iy in zip(rng.integers(1, grid.nx - 1, 30), rng.integers(1, grid.ny - 1, 30)):
         centre = grid.origin + (np.array([ix, iy]) + 0.5) * grid.cell
@@ -103,7 +103,7 @@ def test_ball_pairs_on_any_grid_are_the_touching_pairs_both_executions(points, g
              if (pos[i, 0] - pos[j, 0]) ** 2 + (pos[i, 1] - pos[j, 1]) ** 2 < 0.4 * 0.4}
     i, j = collide._ball_contacts(grid, pos, radius, margin)          # cell >= the diameter
     assert {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist())} == brute
-    from game import accel
+    from game.physics.compiled import loader as accel
     kernels = accel.load()
     if kernels is not None:
         i, j = collide._ball_contacts_compiled(kernels, grid, pos, radius, margin)

@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 
 from game.checks import check
 from game.editor.document import LISTS, Document, EditRefused
-from game.editor.editor import PEG_RADIUS, Editor, template_definition
+from game.editor.tools import PEG_RADIUS, Editor, template_definition
 from game.level import load, loads, save
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LEVEL_DIR = os.path.join(ROOT, "levels")
+from game.paths import LEVELS as LEVEL_DIR, ROOT
 TOL = 0.1            # m: the pick distance the tests use (a few pixels at a usual zoom)
 
 COMMENTED = {
@@ -500,8 +499,8 @@ def test_keep_mine_then_save_overwrites_the_file(tmp_path):
 
 import pygame  # noqa: E402
 
-from game.app import App  # noqa: E402
-from game.editor.mode import BUTTON_ON, EditMode, install_editor  # noqa: E402
+from game.app.loop import App  # noqa: E402
+from game.modes.edit import BUTTON_ON, EditMode, install_editor  # noqa: E402
 
 SIZE = (1000, 600)
 FRAME = 1 / 60
@@ -739,7 +738,7 @@ def test_no_sequence_of_editor_input_breaks_the_game_or_the_history(script, tmp_
     """Clicks and drags anywhere (millions of pixels off-screen too), every editor key with
     and without Ctrl and Shift, saves, play-tests, prompts: nothing raises, every state
     drawn is a level the loader accepts, and undo-all gives back the level the editor opened."""
-    import game.editor.mode as mode_module
+    import game.modes.edit as mode_module
     origins = {}
 
     class Recording(Editor):
@@ -811,7 +810,7 @@ def test_main_edit_opens_the_editor_and_a_missing_file_starts_from_the_template(
     """``main.py --edit FILE`` in a (dummy) window: the editor is on top from the first frame;
     FILE did not exist, so it holds the template, named after the file."""
     import main
-    import game.editor.mode as mode_module
+    import game.modes.edit as mode_module
     seen = {}
     real = mode_module.install_editor
 
@@ -863,7 +862,7 @@ def test_the_item_under_the_pointer_is_named_for_the_hover_outline():
 def test_pick_is_the_nearest_item_of_the_first_kind_within_reach(x, y, tol):
     """Brute force over every item (capsule distance, inside a polygon or zone counts as 0)."""
     import numpy as np
-    from game import geometry
+    from game.physics import geometry
     d = commented()
     ed = editor(d)
 

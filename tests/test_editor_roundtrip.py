@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.app import App
+from game.app.loop import App
 from game.editor.document import Document
-from game.editor.editor import NUDGE, Editor, template_definition
-from game.editor.mode import install_editor
+from game.editor.tools import NUDGE, Editor, template_definition
+from game.modes.edit import install_editor
 from game.level import LevelError, complete, level_files, load, load_document, loads, save_document
-from game.world import World
+from game.physics.world import World
 from tests.test_editor import apply_step, edit_step, mouse_drag, press_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -6,7 +6,7 @@ import pytest
 
 from scenes import build_world
 from game import defaults
-from game.world import ESCAPE_SPANS, TICK, World
+from game.physics.world import ESCAPE_SPANS, TICK, World
 
 pytestmark = pytest.mark.usefixtures("solver")
 

@@ -1,5 +1,5 @@
 """Springs, attractors and the grab on the compiled path (issue 13): the steppers of
-game._force_kernels give the same bits as the numpy steppers of game.integrators under
+game.physics.compiled.forces give the same bits as the numpy steppers of game.physics.integrators under
 Forces.acceleration, for every integrator, and a compiled World takes them."""
 import importlib.util
 import math
@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel
-from game.forces import Forces
-from game.integrators import ORDER
+from game.physics.compiled import loader as accel
+from game.physics.forces import Forces
+from game.physics.integrators import ORDER
 from game.level import load
-from game.world import TICK, World, Zone
+from game.physics.world import TICK, World, Zone
 from tests.conftest import KERNELS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -136,10 +136,10 @@ EDGE_POINTS = [(-1, -1), (1, 0.5), (1, -1), (1.75, 0), (0.5, 1.25), (0.5, 0), (1
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 25), springs=st.integers(0, 12),
        drag=st.sampled_from([0.0, 0.3]))
 def test_the_compiled_acceleration_is_the_numpy_one_to_the_bit(seed, n, springs, drag):
-    """game._force_kernels.accelerate against Forces.acceleration at random states: springs
+    """game.physics.compiled.forces.accelerate against Forces.acceleration at random states: springs
     between balls and to anchors (some of no length, some with both ends on one ball's
     spot), and attractors of every shape with balls on their edges and at their centres."""
-    from game import _force_kernels
+    from game.physics.compiled import forces as _force_kernels
     rng = np.random.default_rng(seed)
     pos = rng.uniform(-2, 2, (n, 2))
     pos[: min(n, len(EDGE_POINTS))] = EDGE_POINTS[:n]
@@ -161,7 +161,7 @@ def test_the_compiled_acceleration_is_the_numpy_one_to_the_bit(seed, n, springs,
 @pytest.mark.parametrize("integrator", ORDER)
 def test_every_compiled_stepper_is_its_numpy_stepper_under_every_force(integrator, kernels):
     """One step of each stepper, straight, on a state under springs and every attractor shape."""
-    from game.integrators import INTEGRATORS
+    from game.physics.integrators import INTEGRATORS
     rng = np.random.default_rng(7)
     n = 20
     pos, vel, inv_mass = rng.uniform(-2, 2, (n, 2)), rng.uniform(-3, 3, (n, 2)), 1.0 / rng.uniform(0.1, 4, n)

@@ -1,4 +1,4 @@
-"""game.geometry against brute-force and exact (rational) oracles.
+"""game.physics.geometry against brute-force and exact (rational) oracles.
 
 The oracles are deliberately simple and independent of the code under test: dense sampling
 of a segment, a marched centre with bisection, Fractions for intersections and inside tests,
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-import game.geometry as geo
-from game.geometry import (
+import game.physics.geometry as geo
+from game.physics.geometry import (
     circle_circle_offset,
     circle_polygon_offset,
     circle_rect_overlap,

@@ -5,9 +5,9 @@ import json
 
 import pygame
 
-from game.app import App
+from game.app.loop import App
 from game.headless import run_headless
-from game.world import TICK
+from game.physics.world import TICK
 
 CUP = {"name": "Cup", "bounds": [0, 0, 10, 10], "gravity": [0, -9.81],
        "polylines": [{"points": [[0, 10], [0, 0], [10, 0], [10, 10]]}],

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from scenes import build_world
-from game.grab import GRAB_DAMPING_RATIO, GRAB_FREQUENCY
-from game.world import World
+from game.physics.grab import GRAB_DAMPING_RATIO, GRAB_FREQUENCY
+from game.physics.world import World
 
 TICK = 1 / 60
 

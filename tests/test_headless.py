@@ -117,7 +117,7 @@ def args(**kw):
 
 
 def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
-    import game.world
+    import game.physics.world
 
     def broken(doc, **options):
         raise ZeroDivisionError("oops\nsecond line")
@@ -130,7 +130,7 @@ def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
 
 def test_a_world_that_blows_up_stops_early_and_reports_null_energies(monkeypatch, capsys):
     import numpy as np
-    import game.world
+    import game.physics.world
     real_step = game.world.World.step
 
     def exploding(self, dt=1 / 60):
@@ -146,7 +146,7 @@ def test_a_world_that_blows_up_stops_early_and_reports_null_energies(monkeypatch
 
 def test_save_of_a_world_that_blew_up_writes_nothing_and_exits_1(monkeypatch, capsys, tmp_path):
     import numpy as np
-    import game.world
+    import game.physics.world
     real_step = game.world.World.step
 
     def exploding(self, dt=1 / 60):
@@ -172,7 +172,7 @@ def test_zero_steps_is_fine(capsys):
 
 def compile_calls(monkeypatch, results):
     """accel.compile_in_child replaced by one that answers ``results`` in turn and notes its calls."""
-    from game import accel
+    from game.physics.compiled import loader as accel
     calls = []
 
     def fake(**kw):

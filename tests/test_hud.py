@@ -4,8 +4,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game.hud import HINT_HEIGHT, KEY_CAP, EnergyHistory, Hud
-from game.toasts import TOAST_SECONDS, Toasts
+from game.draw.hud import HINT_HEIGHT, KEY_CAP, EnergyHistory, Hud
+from game.app.toasts import TOAST_SECONDS, Toasts
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -87,7 +87,7 @@ def test_toasts_show_one_at_a_time_and_expire():
 
 @pytest.mark.parametrize("length", [0, 1, 40, 200, 5000, 4_000_000])
 def test_fit_keeps_the_longest_prefix_that_fits_and_a_huge_message_stays_one_cheap_line(length):
-    from game.hud import SIZE_BODY, _fit
+    from game.draw.hud import SIZE_BODY, _fit
     font = Hud().font(SIZE_BODY)
     text = ("levels/x.json:1:2: unknown key 'k" + "abcdefghij" * (length // 10 + 1))[:length]
     width = 300

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from game.integrators import INTEGRATORS, ORDER, euler, next_integrator, rk4
+from game.physics.integrators import INTEGRATORS, ORDER, euler, next_integrator, rk4
 
 
 def seed_spring(t, y):

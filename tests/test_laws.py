@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel, geometry
+from game.physics.compiled import loader as accel
+from game.physics import geometry
 from game.level import load
-from game.world import TICK, World
+from game.physics.world import TICK, World
 from tests.conftest import KERNELS
 
 G = 9.81                     # m/s^2

@@ -13,8 +13,7 @@ from scenes import build_world
 from game import defaults
 from game.level import DEFAULTS, FROM_MATERIAL, LevelError, LevelWatcher, level_files, load, loads, save, strip
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LEVEL_DIR = os.path.join(ROOT, "levels")
+from game.paths import LEVELS as LEVEL_DIR, ROOT
 SCHEMA_FILE = os.path.join(LEVEL_DIR, "level.schema.json")
 LEVELS = level_files(LEVEL_DIR)
 NAME = "levels/x.json"
@@ -122,7 +121,7 @@ def test_every_schema_property_has_a_description():
 
 
 def test_schema_integrators_are_the_game_integrators():
-    integrators = pytest.importorskip("game.integrators")
+    integrators = pytest.importorskip("game.physics.integrators")
     assert _props("integrator")["enum"] == list(integrators.ORDER)
     assert set(integrators.INTEGRATORS) == set(integrators.ORDER)
 
@@ -914,7 +913,7 @@ def test_the_next_save_removes_the_temporaries_of_interrupted_saves(tmp_path):
 
 def test_a_world_of_50000_balls_saves_and_loads_back_exactly(tmp_path):
     np = pytest.importorskip("numpy")
-    from game.world import World
+    from game.physics.world import World
     world = build_world(loads(level(bounds=[0, 0, 100, 100])))
     rng = np.random.default_rng(7)
     pos, vel = rng.uniform(1, 99, (50_000, 2)), rng.normal(0, 3, (50_000, 2))
@@ -963,7 +962,7 @@ def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
     """A spiral (a worst case for ear clipping: reflex corners all along) is cut with O(n) ear
     tests; the old clipper made O(n^2) tests of O(n) each (7 minutes for 2,000 spirals)."""
     np = pytest.importorskip("numpy")
-    from game import geometry
+    from game.physics import geometry
     calls = []
     real = geometry.side
     monkeypatch.setattr(geometry, "side", lambda *a: calls.append(1) or real(*a))
@@ -1094,7 +1093,7 @@ def _brute_first_crossing(points):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=3, max_size=9, unique=True))
 def test_the_sweep_finds_the_same_first_crossing_as_every_pair(points):
-    from game import geometry
+    from game.physics import geometry
     assert geometry.polygon_first_crossing(points) == _brute_first_crossing(points)
 
 
@@ -1102,7 +1101,7 @@ def test_the_sweep_finds_the_same_first_crossing_as_every_pair(points):
 @given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=3, max_size=10, unique=True))
 def test_a_simple_polygon_is_cut_into_convex_pieces_that_tile_it(points):
     np = pytest.importorskip("numpy")
-    from game import geometry
+    from game.physics import geometry
     p = np.array(points, float)
     if geometry.polygon_first_crossing(p) is not None or geometry.polygon_signed_area(p) == 0:
         return

@@ -10,7 +10,7 @@ from game.headless import simulate
 from game.defaults import TICK
 from game.level import level_files, load
 
-World = pytest.importorskip("game.world").World
+World = pytest.importorskip("game.physics.world").World
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS = level_files(os.path.join(ROOT, "levels"))
@@ -88,7 +88,7 @@ def test_bullets_never_cross_a_thin_wall():
     With one sub-step per call a ball moves in a straight line from where it was to where
     it is (the sweep stops it at its first touch), so that chord must not cut a wall.
     """
-    from game.geometry import segment_intersections
+    from game.physics.geometry import segment_intersections
     doc = load(os.path.join(ROOT, "levels", "07_bullet.json"))
     wall_a, wall_b = _thin_walls(doc)
     assert len(wall_a) >= 8

@@ -3,7 +3,7 @@
 A light ball under a heavy one is the textbook hard case of an iterative contact solver:
 Gauss-Seidel on the true masses moves the heavy ball by a thousandth of what it moves the
 light one, so the light ball is squeezed out (overlaps of 30-50 % of the radius before the
-contact mass scaling of ``game.solver.support_scales``). The expectations are physical: a
+contact mass scaling of ``game.physics.solver.support_scales``). The expectations are physical: a
 perfectly aligned stack on a floor stays where it is, touching, with overlaps under 5 % of
 the radius, under every integrator; the scaling is a fixed point of minima over the chains
 of resting contacts, checked against a brute-force transitive closure.
@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel
-from game.solver import support_scales
-from game.world import TICK
+from game.physics.compiled import loader as accel
+from game.physics.solver import support_scales
+from game.physics.world import TICK
 from tests.conftest import KERNELS
 
 G = 9.81                # m/s^2

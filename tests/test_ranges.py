@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scenes import build_world
 from game import level as levels
-from game.integrators import ORDER
-from game.world import TICK, World
+from game.physics.integrators import ORDER
+from game.physics.world import TICK, World
 
 pytestmark = pytest.mark.usefixtures("solver")
 

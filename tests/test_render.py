@@ -4,10 +4,10 @@ import pygame
 import pytest
 
 from scenes import build_world
-from game import render
-from game.camera import Camera
-from game.render import PALETTE, Renderer, Trails, ball_colour
-from game.world import World
+from game.draw import renderer as render
+from game.draw.camera import Camera
+from game.draw.renderer import PALETTE, Renderer, Trails, ball_colour
+from game.physics.world import World
 
 BOX = {
     "name": "Box",
@@ -253,7 +253,7 @@ def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone(stamper,
     """Overlapping balls of several sizes, some cut by the screen's edge, one off screen and
     three non-finite (skipped): the batched draw (fblits, or the compiled stamper) is bit
     for bit the one-ball-at-a-time draw."""
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     monkeypatch.setattr(render_kernels, "stamp", render_kernels.load() if stamper else None)
     assert (render_kernels.stamp is not None) == stamper
     rng = np.random.default_rng(7)
@@ -276,7 +276,7 @@ def test_batched_balls_draw_the_same_pixels_as_blitting_each_ball_alone(stamper,
 def test_the_compiled_stamper_draws_the_same_bits_as_the_blits(monkeypatch):
     """Many overlapping balls of many sizes and colours, cut by every edge: the numba
     stamper (game.render_kernels) and Surface.fblits leave the same pixels."""
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     stamp = render_kernels.load()
     assert stamp is not None                     # numba is a dependency: it must serve
     rng = np.random.default_rng(11)
@@ -299,7 +299,7 @@ def test_the_compiled_stamper_draws_the_same_bits_as_the_blits(monkeypatch):
 
 
 def test_the_stamper_serves_plain_surfaces_and_leaves_the_others_to_the_blits(monkeypatch):
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     assert render_kernels.load() is not None
     world = _pit(50)
     cam = Camera((320, 180))
@@ -369,7 +369,7 @@ def test_sprite_keys_round_trip_and_the_mark_steps_cover_the_turn():
 
 
 def test_the_stamper_and_the_blits_agree_on_marked_balls(monkeypatch):
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     stamp = render_kernels.load()
     assert stamp is not None
     rng = np.random.default_rng(3)
@@ -388,7 +388,7 @@ def test_the_stamper_and_the_blits_agree_on_marked_balls(monkeypatch):
 
 
 def test_a_frame_of_only_huge_balls_draws_with_the_stamper_loaded():
-    from game import render_kernels
+    from game.draw import sprites as render_kernels
     assert render_kernels.load() is not None
     world = _world([(16, 9)])
     cam = Camera((320, 200), (16, 9), 2000)        # the one ball is bigger than any sprite
@@ -398,7 +398,7 @@ def test_a_frame_of_only_huge_balls_draws_with_the_stamper_loaded():
 
 
 def test_debug_layers_show_the_solver_options():
-    from game.world import World
+    from game.physics.world import World
     w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
     surface = pygame.Surface((800, 400))
     camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)
@@ -413,7 +413,7 @@ def test_debug_layers_show_the_solver_options():
 def test_the_solver_options_line_ends_left_of_the_energy_plot():
     """With the energy plot shown (its column at the right), the debug layers' line of solver
     options ends left of the column instead of running under it; without, at the right edge."""
-    from game.hud import HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import HINT_HEIGHT, energy_plot_rect
     w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
     surface = pygame.Surface((1280, 720))
     camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from game.level import complete
 from scenes import build_world
-from game.app import App
-from game.world import BALL_ARRAYS
+from game.app.loop import App
+from game.physics.world import BALL_ARRAYS
 
 CHAIN = {
     "name": "Chain",

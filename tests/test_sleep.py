@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel
-from game.sleep import SLEEP_SPEED, SLEEP_TIME, rest_limits, resting
-from game.world import TICK, Zone
+from game.physics.compiled import loader as accel
+from game.physics.sleep import SLEEP_SPEED, SLEEP_TIME, rest_limits, resting
+from game.physics.world import TICK, Zone
 from tests.conftest import KERNELS
 
 R = 0.1            # m: the pile's balls
@@ -282,7 +282,7 @@ def test_removing_the_static_it_rests_on_wakes_the_pile():
 
 def test_a_loaded_snapshot_starts_awake_and_switching_sleep_off_wakes_all():
     w = asleep_pile()
-    from game.world import World
+    from game.physics.world import World
     again = World.from_level(w.to_level())
     assert not again.sleeping.any() and np.array_equal(again.pos, w.pos)
     w.solver.options.sleeping = False
@@ -292,8 +292,8 @@ def test_a_loaded_snapshot_starts_awake_and_switching_sleep_off_wakes_all():
 
 def test_the_debug_layers_mark_the_sleeping_balls():
     import pygame
-    from game.camera import Camera
-    from game.render import SLEEPING, Renderer
+    from game.draw.camera import Camera
+    from game.draw.renderer import SLEEPING, Renderer
     w = asleep_pile()
     awake = w.add_ball((WIDTH / 2, 1.5), radius=R)
     cam = Camera((640, 360))

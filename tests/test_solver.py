@@ -5,9 +5,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import collide, solver
-from game.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
-from game.world import TICK, World
+from game.physics import collide, solver
+from game.physics.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
+from game.physics.world import TICK, World
 from tests.conftest import KERNELS
 
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
@@ -233,7 +233,7 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
 def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
     """_kernels._impacts finds the next contact to look at by the lowest set bit of a 64-bit
     word through a de Bruijn table: every power of two must land on its own entry."""
-    from game import _kernels
+    from game.physics.compiled import kernels as _kernels
     for place in range(64):
         word = 1 << place
         top = ((word * int(_kernels.DE_BRUIJN)) % (1 << 64)) >> 58
@@ -246,7 +246,7 @@ def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
 @given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 80), edges=st.integers(0, 120),
        static_share=st.sampled_from([0.0, 0.3]))
 def test_the_compiled_islands_are_numpy_s(seed, size, edges, static_share):
-    """game.sleep labels its islands with the kernels' union-find when they are loaded: the
+    """game.physics.sleep labels its islands with the kernels' union-find when they are loaded: the
     labels must be solver.islands' (each ball's least index) on any graph, statics joining
     nothing."""
     rng = np.random.default_rng(seed)

@@ -2,7 +2,7 @@
 import importlib.util
 import os
 
-from game import audio
+from game.app import audio
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scenes import build_world
-from game.world import TICK, World
+from game.physics.world import TICK, World
 
 OPEN = {"segments": [{"a": [-20, -100], "b": [20, -100]}], "gravity": [0, 0], "bounds": [-20, -100, 20, 20],
         # balls leave the spawner at 60 m/s and are gone two ticks later: the spot is always free

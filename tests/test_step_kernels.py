@@ -6,9 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import accel, collide
-from game.solver import colour_contacts, priorities
-from game.world import TICK
+from game.physics.compiled import loader as accel
+from game.physics import collide
+from game.physics.solver import colour_contacts, priorities
+from game.physics.world import TICK
 from tests.conftest import KERNELS
 from tests.test_solver import random_contacts
 
@@ -187,7 +188,7 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
     of _kernels.py and _force_kernels.py into itself, so its cache index carries their stamps too."""
-    from game import _force_kernels, _kernels, _step_kernels
+    from game.physics.compiled import forces as _force_kernels, kernels as _kernels, step as _step_kernels
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[1] == _step_kernels.source_stamp(_kernels.__file__)
     assert stamp[2] == _step_kernels.source_stamp(_force_kernels.__file__)

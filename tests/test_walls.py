@@ -5,9 +5,9 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from scenes import build_world
-from game import geometry
-from game.integrators import ORDER
-from game.world import TICK, World
+from game.physics import geometry
+from game.physics.integrators import ORDER
+from game.physics.world import TICK, World
 
 pytestmark = pytest.mark.usefixtures("solver")
 
@@ -25,10 +25,10 @@ def test_swept_test_is_zero_for_a_centre_on_the_core_both_executions(ax, ay, bx,
     c = a + t * (b - a)
     got = float(geometry.swept_circle_segment(c, 0.1, (mx, my), a, b, seg_r))
     assert got == 0.0
-    from game import accel
+    from game.physics.compiled import loader as accel
     kernels = accel.KERNELS or accel.load()
     if kernels is not None:
-        from game import _kernels
+        from game.physics.compiled import kernels as _kernels
         assert _kernels._swept.py_func(c[0], c[1], 0.1, mx, my, ax, ay, bx, by, seg_r) == got
 
 

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import collide
-from game.integrators import ORDER
-from game.world import TICK, World
+from game.physics import collide
+from game.physics.integrators import ORDER
+from game.physics.world import TICK, World
 
 # Every test here runs on both contact solvers (see the solver fixture in conftest.py).
 pytestmark = pytest.mark.usefixtures("solver")
@@ -256,7 +256,7 @@ def test_to_level_snapshot_rebuilds_the_same_world():
        cell=st.floats(0.2, 1.5))
 def test_every_cell_under_a_polygon_lists_it(seed, corners, size, cell):
     """A ball centred anywhere inside a polygon has one of its edges among its candidates."""
-    from game import geometry
+    from game.physics import geometry
     rng = np.random.default_rng(seed)
     angle = np.sort(rng.uniform(0, 2 * np.pi, corners))
     polygon = geometry.ensure_ccw(rng.uniform(-3, 3, 2) + size * np.stack((np.cos(angle), np.sin(angle)), 1))

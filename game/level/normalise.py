@@ -15,7 +15,9 @@ import math
 
 import numpy as np
 
-from game import defaults, geometry
+from game import defaults
+
+import game.physics.geometry as geometry
 from game.level import schema as level_schema
 from game.level.errors import Problem, cut, render
 

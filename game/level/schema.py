@@ -17,10 +17,10 @@ import re
 
 import numpy as np
 
+from game.paths import LEVELS
 from game.level.errors import LevelError, Problem, quote, render
 
-SCHEMA_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                           "levels", "level.schema.json")
+SCHEMA_FILE = os.path.join(LEVELS, "level.schema.json")
 
 _VALIDATOR = None
 _FAST = None

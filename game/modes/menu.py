@@ -4,11 +4,11 @@ import os
 
 import pygame
 
-from game.camera import Camera
+from game.draw.camera import Camera
 from game.level import LevelError, load
 from game.modes.base import Mode
-from game.render import Renderer
-from game.world import World
+from game.draw.renderer import Renderer
+from game.physics.world import World
 
 THUMB_SIZE = (256, 144)      # px of a thumbnail (16:9, as the window)
 GAP = 18                     # px between cells

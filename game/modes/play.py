@@ -5,18 +5,20 @@ import os
 import numpy as np
 import pygame
 
-from game import defaults, geometry
-from game.clock import TIME_SCALES
-from game.gestures import Fling, Hold, Pan, far
-from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
-from game.integrators import ORDER, next_integrator
+from game import defaults
+
+from game.physics import geometry
+from game.app.clock import TIME_SCALES
+from game.app.gestures import Fling, Hold, Pan, far
+from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
+from game.physics.integrators import ORDER, next_integrator
 from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
-from game.render import DEBUG_LAYERS, Trails, draw_aim
-from game.session import goal_reached
+from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim
+from game.app.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pygame
 
-from game.clock import TIME_SCALES
-from game.hud import BAR_HEIGHT, DIM, MARGIN, SIZE_BODY, SIZE_SMALL, TEXT, WARN
+from game.app.clock import TIME_SCALES
+from game.draw.hud import BAR_HEIGHT, DIM, MARGIN, SIZE_BODY, SIZE_SMALL, TEXT, WARN
 from game.modes.base import Mode
 
 PANEL_WIDTH = 300            # px
@@ -69,7 +69,7 @@ class SettingsMode(Mode):
         return 0.0 if gx == gy == 0 else math.degrees(math.atan2(gx, -gy))
 
     def set_gravity(self, strength, angle):
-        # The one acceleration every integrator reads (game.forces); rebuilt from the level by R.
+        # The one acceleration every integrator reads (game.physics.forces); rebuilt from the level by R.
         a = math.radians(angle)
         self.world.forces.gravity = np.array((strength * math.sin(a), -strength * math.cos(a)))
 

@@ -4,7 +4,7 @@ The world stops and the editor shows the level's definition (balls where the lev
 them), drawn by the renderer from a World built afresh from it after every edit; the
 running world is never edited. Tab play-tests a fresh World from the edited definition,
 Tab again returns with the definition as it was; Esc leaves (asking first when there are
-unsaved edits). The logic lives in game.editor.editor (pure, over world coordinates);
+unsaved edits). The logic lives in game.editor.tools (pure, over world coordinates);
 this module turns pygame events into its calls and draws the toolbar, the property
 panel, the status line, the snap marker and the checks' markers.
 """
@@ -17,12 +17,12 @@ import pygame
 
 from game.checks import Finding, check
 from game.editor.document import Document, handles
-from game.editor.editor import TOOLS, Editor, template_document
-from game.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
+from game.editor.tools import TOOLS, Editor, template_document
+from game.draw.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.world import World
+from game.physics.world import World
 
 PICK_PX = 8                  # px: how near the pointer must be to pick or snap to something
 DOUBLE_CLICK = 0.35          # s between two clicks of a double click

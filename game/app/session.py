@@ -9,7 +9,7 @@ arrived (fit the camera to it), False for a reset or a reload (keep the view).
 import os
 
 from game.level import LevelError, LevelWatcher, load, loads
-from game.world import World
+from game.physics.world import World
 
 # The world shown while the file given on the command line does not load yet: a floor,
 # so the author can fix the file and the live reload brings the level in.

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from game import geometry
+from game.physics import geometry
 from game.level import LevelError, LevelWatcher, load_document, loads, save_document
 from game.level.errors import stem
 from game.editor.document import LISTS, ZONE_KINDS, ZONE_SHAPES, EditRefused, bbox, handles, points_of

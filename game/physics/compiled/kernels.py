@@ -1,11 +1,11 @@
-"""numba kernels behind ``game.accel`` (imported only by ``accel.load``).
+"""numba kernels behind ``game.physics.compiled.loader`` (imported only by ``accel.load``).
 
 Each is the compiled twin of numpy code, with the same arithmetic in the same order so the
 two give the same bits (tests/test_accel.py, tests/test_solver.py): ``ball_contacts``
 finds the ball pairs ``collide.ball_pairs`` and the distance cull find; ``static_contacts``
 the ball-capsule candidates of ``collide.find_candidates``; ``sweep`` is
-``collide.sweep``; the ``*_uniform`` steppers are ``game.integrators`` under gravity and
-drag; ``prepare_contacts`` and ``solve`` are ``game.solver``'s prepare_numpy (with the
+``collide.sweep``; the ``*_uniform`` steppers are ``game.physics.integrators`` under gravity and
+drag; ``prepare_contacts`` and ``solve`` are ``game.physics.solver``'s prepare_numpy (with the
 colouring) and solve_numpy, contact by contact where numpy takes a colour at once.
 
 Arrays indexed by ball have one more entry inside ``solve``: index N is the still
@@ -16,10 +16,10 @@ import math
 import numpy as np
 from numba import int64, njit, uint64
 
-from game.accel import COMPILE_PARTS
-from game.geometry import EPS, ON_SEGMENT_ULPS
+from game.physics.compiled.loader import COMPILE_PARTS
+from game.physics.geometry import EPS, ON_SEGMENT_ULPS
 
-TINY = np.finfo(np.float64).tiny    # as game.geometry.TINY
+TINY = np.finfo(np.float64).tiny    # as game.physics.geometry.TINY
 RADIX_BITS = 11                      # bits of the key sorted per pass of _stable_order (2048 counters)
 MAX_COUNTING_CELLS = 8              # cells a ball: ball_contacts counting-sorts grids up to this
 FAR_RELATIVE = 1e-9                  # prepare_contacts: a pair whose squared distance exceeds
@@ -319,7 +319,7 @@ def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_
     return nx, ny, depth
 
 
-HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.solver._HASH
+HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.physics.solver._HASH
 # The lowest set bit's place in a 64-bit word w: _LOW_BIT[((w & -w) * DE_BRUIJN) >> 58] (a de Bruijn
 # sequence: each of the 64 powers of two lands on its own top six bits); numba's public API has
 # no count of trailing zeros.
@@ -1383,7 +1383,7 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
     return fast[:f].copy(), hits[:f].copy()
 
 
-# The integrators of game.integrators, for forces that are the same for every ball at every
+# The integrators of game.physics.integrators, for forces that are the same for every ball at every
 # moment but drag: a = g - drag v. Each does the arithmetic of its numpy stepper in the same
 # order, so the two agree to the last bit (tests/test_accel.py checks it). Each steps every
 # ball in place: (pos, vel, gx, gy, drag, h).
@@ -1456,12 +1456,12 @@ def rk4_uniform(pos, vel, gx, gy, drag, h):
 UNIFORM_STEPPERS = {"euler": euler_uniform, "semi-implicit": semi_implicit_uniform,
                     "verlet": verlet_uniform, "rk4": rk4_uniform}
 
-# The same steppers under every force (springs, the grab, attractors): game._force_kernels.
-from game._force_kernels import FORCE_STEPPERS  # noqa: E402
-from game._force_kernels import warm_up as _warm_up_forces  # noqa: E402
+# The same steppers under every force (springs, the grab, attractors): game.physics.compiled.forces.
+from game.physics.compiled.forces import FORCE_STEPPERS  # noqa: E402
+from game.physics.compiled.forces import warm_up as _warm_up_forces  # noqa: E402
 
 
-# What each compiling child warms (game.accel.COMPILE_PARTS, one child each), balanced by the
+# What each compiling child warms (game.physics.compiled.loader.COMPILE_PARTS, one child each), balanced by the
 # cold compile of each kernel with its helpers in a fresh process (numba 0.68, this project's
 # 2-core machine, CPU s): solve 14.3, prepare_contacts 7.1, ball_contacts 6.4, the force
 # steppers 3.6, sweep 2.5, static_contacts 1.1, the uniform steppers 0.9, static_geometry 0.6
@@ -1473,7 +1473,7 @@ WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_stepper
 
 def warm_up(part=None):
     """Compile (or load from the cache) the kernels on a tiny problem: all of them, or the
-    kernels one part of ``game.accel.COMPILE_PARTS`` names in WARM_UP_PARTS, so that two
+    kernels one part of ``game.physics.compiled.loader.COMPILE_PARTS`` names in WARM_UP_PARTS, so that two
     processes can fill numba's cache at once. Every kernel is called with the argument types
     the game gives it (one signature each: another would be a compile the game stalls on)."""
     if part not in (None,) + COMPILE_PARTS:

@@ -2,7 +2,7 @@
 
 One algorithm, two executions: numpy solves a colour at once (gather, compute, scatter; no
 two contacts of a colour share a ball, so nothing collides), the compiled kernels of
-``game._kernels`` loop over the colour's contacts one by one with the same arithmetic in the
+``game.physics.compiled.kernels`` loop over the colour's contacts one by one with the same arithmetic in the
 same order. Both give the same bits (tests/test_solver.py).
 
 A sub-step's contacts (``prepare``): every candidate pair's normal and depth are measured
@@ -51,7 +51,7 @@ import math
 
 import numpy as np
 
-from game import collide
+from game.physics import collide
 
 TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
@@ -76,7 +76,7 @@ class SolverOptions:
     restitution_threshold: m/s, contacts closing slower do not bounce; contact_hertz: Hz,
     the stiffness of the soft contact; damping_ratio: its damping (Box2D: 10); max_push_speed:
     m/s, the fastest a soft contact pushes overlapping bodies apart; sleeping: islands of
-    balls at rest sleep, left out of the tick until something wakes them (game.sleep).
+    balls at rest sleep, left out of the tick until something wakes them (game.physics.sleep).
     """
     substeps: int = 4
     iterations: int = 2
@@ -316,7 +316,7 @@ def _canonical(array, order):
 class Solver:
     """The contact solver of one World: its options and its execution.
 
-    ``execution`` is "compiled" (the numba kernels once ``game.accel.KERNELS`` has loaded,
+    ``execution`` is "compiled" (the numba kernels once ``game.physics.compiled.loader.KERNELS`` has loaded,
     numpy until then) or "numpy"; both give the same bits. The solver keeps last sub-step's
     impulses by contact key for warm starting.
     """
@@ -334,7 +334,7 @@ class Solver:
         return "compiled" if self.kernels() is not None else "numpy"
 
     def kernels(self):
-        from game import accel
+        from game.physics.compiled import loader as accel
         return accel.KERNELS if self.requested == "compiled" else None
 
     def forget(self):

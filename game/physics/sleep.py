@@ -25,8 +25,8 @@ union-find, which gives numpy's labels).
 """
 import numpy as np
 
-from game import collide
-from game.solver import islands
+from game.physics import collide
+from game.physics.solver import islands
 
 SLEEP_SPEED = 0.05     # m/s: slower than this (and |spin| r below it too) a ball is resting (Box2D: 0.05)
 SLEEP_TIME = 0.5       # s: an island whose balls have all rested this long falls asleep (Box2D: 0.5)

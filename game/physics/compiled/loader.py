@@ -1,7 +1,7 @@
 """Compiled kernels for the hot loops of the step (numba); the numpy code is the reference.
 
 With the kernels loaded, the world integrates gravity and drag with compiled twins of its
-steppers, ``game.collide`` sweeps fast balls, finds contacts by walking the grid directly
+steppers, ``game.physics.collide`` sweeps fast balls, finds contacts by walking the grid directly
 and solves them colour by colour in one call per sub-step: the numpy path's algorithm,
 looped instead of vectorised, to the same bits. numba is imported only when ``load()`` runs; until then, or
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
@@ -12,11 +12,11 @@ CPU (60 % of it LLVM's), which on a thread would hold the interpreter's lock and
 frames meanwhile; so child processes compile them into numba's on-disk cache: two at once,
 each one half of the kernels (``COMPILE_PARTS``, balanced by measured compile times; the
 first also loads what the caller names: the game names its ball stamper,
-``game.render_kernels``), so the compile takes as long as its larger half where two cores
+``game.draw.sprites``), so the compile takes as long as its larger half where two cores
 are free. The game then loads the kernels from that cache
 (about a second, with a short switch interval so that its frames keep their turns at the
 interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
-A third child then compiles the one-call tick (``game._step_kernels``, about 25 s of CPU
+A third child then compiles the one-call tick (``game.physics.compiled.step``, about 25 s of CPU
 though every kernel it calls is cached by then: numba links each callee's optimised module
 into the caller's and runs LLVM's optimisation and code generation over the whole again, at
 each level of calls: _candidates, _substep, tick), and the world runs whole ticks in one
@@ -26,7 +26,7 @@ to end and its hash repeats.
 
 The one-call tick releases the interpreter's lock while it runs (numba's ``nogil``), so
 that the game can draw one frame on the main thread while the next ticks run on a worker
-thread (game.app: ``App.start_update``), on the machine's second core.
+thread (game.app.loop: ``App.start_update``), on the machine's second core.
 """
 import gc
 import importlib
@@ -36,9 +36,12 @@ import sys
 import threading
 import time
 
+from game import paths
+
 KERNELS = None          # the kernel module once loaded
-TICK = None             # game._step_kernels once loaded: a whole tick in one compiled call
+TICK = None             # game.physics.compiled.step once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
+_MODULES = {"_kernels": "kernels", "_step_kernels": "step"}   # STAGES' modules in game.physics.compiled
 
 # The halves of the compile work (_kernels.warm_up(part)), one child each, about as long as each
 # other (the kernels of each: _kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
@@ -73,7 +76,7 @@ def load(tick=True):
     with _lock:
         if KERNELS is None:
             try:
-                from game import _kernels
+                from game.physics.compiled import kernels as _kernels
                 _loading(_kernels.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
@@ -94,7 +97,7 @@ def load_tick():
     with _lock:
         if TICK is None and KERNELS is not None:
             try:
-                from game import _step_kernels
+                from game.physics.compiled import step as _step_kernels
                 _loading(_step_kernels.warm_up)
             except Exception:  # noqa: BLE001 - it cannot compile here: the kernels serve one by one
                 return None
@@ -119,18 +122,17 @@ def compile_in_child(timeout=900, also=(), stage="_kernels"):
 
     "_kernels": two children at once, one per part (COMPILE_PARTS), so the compile takes as
     long as its larger half where two cores are free; ``also`` names modules whose ``load()``
-    the first child calls too (the game's other compiled code, e.g. "game.render_kernels",
+    the first child calls too (the game's other compiled code, e.g. "game.draw.sprites",
     so that its first load comes from the cache). "_step_kernels": one child."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if stage == "_kernels":
-        codes = [f"from game import accel; accel.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
+        codes = [f"from game.physics.compiled import loader; loader.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
                  for k, part in enumerate(COMPILE_PARTS)]
     else:
-        codes = [f"from game import {stage}; {stage}.warm_up()"]
+        codes = [f"from game.physics.compiled import {_MODULES[stage]} as m; m.warm_up()"]
     try:
         with _child_lock:
             for code in codes:
-                _children.append(subprocess.Popen([sys.executable, "-c", code], cwd=root,
+                _children.append(subprocess.Popen([sys.executable, "-c", code], cwd=paths.ROOT,
                                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                   stderr=subprocess.DEVNULL))
             children = list(_children)
@@ -146,7 +148,7 @@ def child_main(part, also=()):
     of each module named in ``also``. (At the normal priority: below it, on a machine other
     programs kept busy, the children took longer than one child had, and the frame rate
     meanwhile was no better; benchmarks/bench_coldstart.py.)"""
-    from game import _kernels
+    from game.physics.compiled import kernels as _kernels
     _kernels.warm_up(part)
     for name in also:
         importlib.import_module(name).load()
@@ -195,7 +197,7 @@ def compile_ahead(say=print):
     say("compiling the physics kernels into numba's cache, once after installing (20 s to a minute on two cores; "
         "without it the first launch does it in the background, in slow motion meanwhile)")
     t0 = time.perf_counter()
-    if not compile_in_child(also=("game.render_kernels",)):
+    if not compile_in_child(also=("game.draw.sprites",)):
         say("numba could not compile the kernels here: the game runs on its numpy path (slower, the same physics)")
         return False
     t1 = time.perf_counter()

@@ -32,7 +32,7 @@ def load():
         if stamp is None:
             try:
                 import pygame
-                from game._draw_kernels import stamp_sprites as kernel
+                from game.draw.compiled.sprites import stamp_sprites as kernel
                 # Compile for the very array type the renderer passes: a pixels2d view.
                 probe = pygame.Surface((2, 2), 0, 32)
                 pixels = pygame.surfarray.pixels2d(probe)

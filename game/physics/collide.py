@@ -1,4 +1,4 @@
-"""Collision: broad phase grid, narrow phase offset vectors and swept tests (game.solver responds).
+"""Collision: broad phase grid, narrow phase offset vectors and swept tests (game.physics.solver responds).
 
 Everything works on arrays of balls and of contact pairs at once; no Python loop runs over
 balls or pairs. Statics are capsules (segment + radius): a thin wall has radius 0, a stadium
@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game import geometry
+from game.physics import geometry
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius

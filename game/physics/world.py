@@ -20,13 +20,15 @@ import math
 
 import numpy as np
 
-from game import collide, defaults, geometry
-from game.forces import Forces
-from game.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
-from game.integrators import CONTACT_WEIGHT, INTEGRATORS
-from game.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
+from game.physics import collide, geometry
+
+from game import defaults
+from game.physics.forces import Forces
+from game.physics.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
+from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
+from game.physics.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
                          Contacts, Solver, SolverOptions, soft)
-from game.sleep import Sleep, reached, rest_limits
+from game.physics.sleep import Sleep, reached, rest_limits
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -114,9 +116,9 @@ class World:
     ``rolling`` (N,); ``ids`` (N,) stable ids. Outside code reads them and changes the world
     only through its methods.
 
-    ``solver``: "compiled" (the numba kernels once ``game.accel`` has loaded them, numpy
+    ``solver``: "compiled" (the numba kernels once ``game.physics.compiled.loader`` has loaded them, numpy
     until then) or "numpy"; the same bits either way. ``self.solver.options`` holds its
-    switches (game.solver.SolverOptions).
+    switches (game.physics.solver.SolverOptions).
     """
 
     def __init__(self, gravity=defaults.GRAVITY, integrator=defaults.INTEGRATOR,
@@ -143,7 +145,7 @@ class World:
         self.rolling = np.zeros(0)
         self.ids = np.zeros(0, np.int64)
         self._next_id = 0
-        self._grabs = {}             # handle -> game.grab.Grab (see grabs)
+        self._grabs = {}             # handle -> game.physics.grab.Grab (see grabs)
         self.escaped_removed = 0     # balls removed for going far beyond the bounds
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
@@ -151,7 +153,7 @@ class World:
         self.spawners = []
         self.grid = None
         self._candidates = None
-        self._sleep = Sleep()        # which balls sleep (game.sleep); a new world starts awake
+        self._sleep = Sleep()        # which balls sleep (game.physics.sleep); a new world starts awake
         self._sleep_causes = None    # the forces and statics the sleepers fell asleep under
         self._awake_ids = None       # (ids, awake indices, their ids) while the awake set stays (_only)
         self._far_cache = None       # (bounds, lo, hi, lo.max(), hi.min()): _far_limits' box for those bounds
@@ -424,7 +426,7 @@ class World:
         """Advance one fixed tick of ``dt`` seconds in ``substeps`` sub-steps.
 
         Pass the same dt every call (a fixed time step): the contact tuning assumes it, and
-        a frame's wall-clock time must never reach here. Sleeping islands (game.sleep) are
+        a frame's wall-clock time must never reach here. Sleeping islands (game.physics.sleep) are
         left out of the tick until something wakes them.
         """
         self._impact_points, self._impact_speeds = [], []
@@ -461,7 +463,7 @@ class World:
         substeps = self.substeps
         h = dt / substeps
         if self._fused(kernels):
-            from game import accel
+            from game.physics.compiled import loader as accel
             self._tick_compiled(dt, accel.TICK)
         else:
             for k in range(substeps):
@@ -470,7 +472,7 @@ class World:
     # --------------------------------------------------------------- sleeping
     @property
     def sleeping(self):
-        """(N,) bool: the balls asleep now (game.sleep): at rest, left out of the tick."""
+        """(N,) bool: the balls asleep now (game.physics.sleep): at rest, left out of the tick."""
         return self._sleep.asleep.copy()
 
     def wake(self, balls=None):
@@ -581,22 +583,22 @@ class World:
         self._record(contacts, prev, fast, hits, last)
 
     def _fused(self, kernels):
-        """Whether this tick runs as one compiled call (game._step_kernels.tick): the kernels
+        """Whether this tick runs as one compiled call (game.physics.compiled.step.tick): the kernels
         and the tick are loaded, the integrator has compiled steppers (every force: gravity,
         drag, springs, the grab, attractors), and there are balls and no polygons (their
         insides are pushed out by numpy)."""
-        from game import accel
+        from game.physics.compiled import loader as accel
         return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
                 and self._integrator in kernels.UNIFORM_STEPPERS and self._integrator in kernels.FORCE_STEPPERS
                 and not self.polygons and self.substeps > 0)
 
     def ticks_in_one_call(self):
-        """Whether the next tick runs as one compiled call (``_fused``): game.app then steps the
+        """Whether the next tick runs as one compiled call (``_fused``): game.app.loop then steps the
         world on a worker thread while it draws the frame before."""
         return self._fused(self.solver.kernels())
 
     def _tick_compiled(self, dt, fused):
-        """All the sub-steps of a tick in one call of ``fused.tick`` (game._step_kernels):
+        """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
         _substep's phases, the same kernels in the same order with the same arguments, so the
         same bits; what goes is the Python and numpy glue between the kernels."""
         n = self.count
@@ -817,7 +819,7 @@ class World:
                 "total": kinetic + rotational + gravitational + spring}
 
     def view(self):
-        """A copy of the world to draw while the world itself steps on (game.app's two-core
+        """A copy of the world to draw while the world itself steps on (game.app.loop's two-core
         loop): its attributes shared, its numpy arrays, its sleep state and its springs copied
         (a step replaces some and writes others in place, and balls may come and go), so it
         shows the world as it was when taken. For reading only."""
@@ -898,7 +900,7 @@ class World:
     # ------------------------------------------------------------------- grabs
     @property
     def grabs(self):
-        """{handle: game.grab.Grab} of the grabs holding a ball now. A grab whose ball went
+        """{handle: game.physics.grab.Grab} of the grabs holding a ball now. A grab whose ball went
         (deleted, or a kill zone took it) has lost its springs with it and is dropped here."""
         table = self._grabs
         for handle in [h for h, g in table.items() if self.springs.index(g.spring_ids[0]) < 0]:
@@ -907,7 +909,7 @@ class World:
 
     def grab(self, ball, point):
         """Hold ball index ``ball`` at ``point`` (2,) metres with springs integrated like
-        any other force (see game.grab); returns a handle for move_grab and release."""
+        any other force (see game.physics.grab); returns a handle for move_grab and release."""
         mass = 1.0 / float(self.inv_mass[ball])
         stiffness, damping = grab_spring_constants(mass)
         spring_ids = []

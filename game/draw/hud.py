@@ -11,7 +11,8 @@ from collections import deque
 import numpy as np
 import pygame
 
-ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
+from game.paths import ASSETS
+
 FONT_REGULAR = os.path.join(ASSETS, "DejaVuSans.ttf")
 FONT_BOLD = os.path.join(ASSETS, "DejaVuSans-Bold.ttf")
 

@@ -1,5 +1,5 @@
-"""numba twins of ``game.integrators`` under the whole force field of ``game.forces.Forces``:
-gravity, drag, springs (the grab's among them) and attractors (loaded with ``game._kernels``).
+"""numba twins of ``game.physics.integrators`` under the whole force field of ``game.physics.forces.Forces``:
+gravity, drag, springs (the grab's among them) and attractors (loaded with ``game.physics.compiled.kernels``).
 
 ``accelerate`` is ``Forces.acceleration`` with the same arithmetic in the same order:
 gravity minus drag times velocity; the springs' forces summed per ball in spring order, the
@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from game.forces import ATTRACTOR_MIN_DISTANCE, ATTRACTOR_SHAPES, SPRING_MIN_LENGTH
+from game.physics.forces import ATTRACTOR_MIN_DISTANCE, ATTRACTOR_SHAPES, SPRING_MIN_LENGTH
 
 RECT, CIRCLE, ELLIPSE, POLYGON = (ATTRACTOR_SHAPES.index(name) for name in ("rect", "circle", "ellipse", "polygon"))
 
@@ -138,7 +138,7 @@ EULER, SEMI_IMPLICIT, VERLET, RK4 = 0, 1, 2, 3
 def step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
          shape, center, strength, numbers, edges, edge_start):
     """Advance ``pos`` and ``vel`` (N, 2) in place by h seconds with stepper ``kind`` (EULER,
-    SEMI_IMPLICIT, VERLET or RK4), each as game.integrators computes it on y = [x, v]:
+    SEMI_IMPLICIT, VERLET or RK4), each as game.physics.integrators computes it on y = [x, v]:
 
     - euler: x1 = x + h v; v1 = v + h a(x, v);
     - semi-implicit: v1 = v + h a(x, v); x1 = x + h v1;
@@ -226,7 +226,7 @@ def _stepper(kind):
     return stepper
 
 
-# name -> stepper(pos, vel, inv_mass, h, *Forces.packed()), as game.integrators.INTEGRATORS names them
+# name -> stepper(pos, vel, inv_mass, h, *Forces.packed()), as game.physics.integrators.INTEGRATORS names them
 FORCE_STEPPERS = {"euler": _stepper(EULER), "semi-implicit": _stepper(SEMI_IMPLICIT), "verlet": _stepper(VERLET),
                   "rk4": _stepper(RK4)}
 

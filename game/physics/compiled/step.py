@@ -3,15 +3,15 @@
 Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
 sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
 contacts, solve them, sweep again, record the impacts. It calls the kernels of
-``game._kernels`` in the order and with the arguments the Python sub-step gives them, and
+``game.physics.compiled.kernels`` in the order and with the arguments the Python sub-step gives them, and
 integrates with the uniform steppers (gravity and drag: ``_kernels.UNIFORM_STEPPERS``) or,
-under springs (the grab's among them) and attractors, with ``game._force_kernels.step``, as
+under springs (the grab's among them) and attractors, with ``game.physics.compiled.forces.step``, as
 ``World._integrate`` chooses, and does the glue between them (copies, the (N + 1,) arrays with the statics' still stand-in,
 the warm start kept in canonical order) with the same arithmetic: it changes no bit, and the
 numpy execution stays the reference (tests/test_step_kernels.py). What it saves is the glue:
 a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel dispatch.
 
-Imported only by ``game.accel.load_tick``; the world finds it as ``game.accel.TICK``.
+Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it as ``game.physics.compiled.loader.TICK``.
 """
 import hashlib
 import sys
@@ -19,8 +19,8 @@ import sys
 import numpy as np
 from numba import njit
 
-from game import _force_kernels as FK
-from game import _kernels as K
+from game.physics.compiled import forces as FK
+from game.physics.compiled import kernels as K
 
 STEPPERS = tuple(K.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
 # _force_kernels.step's kind for each of STEPPERS (the same integrator under every force)
@@ -265,7 +265,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
             points, speeds, refound)
 
 
-@njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app draws meanwhile
+@njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app.loop draws meanwhile
 def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitution, friction, rolling, ids,
          h, dt, h_move, forces, field, statics, grid, consts, solve_consts, found, found_at, margin, warm, options,
          rest_limits):
@@ -357,7 +357,7 @@ _depend_on_kernels()
 def warm_up():
     """Compile (or load from the cache) ``tick`` by stepping a small world through it."""
     from game import defaults
-    from game.world import World
+    from game.physics.world import World
     # A normalised definition written out (the kernels may not import game.level to fill one).
     surface = {k: defaults.MATERIAL[k] for k in ("restitution", "friction", "rolling")}
     balls = [{"pos": p, "vel": v, "spin": 0.0, "radius": defaults.BALL_RADIUS, "density": 1.0, **surface}

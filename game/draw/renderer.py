@@ -4,7 +4,7 @@ Costs are kept off the per-ball path: static geometry (background, metre grid, z
 walls, pegs, polygons) is drawn once into a cached surface and blitted each frame, redrawn
 only when the level or the camera changes; balls come from cached anti-aliased sprites,
 one per (colour, pixel radius, spin mark step), with the screen positions of all balls
-computed by numpy in one go, and are written by a compiled stamper (game.render_kernels)
+computed by numpy in one go, and are written by a compiled stamper (game.draw.sprites)
 or, until it loads, blitted in one batched call: the same pixels either way.
 """
 from collections import deque
@@ -13,8 +13,8 @@ from itertools import repeat
 import numpy as np
 import pygame
 
-from game import render_kernels
-from game.hud import load_font
+from game.draw import sprites as render_kernels
+from game.draw.hud import load_font
 
 # Colours (R, G, B).
 BACKGROUND = (16, 18, 24)
@@ -403,7 +403,7 @@ class Renderer:
         _blit_many(surface, zip(map(self._sprites.__getitem__, keys.tolist()), top_left.tolist()))
 
     def _stamp_balls(self, surface, keys, unique, top_left):
-        """The compiled twin of the blits (game.render_kernels): the same pixels, written by
+        """The compiled twin of the blits (game.draw.sprites): the same pixels, written by
         one loop over the balls. False (nothing drawn) where the surface is not a plain
         32-bit one whose pixels numba sees as the array it was compiled for."""
         if surface.get_bitsize() != 32 or surface.get_masks()[3] != 0 or surface.get_locked():
@@ -455,7 +455,7 @@ class Renderer:
         surface.blit(text, (max(10, end - text.get_width()), height - text.get_height() - 30))
 
     def draw_sleeping(self, surface, world, camera):
-        """Sleeping balls (world.sleeping, game.sleep): a dark dot at each centre."""
+        """Sleeping balls (world.sleeping, game.physics.sleep): a dark dot at each centre."""
         asleep = np.asarray(world.sleeping, bool)
         if asleep.any():
             plot_points(surface, camera.world_to_screen(np.asarray(world.pos)[asleep]), SLEEPING, size=5)
@@ -488,7 +488,7 @@ class Renderer:
                 pygame.draw.circle(surface, colour, q, 3)
 
     def draw_grab(self, surface, world, camera, grab):
-        """A grab (game.grab.Grab): a line from the held ball's centre to the grab point."""
+        """A grab (game.physics.grab.Grab): a line from the held ball's centre to the grab point."""
         where = np.flatnonzero(world.ids == grab.ball_id)
         if len(where) == 0:
             return
@@ -740,7 +740,7 @@ def _clip_convex(points, size, pad=8.0):
 
 
 def _zone_outline(zone):
-    """A polygon (K, 2) in metres that outlines a zone (params as game.world.Zone holds them),
+    """A polygon (K, 2) in metres that outlines a zone (params as game.physics.world.Zone holds them),
     or None if its shape is not known here."""
     params = zone.params
     try:

@@ -1,4 +1,4 @@
-"""numba kernel behind ``game.render_kernels`` (imported only by its ``load``)."""
+"""numba kernel behind ``game.draw.sprites`` (imported only by its ``load``)."""
 from numba import njit
 
 

@@ -5,9 +5,9 @@
 seconds in; the world only ever sees ticks of exactly TICK), ``draw(surface)``.
 ``run(args)`` owns the window; ``screenshot(args)`` renders offscreen to a PNG.
 
-What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game.session:
+What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game.app.session:
 ``.path``, ``.doc``, ``.world``, ``.reload()``, ``.reset()``, ``.set_doc(doc)``,
-``.watcher``); ``clock`` (game.clock.FixedClock: ``.paused``, ``.time_scale``,
+``.watcher``); ``clock`` (game.app.clock.FixedClock: ``.paused``, ``.time_scale``,
 ``.advance(frame_dt)``); ``camera``, ``renderer``, ``hud``, ``audio``; ``toast(text)``;
 ``size``; ``mouse`` (px) and ``cursor_world()``; ``request_quit()``, which asks every
 mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed by Tab/F2
@@ -23,21 +23,21 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from game import accel, render_kernels  # noqa: E402
-from game.audio import Audio  # noqa: E402
-from game.camera import Camera  # noqa: E402
-from game.clock import FixedClock  # noqa: E402
-from game.hud import Hud  # noqa: E402
+from game import paths
+from game.physics.compiled import loader as accel
+
+from game.draw import sprites as render_kernels  # noqa: E402
+from game.app.audio import Audio  # noqa: E402
+from game.draw.camera import Camera  # noqa: E402
+from game.app.clock import FixedClock  # noqa: E402
+from game.draw.hud import Hud  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
-from game.render import PALETTE, Renderer, make_ball_sprite  # noqa: E402
-from game.session import LevelSession  # noqa: E402
-from game.toasts import Toasts  # noqa: E402
+from game.draw.renderer import PALETTE, Renderer, make_ball_sprite  # noqa: E402
+from game.app.session import LevelSession  # noqa: E402
+from game.app.toasts import Toasts  # noqa: E402
 from game.defaults import TICK  # noqa: E402  (the one step the world is ever given)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LEVEL_DIR = os.path.join(ROOT, "levels")
-SCREENSHOT_DIR = os.path.join(ROOT, "screenshots")
 
 FPS_LIMIT = 60               # frames per second the window aims for
 DEFAULT_STEPS = 120          # ticks a --screenshot runs before it draws
@@ -90,7 +90,7 @@ class FramePacer:
     A token bucket: each frame earns ``period`` minus its length (the wall seconds since the
     frame before, the ticks it ran included), up to ``saved`` s; a frame runs ticks only while
     the credit covers one (``tick_s``, the recent cost of a tick) and stops where it would not
-    cover another (game.clock.FixedClock's budget). So over any run of k frames the wall time
+    cover another (game.app.clock.FixedClock's budget). So over any run of k frames the wall time
     is at most k period + saved, give or take the error of ``tick_s``. Besides, the ticks earn
     ``share`` of every frame's length, spent a tick at a time: where the frames alone take
     longer than ``period`` (a machine busy with other work) no credit would ever come, and
@@ -123,8 +123,8 @@ class FramePacer:
 class App:
     """The game without the window: wiring only. Tests inject events and call update and draw."""
 
-    def __init__(self, level_path, size=(1280, 720), doc=None, audio=None, level_dir=LEVEL_DIR,
-                 screenshot_dir=SCREENSHOT_DIR):
+    def __init__(self, level_path, size=(1280, 720), doc=None, audio=None, level_dir=paths.LEVELS,
+                 screenshot_dir=paths.SCREENSHOTS):
         self.level_dir = level_dir
         self.screenshot_dir = screenshot_dir
         self.camera = Camera(size)
@@ -279,7 +279,7 @@ class App:
     def overlaps(self):
         """Whether start_update runs this frame's ticks on a worker thread: the play mode alone
         on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
-        that lets go of the interpreter's lock (game.accel.releases_lock), so the drawing
+        that lets go of the interpreter's lock (game.physics.compiled.loader.releases_lock), so the drawing
         meanwhile has the other core. Elsewhere
         (numpy, polygons, an overlay) a worker would only take turns at the lock.
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
@@ -415,16 +415,16 @@ class App:
         except (pygame.error, OSError) as error:
             self.toast(f"screenshot failed: {error}")
             return None
-        self.toast("saved " + os.path.relpath(path, ROOT))
+        self.toast("saved " + os.path.relpath(path, paths.ROOT))
         return path
 
 
 def _open_level(path):
     """(path, doc) or (None, None) after one line on stderr."""
     if path is None:
-        files = level_files(LEVEL_DIR)
+        files = level_files(paths.LEVELS)
         if not files:
-            print(f"main.py: no levels found in {LEVEL_DIR}", file=sys.stderr)
+            print(f"main.py: no levels found in {paths.LEVELS}", file=sys.stderr)
             return None, None
         path = files[0]
     try:
@@ -462,7 +462,7 @@ def run(args):
         pygame.display.set_caption("Ballpit")
         pygame.display.set_icon(_icon())
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
-        from game.editor.mode import install_editor     # Tab/F2; --edit opens it at once
+        from game.modes.edit import install_editor     # Tab/F2; --edit opens it at once
         install_editor(app, open_now=getattr(args, "edit", None) is not None)
         clock = pygame.time.Clock()
         caption = None
@@ -477,7 +477,7 @@ def run(args):
             finally:
                 app.finish_update()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
-                app.loader = accel.load_in_background(also=("game.render_kernels",))
+                app.loader = accel.load_in_background(also=("game.draw.sprites",))
             elif accel.KERNELS is not None:
                 # numba is in and the first compiling child cached the stamper: it loads in
                 # tens of ms. Not before: compiled here it would hold the lock a second or

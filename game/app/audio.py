@@ -10,9 +10,10 @@ import sys
 import numpy as np
 import pygame
 
-from game.collide import IMPACT_SPEED as MIN_SPEED   # m/s: slower impacts are silent (and not reported)
+from game.paths import ASSETS
 
-ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
+from game.physics.collide import IMPACT_SPEED as MIN_SPEED   # m/s: slower impacts are silent (and not reported)
+
 SOUND_FILES = {"tick": "impact_tick.wav", "knock": "impact_knock.wav", "thud": "impact_thud.wav"}
 
 FULL_SPEED = 12.0        # m/s: an impact this fast plays at full volume

@@ -7,19 +7,21 @@ them after the integrator (operator splitting).
 Shapes: ``pos`` and ``vel`` are (N, 2) arrays in metres and m/s; accelerations are (N, 2)
 in m/s^2.
 
-This is the reference of the compiled forces (game._force_kernels), which repeat its
+This is the reference of the compiled forces (game.physics.compiled.forces), which repeat its
 arithmetic in its order to give the same bits: dot products sum x then y; each ball's spring
 force is the sum over its springs in spring order where it is end a, minus that where it is
 end b (``np.bincount`` sums in order); attractors add in zone order.
 """
 import numpy as np
 
-from game import defaults, geometry
+from game import defaults
+
+from game.physics import geometry
 
 SPRING_MIN_LENGTH = 1e-12       # m: a spring shorter than this has no direction and pulls nowhere
 ATTRACTOR_MIN_DISTANCE = 1e-9   # m: a ball this near an attractor's centre is not pulled
 # The zone shapes an attractor may have, numbered in this order for the compiled forces
-# (Forces.packed, game._force_kernels).
+# (Forces.packed, game.physics.compiled.forces).
 ATTRACTOR_SHAPES = ("rect", "circle", "ellipse", "polygon")
 
 
@@ -162,7 +164,7 @@ class Forces:
     def uniform(self):
         """Whether the acceleration is the same function a = gravity - drag v for every ball
         (no springs, no attractors): the compiled uniform steppers take that case, the force
-        steppers (game._force_kernels, from packed()) every other (game.accel)."""
+        steppers (game.physics.compiled.forces, from packed()) every other (game.physics.compiled.loader)."""
         return len(self.springs) == 0 and not self.attractors
 
     def acceleration(self, pos, vel, inv_mass, t=0.0):
@@ -185,7 +187,7 @@ class Forces:
 
     def packed(self):
         """The force field as the plain numbers and arrays the compiled steppers take
-        (game._force_kernels): gx, gy (m/s^2), drag (1/s); the springs' a, b, anchor,
+        (game.physics.compiled.forces): gx, gy (m/s^2), drag (1/s); the springs' a, b, anchor,
         stiffness, damping, rest (as Springs holds them); the attractors' shape (Z,) (index
         in ATTRACTOR_SHAPES), centre (Z, 2) m, strength (Z,) m/s^2, numbers (Z, 5) and
         polygon edges (E, 4) from edge_start (Z + 1,) (see _pack_attractors).
@@ -211,7 +213,7 @@ class Forces:
 
 def _pack_attractors(zones):
     """(shape (Z,), centre (Z, 2), strength (Z,), numbers (Z, 5), edges (E, 4), edge_start (Z + 1,))
-    of attractor zones (game.world.Zone) for the compiled forces, with what their contains()
+    of attractor zones (game.physics.world.Zone) for the compiled forces, with what their contains()
     compares computed here by the same expressions (so the kernel's inside test agrees to
     the bit): rect (x_lo, y_lo, x_hi, y_hi); circle (cx, cy, r^2); ellipse (cx, cy, |rx|,
     |ry|, (|rx| |ry|)^2); polygon (sign of its area, x_min, x_max, y_min, y_max) and its edges

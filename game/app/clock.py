@@ -54,7 +54,7 @@ class FixedClock:
         self.pending_steps = 0
 
     def wait(self, frame_dt):
-        """A frame that runs no tick though the world is running (game.app paces its frames):
+        """A frame that runs no tick though the world is running (game.app.loop paces its frames):
         its time is kept up to one tick, so that the next frame let tick runs one; the rest
         is dropped (the world runs slower)."""
         if not self.paused:
@@ -62,9 +62,9 @@ class FixedClock:
 
     def advance(self, frame_dt, tick=None, budget=None):
         """Run the ticks frame_dt wall seconds are worth; returns how many ran. ``tick``: the
-        callable to run per tick this once (default ``self.tick``; game.app passes one that
+        callable to run per tick this once (default ``self.tick``; game.app.loop passes one that
         steps the world on a worker thread). ``budget``: s of wall time for this frame's ticks
-        this once (default ``self.budget``, and never more; game.app paces frames with it)."""
+        this once (default ``self.budget``, and never more; game.app.loop paces frames with it)."""
         tick = self.tick if tick is None else tick
         budget = self.budget if budget is None else min(self.budget, budget)
         ticks = 0
