@@ -1,7 +1,7 @@
 """Ballpit: a 2D physics sandbox.
 
     python main.py [--level FILE]                      play in a window
-    python main.py --headless --level FILE --steps N [--integrator NAME] [--solver numpy|compiled]
+    python main.py --headless --level FILE --steps N [--integrator NAME] [--execution numpy|compiled]
                    [--json] [--save OUT.json]
     python main.py --screenshot OUT.png --level FILE [--steps N]
     python main.py --check FILE                        level checks, one a line; exit 1 if any
@@ -30,8 +30,9 @@ def build_parser():
     p.add_argument("--steps", type=_non_negative_int, default=None, metavar="N",
                    help="ticks of 1/60 s to run (headless, screenshot)")
     p.add_argument("--integrator", metavar="NAME", help="integrator to run with (headless)")
-    p.add_argument("--solver", metavar="EXECUTION", default="compiled",
-                   help="headless: contact solver execution, compiled (numba, once loaded) or numpy; the same answer")
+    p.add_argument("--execution", "--solver", dest="execution", metavar="EXECUTION", default="compiled",
+                   help="headless: how the physics runs, compiled (numba) or numpy; the same answer to the bit "
+                        "(--solver: its old name, accepted for one release)")
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
     p.add_argument("--screenshot", type=_file_name, metavar="OUT.png", help="render offscreen to a PNG and exit")
@@ -78,8 +79,8 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         if args.compile:
-            from game.physics.compiled import loader as accel
-            accel.compile_ahead(say=lambda line: print(f"main.py: {line}", flush=True))
+            from game.physics.compiled import loader
+            loader.compile_ahead(say=lambda line: print(f"main.py: {line}", flush=True))
             return 0
         if args.check is not None:
             from game.checks import run_check

@@ -8,7 +8,7 @@
 
 Four measures, each in fresh processes (SDL dummy drivers):
 
-- *compile*: ``python -c "from game import _kernels; _kernels.warm_up()"`` with numba's cache
+- *compile*: ``python -c "from game.physics.compiled import kernels; kernels.warm_up()"`` with numba's cache
   in a new empty folder (``NUMBA_CACHE_DIR``): a cold compile, as on the first launch after
   ``pip install -r requirements.txt``; wall seconds and CPU seconds (``getrusage`` of the
   child). Then the same command again, loading from that cache (a warm launch). Then
@@ -16,7 +16,7 @@ Four measures, each in fresh processes (SDL dummy drivers):
 - *cold* (``--mode cold``, default with ``numpy``): ``python main.py --level LEVEL``, the game's
   own loop (``game.app.run``: 60 FPS cap, kernels compiled in a child process after the first
   frame), numba's cache in a new empty folder. ``pygame.display.flip`` is wrapped to note the
-  time of every frame, whether the compiled kernels (``game.accel.KERNELS``) and the
+  time of every frame, whether the compiled kernels (``App.compiled``) and the
   one-call tick (``TICK``) are in use and the world's simulated time; after ``--seconds`` the
   process ends. Reported: seconds from the first frame until the kernels are in use (*full
   speed*) and until the tick is, and the frame rate before and after: the fewest frames in
@@ -66,21 +66,23 @@ _frames = []
 sys.path.insert(0, os.getcwd())
 import game.app.loop
 _apps = []
-_init = game.app.App.__init__
+_init = game.app.loop.App.__init__
 def _noting_init(self, *args, **kw):
     _init(self, *args, **kw)
     _apps.append(self)
-game.app.App.__init__ = _noting_init
+game.app.loop.App.__init__ = _noting_init
 def _noting_flip(*args):
     _flip(*args)
-    from game.physics.compiled import loader as accel
+    from game.physics.compiled import loader
     now = time.perf_counter()
-    _frames.append((now - _T0, accel.KERNELS is not None, time.process_time(), accel.TICK is not None,
+    compiled = _apps[0].compiled if _apps else None
+    _frames.append((now - _T0, compiled is not None, time.process_time(),
+                    compiled is not None and compiled.tick is not None,
                     _apps[0].session.world.time if _apps else 0.0))
     if now - _T0 > SECONDS:
         sys.stdout.write("FRAMES " + json.dumps(_frames) + "\n")
         sys.stdout.flush()
-        accel.stop_background()
+        loader.stop_background()
         os._exit(0)
 pygame.display.flip = _noting_flip
 sys.argv = ["main.py", "--level", sys.argv[1]]
@@ -100,11 +102,11 @@ def _env(extra=None):
 
 COMPILES = {
     # one process compiles every kernel: the compile work, serially
-    "cold": "from game import _kernels; _kernels.warm_up()",
+    "cold": "from game.physics.compiled import kernels; kernels.warm_up()",
     # the same from the cache "cold" filled: a warm launch
-    "warm": "from game import _kernels; _kernels.warm_up()",
+    "warm": "from game.physics.compiled import kernels; kernels.warm_up()",
     # as the game does it, into an empty cache: accel.compile_in_child (its child processes)
-    "game": "import sys; from game import accel; sys.exit(0 if accel.compile_in_child() else 1)",
+    "game": "import sys; from game.physics.compiled import loader; sys.exit(0 if loader.compile_in_child() else 1)",
 }
 
 
@@ -206,7 +208,7 @@ from game.physics.compiled import loader as accel
 from game.level import load
 from game.physics.world import World
 accel.LOAD_SWITCH_INTERVAL = float(sys.argv[2])
-world = World.from_level(load(sys.argv[1]), solver="numpy")
+world = World.from_level(load(sys.argv[1]), execution="numpy")
 for _ in range(60):
     world.step(1 / 60)
 def ticks(count=None, until=None):
@@ -290,7 +292,7 @@ def compile_table(notes):
     return rows
 
 
-def compile_profile(also=("game.render_kernels",), timeout=900):
+def compile_profile(also=("game.draw.sprites",), timeout=900):
     """The game's compiling children into an empty cache, the parts at once then the tick:
     per child wall, CPU and LLVM s, and its compiles (compile_table)."""
     from game.physics.compiled import loader as accel

@@ -49,7 +49,7 @@ def main():
     accel.load()
     for solver in args.solver or ["numpy", "compiled"]:
         for name, (level, ball) in TICK_CASES.items():
-            w = World.from_level(complete(dict(level, balls=[ball])), solver=solver)
+            w = World.from_level(complete(dict(level, balls=[ball])), execution=solver)
             for _ in range(5):
                 w.step(TICK)
             start = time.perf_counter()
@@ -59,7 +59,7 @@ def main():
     for name, level in build_cases().items():
         level = complete(level)
         start = time.perf_counter()
-        w = World.from_level(level, solver="numpy")
+        w = World.from_level(level, execution="numpy")
         print(f"build    {name:20s} {time.perf_counter() - start:6.2f} s  (cell {w.grid.cell:.3g} m, "
               f"{len(w.statics._index)} entries)")
 

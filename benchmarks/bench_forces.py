@@ -72,7 +72,7 @@ def build(scene, integrator, solver):
         pull = next(z for z in level["zones"] if z.get("kind") == "attractor")
         level["spawners"] = []
         level["balls"] = orbit_balls(pull["circle"]["center"], pull["strength"], ORBIT_BALLS, 0.25)
-    world = World.from_level(complete(level), solver=solver)
+    world = World.from_level(complete(level), execution=solver)
     if scene == "grab":
         world.grab(0, world.pos[0] + (0.0, 2.0))
     return world, fill

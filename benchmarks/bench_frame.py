@@ -90,9 +90,9 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
     screen = pygame.display.set_mode(SIZE)
     rows = []
     try:
-        from game.physics.compiled import loader as accel
+        from game.physics.compiled import loader
         from game.draw import sprites as render_kernels
-        accel.load()             # the compiled kernels, as the game has them once loaded
+        compiled = loader.load()     # the compiled kernels, as the game has them once loaded
         render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
             for n in sizes:
@@ -100,7 +100,7 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
                 path = os.path.join(folder, f"frame_{n}.json")
                 with open(path, "w") as f:
                     json.dump(doc, f)
-                app = App(path, size=SIZE, doc=complete(doc))
+                app = App(path, size=SIZE, doc=complete(doc), compiled=compiled)
                 step_ms, draw_ms, total_ms, blit_ms = [], [], [], []
                 ticks = 0
                 clock = time.perf_counter

@@ -168,11 +168,10 @@ _PAIR_BUDGET = 4_000_000     # candidate pairs held in memory at once
 
 
 def world_has_solver_choice():
-    """Whether this build's World takes ``solver=`` (issue 9); older builds pick the
-    execution by whether the kernels loaded, so the benchmark runs against either."""
+    """Whether this build's World takes ``execution=`` (issue 23; ``solver=`` before it)."""
     import inspect
     from game.physics.world import World
-    return "solver" in inspect.signature(World.from_level).parameters
+    return "execution" in inspect.signature(World.from_level).parameters
 
 
 def build_world(scene, integrator=None, substeps=None, solver=None):
@@ -180,10 +179,8 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
 
     ``solver``: "compiled" or "numpy" on a build whose World takes it (ValueError on an
     older one); None keeps the World's default."""
-    from game.physics.compiled import loader as accel
     from game.level import complete
     from game.physics.world import World
-    accel.load()                 # the compiled kernels, as the game uses them once loaded
     level = pit_level(scene)
     if integrator:
         level["integrator"] = integrator
@@ -193,7 +190,7 @@ def build_world(scene, integrator=None, substeps=None, solver=None):
     if solver is not None:
         if not world_has_solver_choice():
             raise ValueError("this build's World has no solver choice (--solver needs issue 9's solver)")
-        options["solver"] = solver
+        options["execution"] = solver
     # World.from_level takes normalised definitions; the balls (more, at 100,000, than a level
     # file may hold) join through World.add_balls, as balls the player spawns do.
     balls = level.pop("balls")

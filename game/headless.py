@@ -3,7 +3,7 @@
 Steps the world ``steps`` fixed ticks of 1/60 s, timing each step, and reports on stdout:
 with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
 ``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``max_overlap``
-(metres), ``finite``, ``state_hash``, ``solver`` (the execution that ran: "compiled" or
+(metres), ``finite``, ``state_hash``, ``execution`` (the execution that ran: "compiled" or
 "numpy", the same bits), plus ``level``, ``name``, ``integrator``,
 ``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
 zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was reached at some
@@ -66,14 +66,14 @@ def _run(args):
     integrator = getattr(args, "integrator", None)
     save_path = getattr(args, "save", None)
     as_json = bool(getattr(args, "json", False))
-    execution = getattr(args, "solver", None) or "compiled"
+    execution = getattr(args, "execution", "compiled")
 
     from game.physics.integrators import INTEGRATORS
     if integrator is not None and integrator not in INTEGRATORS:
         raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
     from game.physics.solver import EXECUTIONS
     if execution not in EXECUTIONS:
-        raise _BadInput(f"--solver: expected one of {', '.join(EXECUTIONS)}, got {execution!r}")
+        raise _BadInput(f"--execution: expected one of {', '.join(EXECUTIONS)}, got {execution!r}")
     if save_path is not None:
         _check_writable(save_path)
 
@@ -81,11 +81,9 @@ def _run(args):
     if integrator is not None:
         doc["integrator"] = integrator
 
-    from game.physics.compiled import loader as accel
     from game.physics.world import World
-    if execution == "compiled":
-        accel.load()             # before the first step: the whole run on one execution
-    world = World.from_level(doc, solver=execution)
+    # "compiled" loads the kernels before the first step: the whole run on one execution.
+    world = World.from_level(doc, execution=execution)
     report = simulate(world, steps)
     report.update(level=level_path, name=world.name)
     if save_path is not None and report["finite"]:
@@ -134,7 +132,7 @@ def simulate(world, steps, dt=TICK):
         "max_overlap": None if overlap is None else _number(overlap),
         "finite": bool(finite),
         "state_hash": world.state_hash(),
-        "solver": world.solver.execution,
+        "execution": world.execution,
     }
     progress = world.goal_progress()
     if progress is not None:
@@ -181,7 +179,7 @@ def _summary(r):
     overlap = "?" if r["max_overlap"] is None else f"{r['max_overlap'] * 1000:.1f} mm"
     stopped = "" if r["steps"] == r["steps_requested"] else f" (stopped early of {r['steps_requested']})"
     return "\n".join([
-        f"{r['name']} ({r['level']}), {r['integrator']}, {r['solver']} solver: {r['steps']} steps of 1/60 s{stopped}, "
+        f"{r['name']} ({r['level']}), {r['integrator']}, {r['execution']} execution: {r['steps']} steps of 1/60 s{stopped}, "
         f"{ms} ms per step (median)",
         f"balls {r['balls']}, escaped {r['escaped']}, deepest overlap {overlap}, "
         f"finite {'yes' if r['finite'] else 'NO'}",

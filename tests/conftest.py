@@ -20,27 +20,27 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-from game.physics.compiled import loader as accel  # noqa: E402
+from game.physics.compiled import loader  # noqa: E402
 
 # On a cold numba cache (CI, a fresh clone) the first process fills it as the game does: two
 # child processes compile the kernels' halves at once, then one the one-call tick (numba
 # compiles on one core per process; a warm cache costs the children ~3 s). pytest-xdist's
 # workers, started after this module loads in the controller, then only load the kernels.
 if not os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("BALLPIT_NUMPY"):
-    if accel.compile_in_child():
-        accel.compile_in_child(stage="_step_kernels")
+    if loader.compile_in_child():
+        loader.compile_in_child(stage="_step_kernels")
 
-# The tests run with the compiled kernels when numba is there (as the game does once they
-# load); tests that ask for the ``solver`` fixture run a default ("compiled") World on both
-# executions of the one solver, with the kernels and without.
-KERNELS = accel.load()
+# The compiled kernels as the game hands them to its worlds (None where numba is missing): a
+# World built without ``execution=`` loads and runs them; tests that ask for the
+# ``execution`` fixture run on both executions, which must give the same bits.
+COMPILED = loader.load()
+KERNELS = None if COMPILED is None else COMPILED.kernels
+ONE_CALL_TICK = None if COMPILED is None else COMPILED.tick
 
 
-@pytest.fixture(params=["compiled", "numpy"])
-def solver(request):
-    """Run the test with the kernels loaded (the compiled execution) and without (numpy)."""
-    if request.param == "compiled" and KERNELS is None:
+@pytest.fixture(params=["compiled", "numpy"], scope="session")
+def execution(request):
+    """The execution under test, for ``World(execution=...)``."""
+    if request.param == "compiled" and COMPILED is None:
         pytest.skip("numba is not installed")
-    previous = accel.use(KERNELS if request.param == "compiled" else None)
-    yield request.param
-    accel.use(previous)
+    return request.param

@@ -50,7 +50,7 @@ def test_compiled_ball_contacts_find_exactly_what_numpy_finds(seed, n, spread):
 
 def test_without_kernels_the_numpy_path_serves(monkeypatch):
     monkeypatch.setenv("BALLPIT_NUMPY", "1")
-    assert accel.load() is None or accel.KERNELS is KERNELS   # loaded already, or refused
+    assert accel.load() is None                      # refused: the numpy execution serves
 
 
 @settings(max_examples=40, deadline=None)
@@ -123,8 +123,10 @@ def test_a_child_process_fills_the_cache_and_the_background_load_follows():
     """The game's way in: compile in a child (warm here: the tests loaded the kernels), then load."""
     # Generous waits, not timings: on a busy machine a cold compile takes minutes.
     assert accel.compile_in_child(timeout=600)
-    accel.load_in_background().join(timeout=600)
-    assert accel.KERNELS is KERNELS
+    arrived = []
+    accel.load_in_background(arrived.append).join(timeout=600)
+    assert [c.kernels for c in arrived] == [KERNELS, KERNELS]       # the kernels, then with the tick
+    assert arrived[0].tick is None and arrived[1].tick is not None
 
 
 def test_closing_the_game_ends_a_child_still_compiling():
@@ -242,7 +244,8 @@ def test_the_one_call_tick_is_compiled_to_let_go_of_the_interpreters_lock():
     compiled nogil. (Whether another thread really runs meanwhile cannot be seen without a timing;
     benchmarks/bench_frame.py --overlap measures it.)"""
     from game.physics.compiled import step as _step_kernels
-    assert accel.TICK is _step_kernels and accel.releases_lock()
+    compiled = accel.load()
+    assert compiled.tick is _step_kernels and compiled.releases_lock
     assert _step_kernels.tick.targetoptions["nogil"] is True
 
 

@@ -21,6 +21,7 @@ from game.app.audio import Audio
 from game.physics.integrators import ORDER
 from game.draw.renderer import ball_colour
 from game.physics.world import World
+from tests.conftest import COMPILED
 
 FRAME = 1 / 60
 SIZE = (800, 450)
@@ -48,7 +49,8 @@ def level(tmp_path):
 @pytest.fixture
 def game(level, tmp_path):
     pygame.font.init()
-    g = App(str(level), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+    g = App(str(level), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"),
+            compiled=COMPILED)          # as the game runs once its kernels have loaded
     g.clock.budget = float("inf")       # tick counts must not depend on how busy the machine is
     return g
 
@@ -864,14 +866,13 @@ def test_arrow_keys_move_the_selected_slider(game):
 
 def test_a_warming_up_mark_shows_while_the_kernels_load(game, monkeypatch):
     import threading
-    from game.physics.compiled import loader as accel
     drawn = []
     text = game.hud.text
     game.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
     release = threading.Event()
     game.loader = threading.Thread(target=release.wait, daemon=True)
     game.loader.start()
-    monkeypatch.setattr(accel, "KERNELS", None)
+    game.session.use_compiled(None)                 # still loading: the numpy execution serves
     game.draw(pygame.Surface(SIZE))
     assert any(s.startswith("warming up") for s in drawn)
     release.set()
@@ -970,12 +971,11 @@ def test_while_warming_up_a_slow_frame_is_not_caught_up_and_after_it_is(game, mo
     PACED_TICK_SHARE of the time; a single step while paused always runs. With the kernels
     in, a slow frame runs the ticks it missed."""
     import threading
-    from game.physics.compiled import loader as accel
     release = threading.Event()
     game.loader = threading.Thread(target=release.wait, daemon=True)
     game.loader.start()
     try:
-        monkeypatch.setattr(accel, "KERNELS", None)
+        game.session.use_compiled(None)                # still loading: the numpy execution serves
         assert game.warming_up
         assert game.update(FRAME) == 1                 # a frame on time: its tick
         assert game.update(0.05) <= 1                  # 50 ms late: not the three ticks it missed
@@ -1020,8 +1020,8 @@ PILE = {
 def pile(tmp_path):
     pygame.font.init()
     path = _write(tmp_path / "pile.json", PILE)
-    apps = [App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
-            for _ in range(2)]
+    apps = [App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"),
+                compiled=COMPILED) for _ in range(2)]
     for g in apps:
         g.clock.budget = float("inf")
         g.play.show_trails = True
@@ -1082,7 +1082,7 @@ def test_the_drawn_view_shares_no_array_with_the_stepping_world(pile, any_tick):
 
 def test_where_the_tick_would_hold_the_lock_the_ticks_run_in_start_update(pile, any_tick, monkeypatch):
     g = pile[1]
-    monkeypatch.setattr(app_module.accel, "TICK", None)     # the one-call tick still compiling
+    g.session.use_compiled(COMPILED._replace(tick=None))    # the one-call tick still compiling
     g.start_update(2 * FRAME)
     assert not g.ticking_apart() and g.world is g.session.world
     assert g.finish_update() == 2
@@ -1124,23 +1124,24 @@ def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, m
     cached it. With BALLPIT_NUMPY the kernels never come, and neither does the stamper."""
     import threading
     frames, asked = [], []
-    kernels, kernels_from = app_module.accel.KERNELS, 3     # they arrive before the 4th frame
-    assert kernels is not None
+    kernels_from = 3                                         # they arrive before the 4th frame
+    assert COMPILED is not None
+    handed = []
 
     def events():
         frames.append(len(frames))
         if len(frames) == kernels_from:
-            monkeypatch.setattr(app_module.accel, "KERNELS", kernels)
+            handed[0](COMPILED)                              # the loading thread's hand-over
         return [pygame.event.Event(pygame.QUIT)] if len(frames) == 6 else []
 
-    def loader(also=()):
+    def loader(arrived, also=()):
+        handed.append(arrived)
         thread = threading.Thread(target=lambda: None)
         thread.start()
         return thread
 
-    monkeypatch.setattr(app_module.accel, "KERNELS", None)
-    monkeypatch.setattr(app_module.accel, "load_in_background", loader)
-    monkeypatch.setattr(app_module.render_kernels, "load_in_background", lambda: asked.append(len(frames)))
+    monkeypatch.setattr(app_module.loader, "load_in_background", loader)
+    monkeypatch.setattr(app_module.sprites, "load_in_background", lambda: asked.append(len(frames)))
     monkeypatch.setattr(pygame.event, "get", events)
     args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
     assert app_module.run(args) == 0

@@ -74,7 +74,7 @@ def test_huge_statics_bin_a_bounded_number_of_entries(radius):
     a, b = rng.uniform(-1e6, 1e6, (3000, 2)), rng.uniform(-1e6, 1e6, (3000, 2))
     level = {"bounds": [-1e6, -1e6, 1e6, 1e6],
              "segments": [{"a": p.tolist(), "b": q.tolist(), "radius": radius} for p, q in zip(a, b)]}
-    w = build_world(level, solver="numpy")
+    w = build_world(level, execution="numpy")
     st_, grid = w.statics, w.grid
     assert len(st_._index) <= collide.MAX_STATIC_ENTRIES
     from game.physics import geometry
@@ -103,8 +103,7 @@ def test_ball_pairs_on_any_grid_are_the_touching_pairs_both_executions(points, g
              if (pos[i, 0] - pos[j, 0]) ** 2 + (pos[i, 1] - pos[j, 1]) ** 2 < 0.4 * 0.4}
     i, j = collide._ball_contacts(grid, pos, radius, margin)          # cell >= the diameter
     assert {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist())} == brute
-    from game.physics.compiled import loader as accel
-    kernels = accel.load()
+    from tests.conftest import KERNELS as kernels
     if kernels is not None:
         i, j = collide._ball_contacts_compiled(kernels, grid, pos, radius, margin)
         numpy_i, numpy_j = collide._ball_contacts(grid, pos, radius, margin)

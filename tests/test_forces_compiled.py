@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.compiled import loader as accel
 from game.physics.forces import Forces
 from game.physics.integrators import ORDER
 from game.level import load
@@ -26,9 +25,7 @@ pytestmark = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 @pytest.fixture(autouse=True)
 def kernels():
     assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
-    previous = accel.use(KERNELS)
     yield KERNELS
-    accel.use(previous)
 
 
 def both(level, ticks, prepare=None, each_tick=None):
@@ -36,7 +33,7 @@ def both(level, ticks, prepare=None, each_tick=None):
     stepped ``ticks`` ticks with ``each_tick(world, k)`` before tick k."""
     worlds = []
     for execution in ("numpy", "compiled"):
-        w = build_world(level, solver=execution)
+        w = build_world(level, execution=execution)
         if prepare:
             prepare(w)
         for k in range(ticks):
@@ -108,7 +105,7 @@ def test_a_compiled_world_never_takes_the_numpy_forces(monkeypatch):
 
     monkeypatch.setattr(Forces, "acceleration", numpy_forces)
     for level in (load(os.path.join(ROOT, "levels", "05_springs.json")), attractor_level("rk4")):
-        w = build_world(level, solver="compiled")
+        w = build_world(level, execution="compiled")
         assert len(w.springs) or w.forces.attractors
         w.step(TICK)
 

@@ -4,7 +4,7 @@ Every expectation here is computed from the physics, not from a run of the progr
 textbook collision formulas, Newton's cradle, rebound heights, rolling on an incline,
 free fall past a ledge, conservation of momentum, angular momentum and energy, and a
 second engine (pymunk) as a reference. The physics tests run on both executions of the
-one solver (``World(..., solver="numpy" | "compiled")``), which must also agree to the bit.
+one solver (``World(..., execution="numpy" | "compiled")``), which must also agree to the bit.
 
 Units: metres, seconds, kilograms; y points up; spin is rad/s counter-clockwise.
 """
@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.compiled import loader as accel
 from game.physics import geometry
 from game.level import load
 from game.physics.world import TICK, World
-from tests.conftest import KERNELS
+from tests.conftest import COMPILED, KERNELS
 
 G = 9.81                     # m/s^2
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,9 +38,7 @@ def solver(request):
         if not HAS_NUMBA:
             pytest.skip("numba is not installed")
         assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
-    previous = accel.use(KERNELS)
     yield request.param
-    accel.use(previous)
 
 
 @pytest.fixture
@@ -54,15 +51,13 @@ def one_execution():
         yield "numpy"
         return
     assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
-    previous = accel.use(KERNELS)
     yield "compiled"
-    accel.use(previous)
 
 
 def make(level, solver, **extra):
     """A world from a level dict (no gravity, wide bounds and rk4 unless it says otherwise)."""
     level = dict({"gravity": [0, 0], "bounds": [-50, -50, 50, 50], "integrator": "rk4"}, **level, **extra)
-    return build_world(level, solver=solver)
+    return build_world(level, execution=solver)
 
 
 def run(world, ticks):
@@ -433,24 +428,20 @@ def free_run(seed, n, execution, ticks=60):
     """Run free balls; returns per tick (including the start) the linear momentum (2,),
     the angular momentum about the origin sum (m x cross v + I spin) and the kinetic
     energy with rotation, and the scales sum |m v| and sum |m x cross v| + |I spin|."""
-    previous = accel.use(KERNELS)
-    try:
-        w = make({"material": material(0.5, 0.5)}, execution, balls=free_balls(seed, n))
-        m, moment = mass(w), inertia(w)
+    w = make({"material": material(0.5, 0.5)}, execution, balls=free_balls(seed, n))
+    m, moment = mass(w), inertia(w)
 
-        def cross():
-            return w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0]
+    def cross():
+        return w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0]
 
-        p_scale = float(np.sum(m * np.linalg.norm(w.vel, axis=1)))
-        l_scale = float(np.sum(m * np.abs(cross()) + moment * np.abs(w.spin)))
-        history = []
-        for tick in range(ticks + 1):
-            if tick:
-                w.step(TICK)
-            history.append((m @ w.vel, float(np.sum(m * cross() + moment * w.spin)), kinetic(w)))
-        return history, p_scale, l_scale
-    finally:
-        accel.use(previous)
+    p_scale = float(np.sum(m * np.linalg.norm(w.vel, axis=1)))
+    l_scale = float(np.sum(m * np.abs(cross()) + moment * np.abs(w.spin)))
+    history = []
+    for tick in range(ticks + 1):
+        if tick:
+            w.step(TICK)
+        history.append((m @ w.vel, float(np.sum(m * cross() + moment * w.spin)), kinetic(w)))
+    return history, p_scale, l_scale
 
 
 free_scenes = given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 10),
@@ -533,41 +524,33 @@ def test_an_overlapped_spinning_pair_parts_keeping_angular_momentum_and_never_ga
     r = 0.2
     balls = [{"pos": [-(r - r / 6), 0.0], "vel": [0.0, -1.0], "radius": r, "mass": 1.0},
              {"pos": [r - r / 6, 0.0], "vel": [0.0, 1.0], "radius": r, "mass": 3.0}]
-    previous = accel.use(KERNELS)
-    try:
-        w = make({"material": material(0.0, friction)}, execution, balls=balls)
-        m, moment = mass(w), inertia(w)
+    w = make({"material": material(0.0, friction)}, execution, balls=balls)
+    m, moment = mass(w), inertia(w)
 
-        def angular():
-            return float(np.sum(m * (w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0]) + moment * w.spin))
+    def angular():
+        return float(np.sum(m * (w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0]) + moment * w.spin))
 
-        l0, e0 = angular(), kinetic(w)
-        scale = float(np.sum(m * np.abs(w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0])))
-        energies = [e0]
-        for _ in range(30):
-            w.step(TICK)
-            assert abs(angular() - l0) <= 1e-9 * scale
-            energies.append(kinetic(w))
-        assert all(e <= before * (1 + 1e-9) for before, e in zip(energies, energies[1:]))
-        assert np.linalg.norm(w.pos[0] - w.pos[1]) >= 2 * r - 0.01 * r
-    finally:
-        accel.use(previous)
+    l0, e0 = angular(), kinetic(w)
+    scale = float(np.sum(m * np.abs(w.pos[:, 0] * w.vel[:, 1] - w.pos[:, 1] * w.vel[:, 0])))
+    energies = [e0]
+    for _ in range(30):
+        w.step(TICK)
+        assert abs(angular() - l0) <= 1e-9 * scale
+        energies.append(kinetic(w))
+    assert all(e <= before * (1 + 1e-9) for before, e in zip(energies, energies[1:]))
+    assert np.linalg.norm(w.pos[0] - w.pos[1]) >= 2 * r - 0.01 * r
 
 
 # ------------------------------------------------------------------ one solver, same bits
 def same_bits(level, ticks):
     """The state hashes of the numpy and the compiled execution after ``ticks`` ticks."""
-    previous = accel.use(KERNELS)
-    try:
-        hashes = []
-        for execution in ("numpy", "compiled"):
-            w = build_world(level, solver=execution)
-            for _ in range(ticks):
-                w.step(TICK)
-            hashes.append(w.state_hash())
-        return hashes
-    finally:
-        accel.use(previous)
+    hashes = []
+    for execution in ("numpy", "compiled"):
+        w = build_world(level, execution=execution)
+        for _ in range(ticks):
+            w.step(TICK)
+        hashes.append(w.state_hash())
+    return hashes
 
 
 needs_kernels = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
@@ -584,20 +567,15 @@ def test_numpy_and_compiled_give_the_same_bits_on_every_shipped_level(path):
 @needs_kernels
 def test_the_kernels_loading_mid_play_changes_nothing():
     """The game starts a "compiled" world on the numpy execution and switches when the
-    kernels load (game.accel): the switch must not change a bit of the run."""
+    kernels load (World.use_compiled): the switch must not change a bit of the run."""
     assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
     level = load(os.path.join(ROOT, "levels", "01_ball_pit.json"))
-    previous = accel.use(KERNELS)
-    try:
-        steady = build_world(level, solver="compiled")
-        run(steady, 300)
-        accel.use(None)                        # not loaded yet
-        switched = build_world(level, solver="compiled")
-        run(switched, 150)
-        accel.use(KERNELS)                     # loaded now
-        run(switched, 150)
-    finally:
-        accel.use(previous)
+    steady = build_world(level, execution="compiled")
+    run(steady, 300)
+    switched = build_world(level, execution="numpy")          # not loaded yet
+    run(switched, 150)
+    switched.use_compiled(COMPILED)                           # loaded now: handed over
+    run(switched, 150)
     assert switched.state_hash() == steady.state_hash()
 
 

@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.compiled import loader as accel
 from game.physics.solver import support_scales
 from game.physics.world import TICK
 from tests.conftest import KERNELS
@@ -32,7 +31,7 @@ def stack(masses, integrator, solver):
     balls = [{"pos": [0.0, R + 2 * R * k], "radius": R, "mass": m} for k, m in enumerate(masses)]
     return build_world({"gravity": [0, -G], "bounds": [-50, -50, 50, 50], "integrator": integrator,
                              "material": {"restitution": 0.0, "friction": 0.5, "rolling": 0.0},
-                             "segments": [{"a": [-10, 0], "b": [10, 0]}], "balls": balls}, solver=solver)
+                             "segments": [{"a": [-10, 0], "b": [10, 0]}], "balls": balls}, execution=solver)
 
 
 def overlaps(world):
@@ -45,9 +44,7 @@ def overlaps(world):
 def compiled():
     """The compiled execution where numba is (numpy where it is not): ten seconds of numpy
     cost a minute; test_the_stack_gives_the_same_bits_on_both_executions holds numpy to it."""
-    previous = accel.use(KERNELS)
     yield "compiled" if KERNELS is not None else "numpy"
-    accel.use(previous)
 
 
 ALTERNATING = [1.0, 1000.0, 1.0, 1000.0, 1.0]          # kg, bottom first
@@ -73,16 +70,12 @@ def test_an_alternating_stack_of_1_and_1000_kg_balls_stands(compiled, integrator
 def test_the_stack_gives_the_same_bits_on_both_executions(integrator):
     """The numpy execution of the contact mass scaling is the kernels' to the bit (so the
     numpy stack stands as the compiled one does)."""
-    previous = accel.use(KERNELS)
-    try:
-        hashes = []
-        for execution in ("numpy", "compiled"):
-            w = stack(ALTERNATING, integrator, execution)
-            for _ in range(15):
-                w.step(TICK)
-            hashes.append(w.state_hash())
-    finally:
-        accel.use(previous)
+    hashes = []
+    for execution in ("numpy", "compiled"):
+        w = stack(ALTERNATING, integrator, execution)
+        for _ in range(15):
+            w.step(TICK)
+        hashes.append(w.state_hash())
     assert hashes[0] == hashes[1]
 
 
@@ -101,7 +94,7 @@ def test_collisions_between_unequal_balls_still_keep_momentum(compiled):
     balls = [{"pos": [0.0, 0.0], "radius": R, "mass": 1.0},
              {"pos": [0.0, 1.2], "vel": [0.0, -3.0], "radius": R, "mass": 1000.0}]
     w = build_world({"gravity": [0, -G], "bounds": [-1e3, -1e3, 1e3, 1e3], "integrator": "rk4",
-                          "material": {"restitution": 0.5, "friction": 0.5}, "balls": balls}, solver=compiled)
+                          "material": {"restitution": 0.5, "friction": 0.5}, "balls": balls}, execution=compiled)
     m = 1.0 / w.inv_mass
     p0 = m @ w.vel
     for tick in range(1, 31):

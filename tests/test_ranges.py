@@ -13,7 +13,7 @@ from game import level as levels
 from game.physics.integrators import ORDER
 from game.physics.world import TICK, World
 
-pytestmark = pytest.mark.usefixtures("solver")
+# Every test here runs on both executions: the ``execution`` fixture (conftest.py).
 
 with open("levels/level.schema.json") as _f:
     SCHEMA = json.load(_f)
@@ -69,11 +69,11 @@ def levels_in_range(draw):
 
 @given(levels_in_range())
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_allowed_level_steps_cleanly_for_120_ticks(capfd, definition):
+def test_every_allowed_level_steps_cleanly_for_120_ticks(capfd, execution, definition):
     level = levels.loads(json.dumps(definition))          # the format accepts it
     with warnings.catch_warnings():
         warnings.simplefilter("error")                     # a RuntimeWarning is a failure
-        w = build_world(level)
+        w = build_world(level, execution=execution)
         for _ in range(120):
             w.step(TICK)
         readings = (w.energy(), w.escaped(), w.state_hash(), w.blown_up())
@@ -90,12 +90,12 @@ def test_every_allowed_level_steps_cleanly_for_120_ticks(capfd, definition):
 
 @pytest.mark.parametrize("integrator", ORDER)
 @pytest.mark.parametrize("substeps", [1, 4])
-def test_drag_at_the_schema_maximum_reaches_terminal_velocity_in_every_integrator(integrator, substeps):
+def test_drag_at_the_schema_maximum_reaches_terminal_velocity_in_every_integrator(integrator, substeps, execution):
     """dv/dt = g - c v: every integrator's fixed point is v = g / c; at c = the schema's maximum
     and the longest sub-step each must reach it (stable: |1 - c h + ...| < 1), never overshoot
     the starting speed."""
     w = build_world({"drag": DRAG_MAX, "integrator": integrator, "substeps": substeps,
-                          "bounds": [-1e6, -1e6, 1e6, 1e6], "balls": [{"pos": [0.0, 0.0], "vel": [30.0, 0.0]}]})
+                          "bounds": [-1e6, -1e6, 1e6, 1e6], "balls": [{"pos": [0.0, 0.0], "vel": [30.0, 0.0]}]}, execution=execution)
     speeds = []
     for _ in range(120):
         w.step(TICK)
@@ -104,9 +104,9 @@ def test_drag_at_the_schema_maximum_reaches_terminal_velocity_in_every_integrato
     assert w.vel[0] == pytest.approx([0.0, -9.81 / DRAG_MAX], abs=1e-9)
 
 
-def test_a_stiff_spring_under_euler_reports_non_finite_and_writes_nothing(capfd):
+def test_a_stiff_spring_under_euler_reports_non_finite_and_writes_nothing(capfd, execution):
     w = build_world({"integrator": "euler", "balls": [{"pos": [10, 9]}, {"pos": [11, 9]}],
-                          "springs": [{"a": 0, "b": 1, "stiffness": SPRING["stiffness"]["maximum"], "rest": 0.5}]})
+                          "springs": [{"a": 0, "b": 1, "stiffness": SPRING["stiffness"]["maximum"], "rest": 0.5}]}, execution=execution)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for _ in range(120):

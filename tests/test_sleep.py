@@ -6,10 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.compiled import loader as accel
 from game.physics.sleep import SLEEP_SPEED, SLEEP_TIME, rest_limits, resting
 from game.physics.world import TICK, Zone
-from tests.conftest import KERNELS
+from tests.conftest import KERNELS, ONE_CALL_TICK
 
 R = 0.1            # m: the pile's balls
 COLUMNS, ROWS = 8, 3
@@ -27,9 +26,9 @@ def pile_level(columns=COLUMNS, rows=ROWS, **extra):
     return level
 
 
-def asleep_pile(**extra):
+def asleep_pile(execution="compiled", **extra):
     """The pile, stepped until every ball sleeps (it must within 2 s)."""
-    w = build_world(pile_level(**extra))
+    w = build_world(pile_level(**extra), execution=execution)
     for _ in range(120):
         w.step(TICK)
         if w.sleeping.all():
@@ -48,8 +47,8 @@ def top_row():
 
 
 # ------------------------------------------------------------------ falling asleep
-def test_a_resting_pile_falls_asleep_and_then_stays_exactly_still(solver):
-    w = asleep_pile()
+def test_a_resting_pile_falls_asleep_and_then_stays_exactly_still(execution):
+    w = asleep_pile(execution)
     assert w.time >= SLEEP_TIME                          # rested the sleep time first
     assert np.all(w.vel == 0.0) and np.all(w.spin == 0.0)
     before = w.state_hash()
@@ -92,28 +91,24 @@ def test_a_slow_ball_in_free_flight_keeps_drifting():
 def test_numpy_and_compiled_sleep_and_wake_alike():
     """A pile falls asleep, then a ball dropped on it wakes part of it: the same state_hash
     and the same sleepers in both executions, tick by tick."""
-    def play(kernels):
-        previous = accel.use(kernels)
-        try:
-            w = build_world(pile_level(columns=4, rows=2))
-            hashes = []
-            for k in range(90):
-                if k == 70:
-                    w.add_ball((0.3, 0.8), vel=(0, -2), radius=R)
-                w.step(TICK)
-                hashes.append((w.state_hash(), w.sleeping.tobytes()))
-            return hashes, w
-        finally:
-            accel.use(previous)
+    def play(execution):
+        w = build_world(pile_level(columns=4, rows=2), execution=execution)
+        hashes = []
+        for k in range(90):
+            if k == 70:
+                w.add_ball((0.3, 0.8), vel=(0, -2), radius=R)
+            w.step(TICK)
+            hashes.append((w.state_hash(), w.sleeping.tobytes()))
+        return hashes, w
 
-    (numpy, w), (compiled, _) = play(None), play(KERNELS)
+    (numpy, w), (compiled, _) = play("numpy"), play("compiled")
     assert numpy == compiled
     sleepers = [np.frombuffer(s, bool) for _, s in numpy]
     assert sleepers[69].all()                                            # asleep before the drop
     assert any(not s[:-1].all() for s in sleepers[70:90])                # the drop woke some
 
 
-@pytest.mark.skipif(KERNELS is None or accel.TICK is None, reason="numba is not installed")
+@pytest.mark.skipif(ONE_CALL_TICK is None, reason="numba is not installed")
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 40), st.integers(0, 2 ** 32 - 1))
 def test_the_one_call_ticks_resting_test_is_sleeps(n, seed):
@@ -133,7 +128,7 @@ def test_the_one_call_ticks_resting_test_is_sleeps(n, seed):
     pos, vel, spin = before + draw((n, 2)), draw((n, 2)), draw(n) * 10
     radius = rng.choice([0.1, 0.05, 1.0], n)
     expected = resting(before, pos, vel, spin, radius, TICK)
-    got = accel.TICK._resting(before, pos, vel, spin, radius, (speed2, way2))
+    got = ONE_CALL_TICK._resting(before, pos, vel, spin, radius, (speed2, way2))
     assert got.dtype == bool and np.array_equal(got, expected)
 
 

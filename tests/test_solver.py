@@ -8,7 +8,7 @@ from scenes import build_world
 from game.physics import collide, solver
 from game.physics.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
 from game.physics.world import TICK, World
-from tests.conftest import KERNELS
+from tests.conftest import COMPILED, KERNELS
 
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
 
@@ -70,7 +70,7 @@ def crowded_world(seed, n=60):
              "polylines": [{"points": [[0, 0], [4, 0], [4, 4], [0, 4]], "closed": True}],
              "segments": [{"a": [0.5, 1.5], "b": [2.0, 1.0], "radius": 0.1}],
              "polygons": [{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}], "balls": balls}
-    return build_world(level, solver="numpy")
+    return build_world(level, execution="numpy")
 
 
 @needs_kernels
@@ -90,7 +90,8 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     c = w.solver.prepare(w, found, prev, 0.5 * h, acceleration)
     assert len(c) > 0 and c.colours > 1
     # The compiled prepare (geometry, order, colours, masses, materials, warm start): the same.
-    compiled = Solver("compiled", w.solver.options)
+    compiled = Solver(w.solver.options)
+    compiled.kernels = KERNELS
     compiled._warm = w.solver._warm
     twin = compiled.prepare(w, found, prev, 0.5 * h, acceleration)
     for name in Contacts.FIELDS:
@@ -122,7 +123,9 @@ def test_the_compiled_prepare_is_numpy_s_with_no_contacts_and_with_no_statics():
     for pos in ([[1, 1], [3, 3]], [[1, 1], [1.3, 1]]):
         w.pos = np.array(pos, float)
         found = collide.find_candidates(w.pos, w.pos, w.radius, w.grid, w.statics, 0.1)
-        ours, twin = (Solver(e).prepare(w, found, w.pos, 1 / 480) for e in ("numpy", "compiled"))
+        twin_solver = Solver()
+        twin_solver.kernels = KERNELS
+        ours, twin = (s.prepare(w, found, w.pos, 1 / 480) for s in (Solver(), twin_solver))
         for name in Contacts.FIELDS:
             assert np.array_equal(getattr(ours, name), getattr(twin, name)), name
 
@@ -130,7 +133,7 @@ def test_the_compiled_prepare_is_numpy_s_with_no_contacts_and_with_no_statics():
 def two_resting_balls(order):
     """Two balls on a floor; ``order`` lists them by x so that their indices swap."""
     w = build_world({"gravity": [0, -9.81], "bounds": [0, 0, 10, 10], "integrator": "rk4",
-                          "segments": [{"a": [0, 0], "b": [10, 0]}]}, solver="numpy")
+                          "segments": [{"a": [0, 0], "b": [10, 0]}]}, execution="numpy")
     for x in order:
         w.add_ball((x, 0.25), radius=0.25, mass=1.0 if x < 5 else 3.0)
     return w
@@ -180,13 +183,18 @@ def test_every_option_can_be_switched_between_ticks_and_the_world_keeps_stepping
 
 
 def test_an_unknown_execution_is_refused_in_one_line():
-    with pytest.raises(ValueError, match="unknown solver 'gpu'"):
-        World(solver="gpu")
+    with pytest.raises(ValueError, match="unknown execution 'gpu'"):
+        World(execution="gpu")
 
 
 def test_the_numpy_world_never_picks_up_the_kernels():
-    assert World(solver="numpy").solver.execution == "numpy"
-    assert World(solver="compiled").solver.execution == ("compiled" if KERNELS is not None else "numpy")
+    assert World(execution="numpy").execution == World(execution="numpy").solver.execution == "numpy"
+    assert World(execution="compiled").execution == ("compiled" if KERNELS is not None else "numpy")
+    w = World(execution="numpy")
+    w.use_compiled(COMPILED)                    # handed over later, as the game does
+    assert w.execution == ("compiled" if KERNELS is not None else "numpy")
+    w.use_compiled(None)
+    assert w.execution == "numpy"
 
 
 def test_soft_constraint_coefficients_are_box2d_s():
@@ -221,7 +229,7 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
         return gained
 
     monkeypatch.setattr(solver, "energy_gained", counted)
-    numpy_world, compiled_world = build_world(level, solver="numpy"), build_world(level, solver="compiled")
+    numpy_world, compiled_world = build_world(level, execution="numpy"), build_world(level, execution="compiled")
     for _ in range(20):
         numpy_world.step(TICK)
         compiled_world.step(TICK)

@@ -6,11 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.compiled import loader as accel
 from game.physics import collide
 from game.physics.solver import colour_contacts, priorities
 from game.physics.world import TICK
-from tests.conftest import KERNELS
+from tests.conftest import COMPILED, KERNELS
 from tests.test_solver import random_contacts
 
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
@@ -33,7 +32,7 @@ def random_level(seed, n, integrator, drag):
 
 def run(level, ticks, execution, fused=True, warm_start=True, substeps=None):
     """(world, [per tick: impact points, impact speeds]) after ``ticks`` ticks."""
-    w = build_world(level, solver=execution)
+    w = build_world(level, execution=execution)
     w.solver.options.warm_start = warm_start
     if substeps:
         w.substeps = substeps
@@ -70,14 +69,10 @@ def test_the_compiled_tick_gives_the_bits_and_events_of_the_sub_steps(seed, n, t
     """State hash, last contacts, swept balls and every tick's impacts: equal to the last bit
     whether the tick runs in one call, as compiled sub-steps, or on numpy."""
     level = random_level(seed, n, integrator, drag)
-    previous = accel.use(KERNELS)
-    try:
-        assert build_world(level)._fused(KERNELS)
-        fused = run(level, ticks, "compiled", True, warm_start, substeps)
-        stepped = run(level, ticks, "compiled", False, warm_start, substeps)
-        reference = run(level, ticks, "numpy", True, warm_start, substeps)
-    finally:
-        accel.use(previous)
+    assert build_world(level)._fused(KERNELS)
+    fused = run(level, ticks, "compiled", True, warm_start, substeps)
+    stepped = run(level, ticks, "compiled", False, warm_start, substeps)
+    reference = run(level, ticks, "numpy", True, warm_start, substeps)
     assert_same(fused, stepped)
     assert_same(fused, reference)
 
@@ -110,7 +105,7 @@ def test_the_compiled_tick_under_springs_attractors_and_the_grab_gives_the_bits_
     level, grab = with_forces(random_level(seed, n, integrator, 0.2), seed, grab)
 
     def play(execution, fused):
-        w = build_world(level, solver=execution)
+        w = build_world(level, execution=execution)
         if not fused:
             w._fused = lambda kernels: False
         assert w._fused(KERNELS) == fused
@@ -122,14 +117,9 @@ def test_the_compiled_tick_under_springs_attractors_and_the_grab_gives_the_bits_
             w.step(TICK)
             events.append((w.impact_points.copy(), w.impact_speeds.copy()))
         return w, events
-
-    previous = accel.use(KERNELS)
-    try:
-        fused = play("compiled", True)
-        stepped = play("compiled", False)
-        reference = play("numpy", False)
-    finally:
-        accel.use(previous)
+    fused = play("compiled", True)
+    stepped = play("compiled", False)
+    reference = play("numpy", False)
     assert_same(fused, stepped)
     assert_same(fused, reference)
 
@@ -150,9 +140,9 @@ def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
     pit = random_level(1, 5, "rk4", 0)
     assert build_world(pit)._fused(KERNELS)
     assert not build_world(pit)._fused(None)                        # numba not loaded
-    with monkeypatch.context() as m:
-        m.setattr(accel, "TICK", None)                                   # the tick still compiling
-        assert not build_world(pit)._fused(KERNELS)
+    still_compiling = build_world(pit)
+    still_compiling.use_compiled(COMPILED._replace(tick=None))            # the tick still compiling
+    assert not still_compiling._fused(KERNELS)
     assert not build_world(dict(pit, balls=[]))._fused(KERNELS)     # nothing to step
     polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
     assert not build_world(polygons)._fused(KERNELS)
@@ -208,7 +198,7 @@ def test_the_compiled_colours_are_the_rounds_of_the_numpy_colouring(seed, balls,
     assert np.array_equal(KERNELS._colour_contacts(a, b, balls, priority), rounds)
 
 
-def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change(solver):
+def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change(execution):
     """Candidate pairs live on from tick to tick while every ball stays within its margin of
     where they were found; when balls go and come they are found again, even where the count
     and the positions at each index stay the same: the last ball is replaced by a bigger one
@@ -217,7 +207,7 @@ def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change
              "balls": [{"pos": [2, 5], "radius": 0.5}, {"pos": [5, 5], "radius": 0.5},
                        {"pos": [8, 2], "radius": 0.9},                 # the grid's cell fits r 0.9
                        {"pos": [6.3, 5], "radius": 0.5}]}
-    w = build_world(level)
+    w = build_world(level, execution=execution)
     for _ in range(3):
         w.step(TICK)                                # at rest, apart: nothing moves
     assert np.array_equal(w.pos, np.array([b["pos"] for b in level["balls"]], float))

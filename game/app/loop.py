@@ -24,9 +24,9 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from game import paths
-from game.physics.compiled import loader as accel
+from game.physics.compiled import loader
 
-from game.draw import sprites as render_kernels  # noqa: E402
+from game.draw import sprites  # noqa: E402
 from game.app.audio import Audio  # noqa: E402
 from game.draw.camera import Camera  # noqa: E402
 from game.app.clock import FixedClock  # noqa: E402
@@ -124,7 +124,7 @@ class App:
     """The game without the window: wiring only. Tests inject events and call update and draw."""
 
     def __init__(self, level_path, size=(1280, 720), doc=None, audio=None, level_dir=paths.LEVELS,
-                 screenshot_dir=paths.SCREENSHOTS):
+                 screenshot_dir=paths.SCREENSHOTS, compiled=None):
         self.level_dir = level_dir
         self.screenshot_dir = screenshot_dir
         self.camera = Camera(size)
@@ -134,9 +134,10 @@ class App:
         self.toasts = Toasts()
         self.stats = FrameStats()
         self.clock = FixedClock(self.tick)
-        self.session = LevelSession(level_path, doc, on_new_world=self._new_world)
+        self.session = LevelSession(level_path, doc, on_new_world=self._new_world, compiled=compiled)
         self.editor_factory = None
         self.loader = None             # the thread loading the compiled kernels (run() starts it)
+        self._arrived = None           # what that thread loaded last, to hand over on this thread
         self.running = True
         self.time = 0.0                # real seconds since start (toasts, reload polling)
         self.next_poll = RELOAD_POLL
@@ -192,7 +193,23 @@ class App:
     def warming_up(self):
         """Whether the compiled kernels are still being made ready (the numpy path serves
         meanwhile, slower: the HUD says so)."""
-        return accel.KERNELS is None and self.loader is not None and self.loader.is_alive()
+        return self.compiled is None and self.loader is not None and self.loader.is_alive()
+
+    @property
+    def compiled(self):
+        """The compiled kernels the worlds run (game.physics.compiled.loader.Compiled), None
+        while they load or where numba cannot compile (the numpy execution serves)."""
+        return self.session.compiled
+
+    def kernels_arrived(self, compiled):
+        """The loading thread's hand-over: kept here, and handed to the worlds by the main
+        thread at the next frame (a world never changes execution in the middle of a tick)."""
+        self._arrived = compiled
+
+    def _hand_over_kernels(self):
+        arrived, self._arrived = self._arrived, None
+        if arrived is not None:
+            self.session.use_compiled(arrived)
 
     def cursor_world(self):
         """The mouse pointer in world metres (2,)."""
@@ -242,6 +259,7 @@ class App:
         the clock saves nothing up)."""
         self.time += frame_dt
         self.stats.frame(frame_dt)
+        self._hand_over_kernels()
         if self.time >= self.next_poll:
             self.next_poll = self.time + RELOAD_POLL
             self.poll_level()
@@ -279,12 +297,14 @@ class App:
     def overlaps(self):
         """Whether start_update runs this frame's ticks on a worker thread: the play mode alone
         on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
-        that lets go of the interpreter's lock (game.physics.compiled.loader.releases_lock), so the drawing
+        that lets go of the interpreter's lock (Compiled.releases_lock), so the drawing
         meanwhile has the other core. Elsewhere
         (numpy, polygons, an overlay) a worker would only take turns at the lock.
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
         on a machine whose cores other programs keep busy the worker gains nothing)."""
-        return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()
+        compiled = self.compiled
+        return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL")
+                and compiled is not None and compiled.releases_lock
                 and self.stats.tick_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
 
     def start_update(self, frame_dt):
@@ -477,18 +497,18 @@ def run(args):
             finally:
                 app.finish_update()
             if app.loader is None:   # after the first frame: the compiled kernels join in a few s
-                app.loader = accel.load_in_background(also=("game.draw.sprites",))
-            elif accel.KERNELS is not None:
+                app.loader = loader.load_in_background(app.kernels_arrived, also=("game.draw.sprites",))
+            elif app.compiled is not None:
                 # numba is in and the first compiling child cached the stamper: it loads in
                 # tens of ms. Not before: compiled here it would hold the lock a second or
                 # more, and with BALLPIT_NUMPY (no kernels) the balls stay blitted.
-                render_kernels.load_in_background()
+                sprites.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
                 pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")
         app.audio.close()
     finally:
-        accel.stop_background()
+        loader.stop_background()
         pygame.quit()
     return 0
 
@@ -498,9 +518,9 @@ def screenshot(args):
     path, doc = _open_level(args.level)
     if doc is None:
         return 2
-    accel.load()
+    compiled = loader.load()
     pygame.font.init()
-    app = App(path, size=args.size, doc=doc)
+    app = App(path, size=args.size, doc=doc, compiled=compiled)
     app.advance(DEFAULT_STEPS if args.steps is None else args.steps)
     surface = pygame.Surface(args.size)
     app.draw(surface)

@@ -28,8 +28,9 @@ class LevelSession:
     it as typed); ``doc`` its definition; ``world`` the running World; ``error`` the
     loader's one-line message while the file on disk is broken ("" when it is good)."""
 
-    def __init__(self, path, doc=None, on_new_world=None):
+    def __init__(self, path, doc=None, on_new_world=None, compiled=None):
         self.on_new_world = on_new_world or (lambda refit: None)
+        self.compiled = compiled         # the compiled kernels its worlds run (None: numpy, meanwhile)
         self.path = os.fsdecode(path)
         self.error = ""
         self.waiting = False             # no good version of the file has loaded yet
@@ -42,8 +43,21 @@ class LevelSession:
                 doc = dict(loads(PLACEHOLDER), name=os.path.basename(self.path),
                            description="The file does not load yet: the line at the bottom says why.")
         self.doc = doc
-        self.world = World.from_level(doc)
+        self.world = self.build(doc)
         self.watcher = LevelWatcher(self.path)
+
+    def build(self, doc):
+        """A World of the definition ``doc`` on the session's execution: the compiled kernels
+        once they have arrived (use_compiled), numpy until then."""
+        if self.compiled is None:
+            return World.from_level(doc, execution="numpy")
+        return World.from_level(doc, execution="compiled", compiled=self.compiled)
+
+    def use_compiled(self, compiled):
+        """The compiled kernels have loaded (or the one-call tick with them): the running
+        world and every world built from now on run them (the same bits as numpy)."""
+        self.compiled = compiled
+        self.world.use_compiled(compiled)
 
     @property
     def name(self):
@@ -54,7 +68,7 @@ class LevelSession:
         """Rebuild the world from a new definition (the camera stays unless refit)."""
         integrator = self.world.integrator
         self.doc = doc
-        self.world = World.from_level(doc)
+        self.world = self.build(doc)
         if keep_integrator:
             self.world.integrator = integrator
         self.on_new_world(refit)

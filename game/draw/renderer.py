@@ -13,7 +13,7 @@ from itertools import repeat
 import numpy as np
 import pygame
 
-from game.draw import sprites as render_kernels
+from game.draw import sprites
 from game.draw.hud import load_font
 
 # Colours (R, G, B).
@@ -396,7 +396,7 @@ class Renderer:
         unique = np.unique(keys)
         self._make_sprites(unique)
         top_left = np.rint(np.stack((x, y), axis=1)).astype(np.int64) - (radius_px + 1)[:, None]
-        if render_kernels.stamp is not None and self._stamp_balls(surface, keys, unique, top_left):
+        if sprites.stamp is not None and self._stamp_balls(surface, keys, unique, top_left):
             return
         # The batch is built by zip and map in C, in the balls' order (which one lies on top
         # stays the same): a Python comprehension over the balls cost twice the blits.
@@ -424,7 +424,7 @@ class Renderer:
             if not pixels.flags.f_contiguous:     # a subsurface: another array type, blit it
                 return False
             start, dx, dy, value, size = self._atlas
-            render_kernels.stamp(pixels, np.ascontiguousarray(top_left[:, 0]), np.ascontiguousarray(top_left[:, 1]),
+            sprites.stamp(pixels, np.ascontiguousarray(top_left[:, 0]), np.ascontiguousarray(top_left[:, 1]),
                                  slot.astype(np.int64), start, dx, dy, value, size)
         finally:
             del pixels                           # unlock the surface

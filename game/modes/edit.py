@@ -22,7 +22,6 @@ from game.draw.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, 
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.physics.world import World
 
 PICK_PX = 8                  # px: how near the pointer must be to pick or snap to something
 DOUBLE_CLICK = 0.35          # s between two clicks of a double click
@@ -219,7 +218,7 @@ class EditMode(Mode):
         """The World built from the definition as it is now (rebuilt after each edit)."""
         state = (self.doc._state(), id(self.doc.definition))
         if state != self._world_state or self._world is None:
-            self._world = World.from_level(copy.deepcopy(self.doc.definition))
+            self._world = self.app.session.build(copy.deepcopy(self.doc.definition))
             self._world_state = state
             self._check_at = self.app.time + CHECK_DELAY
             self.app.renderer.invalidate()

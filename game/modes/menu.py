@@ -22,7 +22,7 @@ BROKEN = (235, 90, 90)
 def thumbnail(path, size=THUMB_SIZE):
     """(Surface of ``size`` px with the level at ``path`` drawn as it starts, its name);
     raises LevelError for a file that does not load."""
-    world = World.from_level(load(path))
+    world = World.from_level(load(path), execution="numpy")     # drawn, never stepped
     camera = Camera(size)
     camera.fit(world.bounds, margin=0.03)
     surface = pygame.Surface(size)

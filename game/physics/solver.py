@@ -314,28 +314,22 @@ def _canonical(array, order):
 
 
 class Solver:
-    """The contact solver of one World: its options and its execution.
+    """The contact solver of one World: its options and the kernels it runs.
 
-    ``execution`` is "compiled" (the numba kernels once ``game.physics.compiled.loader.KERNELS`` has loaded,
-    numpy until then) or "numpy"; both give the same bits. The solver keeps last sub-step's
-    impulses by contact key for warm starting.
+    ``kernels``: the compiled twins its World hands it (World.use_compiled), or None: the
+    numpy execution; both give the same bits. The solver keeps last sub-step's impulses by
+    contact key for warm starting.
     """
 
-    def __init__(self, execution="compiled", options=None):
-        if execution not in EXECUTIONS:
-            raise ValueError(f"unknown solver {execution!r}; expected one of {', '.join(EXECUTIONS)}")
-        self.requested = execution
+    def __init__(self, options=None):
         self.options = options if options is not None else SolverOptions()
+        self.kernels = None
         self._warm = _NO_WARM
 
     @property
     def execution(self):
-        """"compiled" when this solver runs the kernels now, else "numpy"."""
-        return "compiled" if self.kernels() is not None else "numpy"
-
-    def kernels(self):
-        from game.physics.compiled import loader as accel
-        return accel.KERNELS if self.requested == "compiled" else None
+        """"compiled" when this solver runs the kernels, else "numpy"."""
+        return "compiled" if self.kernels is not None else "numpy"
 
     def forget(self):
         """Drop the stored impulses (the balls were rebuilt)."""
@@ -356,7 +350,7 @@ class Solver:
         i, j, bi, s = candidates
         # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
         # the polygons' insides (numpy in both executions: the case is rare).
-        kernels = self.kernels()
+        kernels = self.kernels
         if len(bi):
             if kernels is not None:
                 st = statics
@@ -408,7 +402,7 @@ class Solver:
                     int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                     s_impulse_scale, o.max_push_speed * (h / h_move),   # positions move h_move dv
                     c.scale_a, c.scale_b)
-            kernels = self.kernels()
+            kernels = self.kernels
             (kernels.solve if kernels is not None else solve_numpy)(*args)
             world.pos = np.stack((px[:n], py[:n]), axis=1)
             world.vel = np.stack((vx[:n], vy[:n]), axis=1)

@@ -27,8 +27,9 @@ from game.physics.forces import Forces
 from game.physics.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.physics.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
-                         Contacts, Solver, SolverOptions, soft)
+                         EXECUTIONS, Contacts, Solver, SolverOptions, soft)
 from game.physics.sleep import Sleep, reached, rest_limits
+from game.physics.compiled import loader
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
@@ -116,18 +117,23 @@ class World:
     ``rolling`` (N,); ``ids`` (N,) stable ids. Outside code reads them and changes the world
     only through its methods.
 
-    ``solver``: "compiled" (the numba kernels once ``game.physics.compiled.loader`` has loaded them, numpy
-    until then) or "numpy"; the same bits either way. ``self.solver.options`` holds its
-    switches (game.physics.solver.SolverOptions).
+    ``execution``: "compiled" runs the numba twins of the step's parts (``compiled``, the
+    kernels a load returned; None: they are loaded here, blocking, if nobody has) or "numpy"
+    never runs them; the same bits either way. ``use_compiled`` hands a running world the
+    kernels later (the game starts on numpy while they load); ``execution`` names what runs
+    now. ``self.solver.options`` holds the solver's switches (game.physics.solver.SolverOptions).
     """
 
     def __init__(self, gravity=defaults.GRAVITY, integrator=defaults.INTEGRATOR,
                  substeps=defaults.SUBSTEPS, drag=defaults.DRAG, bounds=defaults.BOUNDS,
-                 material=None, solver="compiled"):
+                 material=None, execution="compiled", compiled=None):
         self.material = {**defaults.MATERIAL, **(material or {})}
         self.forces = Forces(gravity, drag)
         self.integrator = integrator
-        self.solver = Solver(solver, SolverOptions(substeps=int(substeps)))
+        if execution not in EXECUTIONS:
+            raise ValueError(f"unknown execution {execution!r}; expected one of {', '.join(EXECUTIONS)}")
+        self.solver = Solver(SolverOptions(substeps=int(substeps)))
+        self._compiled = None        # game.physics.compiled.loader.Compiled while the compiled execution runs
         self.bounds = np.asarray(bounds, float)
         self.time = 0.0
         self.name = ""
@@ -159,16 +165,19 @@ class World:
         self._far_cache = None       # (bounds, lo, hi, lo.max(), hi.min()): _far_limits' box for those bounds
         self._tick_rest = None       # (N,) bool: the balls the last one-call tick of the whole world left resting
         self._clear_debug()
+        if execution == "compiled":
+            self.use_compiled(compiled if compiled is not None else loader.load())
 
     # ----------------------------------------------------------------- building
     @classmethod
-    def from_level(cls, level, solver="compiled"):
+    def from_level(cls, level, execution="compiled", compiled=None):
         """A world built from a normalised level definition: what ``game.level`` loads or
         ``game.level.complete`` returns. Every key is read as it is; nothing is filled in here
         (the level package's DEFAULTS is the one table of defaults)."""
         level = copy.deepcopy(level)
         w = cls(gravity=level["gravity"], integrator=level["integrator"], substeps=level["substeps"],
-                drag=level["drag"], bounds=level["bounds"], material=level["material"], solver=solver)
+                drag=level["drag"], bounds=level["bounds"], material=level["material"], execution=execution,
+                compiled=compiled)
         w.level = level
         w.name = level["name"]
         w.description = level["description"]
@@ -251,6 +260,23 @@ class World:
     @property
     def grid_origin(self):
         return self.grid.origin
+
+    # -------------------------------------------------------------- execution
+    @property
+    def execution(self):
+        """"compiled" while the numba twins run this world's steps, else "numpy"."""
+        return "numpy" if self._compiled is None else "compiled"
+
+    def use_compiled(self, compiled):
+        """Run the compiled kernels from the next sub-step on (``compiled``: what
+        game.physics.compiled.loader.load returned; None: the numpy execution). The same
+        bits either way, so a world may switch while it runs."""
+        self._compiled = compiled
+        self.solver.kernels = None if compiled is None else compiled.kernels
+
+    @property
+    def _kernels(self):
+        return self.solver.kernels
 
     # ------------------------------------------------------------------ balls
     @property
@@ -431,7 +457,7 @@ class World:
         """
         self._impact_points, self._impact_speeds = [], []
         self._tick_rest = None
-        kernels = self.solver.kernels()
+        kernels = self._kernels
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
@@ -463,8 +489,7 @@ class World:
         substeps = self.substeps
         h = dt / substeps
         if self._fused(kernels):
-            from game.physics.compiled import loader as accel
-            self._tick_compiled(dt, accel.TICK)
+            self._tick_compiled(dt, self._compiled.tick)
         else:
             for k in range(substeps):
                 self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
@@ -516,7 +541,7 @@ class World:
             s.wake_all()
             return
         s.wake(reached(self.pos, self.vel, self.radius, gone, s.asleep & ~gone, TICK, self.forces.gravity,
-                       self.grid, self.solver.kernels()))
+                       self.grid, self._kernels))
 
     @contextlib.contextmanager
     def _only(self, awake):
@@ -559,7 +584,7 @@ class World:
         if self.count == 0:
             self._clear_debug()
             return
-        kernels = self.solver.kernels()
+        kernels = self._kernels
         threshold = self.solver.options.restitution_threshold
         prev, prev_vel = self.pos.copy(), self.vel.copy()
         # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
@@ -587,15 +612,14 @@ class World:
         and the tick are loaded, the integrator has compiled steppers (every force: gravity,
         drag, springs, the grab, attractors), and there are balls and no polygons (their
         insides are pushed out by numpy)."""
-        from game.physics.compiled import loader as accel
-        return (kernels is not None and accel.TICK is not None and self.count > 0 and self.grid is not None
+        return (kernels is not None and self._compiled is not None and self._compiled.tick is not None and self.count > 0 and self.grid is not None
                 and self._integrator in kernels.UNIFORM_STEPPERS and self._integrator in kernels.FORCE_STEPPERS
                 and not self.polygons and self.substeps > 0)
 
     def ticks_in_one_call(self):
         """Whether the next tick runs as one compiled call (``_fused``): game.app.loop then steps the
         world on a worker thread while it draws the frame before."""
-        return self._fused(self.solver.kernels())
+        return self._fused(self._kernels)
 
     def _tick_compiled(self, dt, fused):
         """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
@@ -872,8 +896,8 @@ class World:
         if self.count == 0:
             return 0.0
         found = collide.find_candidates(self.pos, self.pos, self.radius, self.grid, self.statics, 0.0,
-                                        self.solver.kernels())
-        c = Solver("numpy").prepare(self, found, self.pos, 0.0)
+                                        self._kernels)
+        c = Solver().prepare(self, found, self.pos, 0.0)
         return float(max(0.0, c.depth.max())) if len(c) else 0.0
 
     def to_level(self):

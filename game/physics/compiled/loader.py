@@ -1,28 +1,25 @@
-"""Compiled kernels for the hot loops of the step (numba); the numpy code is the reference.
+"""The compiled execution's loader: numba compiles the twins of the step's parts (this
+folder: the same file name as the numpy reference beside it) and this hands them over.
 
-With the kernels loaded, the world integrates gravity and drag with compiled twins of its
-steppers, ``game.physics.collide`` sweeps fast balls, finds contacts by walking the grid directly
-and solves them colour by colour in one call per sub-step: the numpy path's algorithm,
-looped instead of vectorised, to the same bits. numba is imported only when ``load()`` runs; until then, or
-where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
+Nothing here decides which code a world runs: ``load()`` returns a ``Compiled`` (the
+kernels and, once it has loaded, the one-call tick) and whoever loaded it hands it to its
+worlds (``World(execution="compiled", compiled=...)``, ``world.use_compiled(...)``). numba is
+imported only when a load runs; where it is missing or cannot compile, ``load()`` returns
+None and the worlds run the numpy execution, with the same bits.
 
-Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
-On a cold cache (the first run after installing) compiling the kernels takes about 37 s of
-CPU (60 % of it LLVM's), which on a thread would hold the interpreter's lock and slow the
-frames meanwhile; so child processes compile them into numba's on-disk cache: two at once,
-each one half of the kernels (``COMPILE_PARTS``, balanced by measured compile times; the
-first also loads what the caller names: the game names its ball stamper,
-``game.draw.sprites``), so the compile takes as long as its larger half where two cores
-are free. The game then loads the kernels from that cache
-(about a second, with a short switch interval so that its frames keep their turns at the
-interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
-A third child then compiles the one-call tick (``game.physics.compiled.step``, about 25 s of CPU
-though every kernel it calls is cached by then: numba links each callee's optimised module
-into the caller's and runs LLVM's optimisation and code generation over the whole again, at
-each level of calls: _candidates, _substep, tick), and the world runs whole ticks in one
-call once ``TICK`` is set.
-Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
-to end and its hash repeats.
+Launch stays quick: the game starts its worlds on numpy and calls ``load_in_background()``.
+On a cold cache compiling the kernels would, on a thread, hold the interpreter's lock and
+slow the frames; so child processes compile them into numba's on-disk cache: two at once,
+each one half of the kernels (``COMPILE_PARTS``; the first also loads what the caller names:
+the game names its ball stamper, ``game.draw.sprites``), so the compile takes as long as its
+larger half where two cores are free. The game then loads the kernels from that cache (with
+a short switch interval so that its frames keep their turns at the interpreter's lock) and
+hands them to its world at the next frame. A third child then compiles the one-call tick
+(``game.physics.compiled.step``: numba links each callee's optimised module into the
+caller's and optimises the whole again, so it costs about as much as the kernels), and the
+world runs whole ticks in one call once it has that. Headless runs and benchmarks load
+before their first step, so a run stays on one execution from start to end and its hash
+repeats. The figures are in docs/performance.md.
 
 The one-call tick releases the interpreter's lock while it runs (numba's ``nogil``), so
 that the game can draw one frame on the main thread while the next ticks run on a worker
@@ -35,16 +32,16 @@ import subprocess
 import sys
 import threading
 import time
+import typing
 
 from game import paths
 
-KERNELS = None          # the kernel module once loaded
-TICK = None             # game.physics.compiled.step once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
+_loaded = {}            # stage -> its module once loaded (a cache of this loader's; nobody reads it)
 _MODULES = {"_kernels": "kernels", "_step_kernels": "step"}   # STAGES' modules in game.physics.compiled
 
-# The halves of the compile work (_kernels.warm_up(part)), one child each, about as long as each
-# other (the kernels of each: _kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
+# The halves of the compile work (kernels.warm_up(part)), one child each, about as long as each
+# other (the kernels of each: kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
 # the ball pairs, the force steppers, the statics' geometry; its child loads ``also`` too) and
 # "solve" (the solve, the sweep, the statics' candidates, the uniform steppers).
 COMPILE_PARTS = ("prepare", "solve")
@@ -52,6 +49,21 @@ STAGES = ("_kernels", "_step_kernels")   # compiled in this order; each is usabl
 # s: the interpreter's switch interval while loading (default 0.005): the loading thread then
 # holds the lock at most this long before the frame loop gets its turn.
 LOAD_SWITCH_INTERVAL = 0.0005
+
+
+class Compiled(typing.NamedTuple):
+    """What a load hands to a World (``World(execution="compiled", compiled=...)`` or
+    ``world.use_compiled(...)``): ``kernels``, the compiled twins of the step's parts, and
+    ``tick``, the one-call tick (None until it has loaded: the world then runs the kernels
+    sub-step by sub-step)."""
+    kernels: object
+    tick: object = None
+
+    @property
+    def releases_lock(self):
+        """Whether the one-call tick lets other threads run while it steps (numba's nogil)."""
+        return self.tick is not None and bool(getattr(getattr(self.tick, "tick", None), "targetoptions", {})
+                                              .get("nogil"))
 
 
 def _loading(warm_up):
@@ -64,51 +76,37 @@ def _loading(warm_up):
         sys.setswitchinterval(interval)
 
 
-def load(tick=True):
-    """Import numba and compile (or load from its cache) the kernels, then (``tick``) the
-    one-call tick; returns the kernels or None.
-
-    ``BALLPIT_NUMPY=1`` in the environment keeps the numpy path (to compare the two).
-    """
-    global KERNELS
-    if os.environ.get("BALLPIT_NUMPY"):
-        return None
+def _load_stage(stage):
+    """The module of ``stage`` compiled (or loaded from numba's cache), or None where numba
+    is missing or cannot compile here."""
     with _lock:
-        if KERNELS is None:
+        if stage not in _loaded:
             try:
-                from game.physics.compiled import kernels as _kernels
-                _loading(_kernels.warm_up)
+                module = importlib.import_module(f"game.physics.compiled.{_MODULES[stage]}")
+                _loading(module.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
-            # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
-            # few frames. Frozen, they are left out of every later collection.
+            # all: drawing 10,000 balls makes enough small tuples to set one off every few
+            # frames. Frozen, they are left out of every later collection.
             gc.freeze()
-            KERNELS = _kernels
-    if tick:
-        load_tick()
-    return KERNELS
+            _loaded[stage] = module
+        return _loaded[stage]
 
 
-def load_tick():
-    """Compile (or load from the cache) the one-call tick once the kernels are loaded; returns
-    it or None (the world then runs the compiled kernels sub-step by sub-step)."""
-    global TICK
-    with _lock:
-        if TICK is None and KERNELS is not None:
-            try:
-                from game.physics.compiled import step as _step_kernels
-                _loading(_step_kernels.warm_up)
-            except Exception:  # noqa: BLE001 - it cannot compile here: the kernels serve one by one
-                return None
-            gc.freeze()
-            TICK = _step_kernels
-    return TICK
+def load(tick=True):
+    """Import numba and compile (or load from its cache) the kernels, then (``tick``) the
+    one-call tick; returns them as a Compiled to hand to worlds, or None (no numba, or it
+    cannot compile here: numpy serves). Blocks while it compiles.
 
-
-def releases_lock():
-    """Whether the loaded one-call tick (TICK) lets other threads run while it steps."""
-    return TICK is not None and bool(getattr(getattr(TICK, "tick", None), "targetoptions", {}).get("nogil"))
+    ``BALLPIT_NUMPY=1`` in the environment keeps the numpy execution (to compare the two).
+    """
+    if os.environ.get("BALLPIT_NUMPY"):
+        return None
+    kernels = _load_stage("_kernels")
+    if kernels is None:
+        return None
+    return Compiled(kernels, _load_stage("_step_kernels") if tick else None)
 
 
 _children = []          # the compiling child processes while they run
@@ -166,17 +164,24 @@ def stop_background():
             child.wait()
 
 
-def load_in_background(also=()):
+def load_in_background(arrived, also=()):
     """Compile in child processes (``compile_in_child``, ``also`` passed on), then load, on a
-    daemon thread; the caller goes on drawing meanwhile (on the numpy path). The kernels
-    first, then the one-call tick (as long again to compile): the world runs the kernels one
-    by one in between."""
+    daemon thread; the caller goes on drawing meanwhile (on the numpy execution). The kernels
+    first, then the one-call tick (as long again to compile): ``arrived(compiled)`` is called
+    on that thread with each stage's Compiled as it loads (the kernels alone, then with the
+    tick), for the caller to hand to its worlds on its own thread."""
     def work():
         if not os.environ.get("BALLPIT_NUMPY"):
             compile_in_child(also=also)
         # Only from a warm cache: compiling the tick here would hold the interpreter's lock.
-        if load(tick=False) is not None and compile_in_child(stage="_step_kernels"):
-            load_tick()
+        compiled = load(tick=False)
+        if compiled is None:
+            return
+        arrived(compiled)
+        if compile_in_child(stage="_step_kernels"):
+            with_tick = load()
+            if with_tick is not None and with_tick.tick is not None:
+                arrived(with_tick)
 
     thread = threading.Thread(target=work, name="ballpit-kernels", daemon=True)
     thread.start()
@@ -207,11 +212,3 @@ def compile_ahead(say=print):
         return False
     say(f"one-call tick compiled in {time.perf_counter() - t1:.0f} s: the game starts at full speed")
     return True
-
-
-def use(kernels):
-    """Set the kernels in use (None: the numpy path); returns the previous ones (for tests)."""
-    global KERNELS
-    with _lock:
-        previous, KERNELS = KERNELS, kernels
-    return previous

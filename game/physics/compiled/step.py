@@ -15,6 +15,7 @@ Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it 
 """
 import hashlib
 import sys
+import types
 
 import numpy as np
 from numba import njit
@@ -366,5 +367,6 @@ def warm_up():
              "substeps": defaults.SUBSTEPS, "drag": 0.0, "bounds": [0, 0, 4, 4], "material": dict(defaults.MATERIAL),
              "segments": [{"a": [0, 0], "b": [4, 0], "radius": 0.0, **surface}], "polylines": [], "polygons": [],
              "balls": balls, "springs": [], "zones": [], "spawners": []}
-    world = World.from_level(level)
+    world = World.from_level(level, execution="numpy")
+    world.use_compiled(types.SimpleNamespace(kernels=K, tick=sys.modules[__name__]))
     world._tick_compiled(1 / 60, sys.modules[__name__])
