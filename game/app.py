@@ -27,7 +27,7 @@ from game import accel, render_kernels  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
 from game.clock import FixedClock  # noqa: E402
-from game.hud import Hud  # noqa: E402
+from game.hud import Hud, drawable  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.render import PALETTE, Renderer, make_ball_sprite  # noqa: E402
@@ -485,7 +485,7 @@ def run(args):
                 render_kernels.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
-                pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")
+                pygame.display.set_caption(f"Ballpit: {drawable(caption)}" if caption else "Ballpit")
         app.audio.close()
     finally:
         accel.stop_background()

@@ -12,6 +12,7 @@ DEFAULTS is the one table. A value of FROM_MATERIAL means "the level's material"
 Keys that start with ``_`` or ``//`` are comments: allowed in every object and kept.
 """
 import math
+import unicodedata
 
 import numpy as np
 
@@ -218,6 +219,24 @@ def _all_plain(obj):
     return True
 
 
+def check_shown_text(path, text):
+    """Refuse text the game shows (a level's name, its description) that no font can draw:
+    control characters (NUL, bell, escape, line breaks: the text is one line), or nothing
+    visible at all (only spaces, zero-width or other format characters). Raises Problem."""
+    for k, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cc":
+            raise Problem(path, f"expected one line of text without control characters, got U+{ord(ch):04X} "
+                                f"at character {k + 1}")
+    if text and all(ch.isspace() or unicodedata.category(ch) in INVISIBLE for ch in text):
+        raise Problem(path, f"expected visible text, got only invisible characters "
+                            f"({', '.join(sorted({f'U+{ord(ch):04X}' for ch in text})[:4])})")
+
+
+# Unicode categories that draw nothing on their own: format (zero-width space and joiners,
+# direction marks), non-spacing and enclosing marks, surrogates, line and paragraph separators.
+INVISIBLE = {"Cf", "Mn", "Me", "Cs", "Zl", "Zp"}
+
+
 def _check_text(path, text):
     if not text.isascii():
         try:
@@ -261,6 +280,9 @@ class _Normaliser:
         top = DEFAULTS["level"]
         out = {"$schema": d.get("$schema", top["$schema"]), "format": int(d.get("format", top["format"])),
                "name": d.get("name", self.default_name), "description": d.get("description", top["description"])}
+        for key in ("name", "description"):
+            if key in d:
+                check_shown_text((key,), d[key])
         out.update(_comments(d))
         out["gravity"] = _vec(d.get("gravity", top["gravity"]))
         out["integrator"] = d.get("integrator", top["integrator"])
