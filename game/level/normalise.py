@@ -41,7 +41,7 @@ DEFAULTS = {
     "segments": {"radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polylines": {"closed": False, "radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polygons": dict(_SURFACE),
-    "balls": {"vel": [0, 0], "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
+    "balls": {"vel": [0, 0], "angle": 0.0, "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
               "density": FROM_MATERIAL, **_SURFACE},
     "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
     "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
@@ -52,6 +52,9 @@ DEFAULTS = {
 MAX_FILE_BYTES = 16 * 1024 * 1024   # bytes: larger files are refused before they are read
 # A level holds as many balls as a saved world's fit in the file limit: a snapshot ball
 # (pos, vel, spin, radius, mass at full precision, pretty-printed) takes this many bytes.
+# Balls that have turned also write their angle (about 40 bytes more): a world of more than
+# about 65,000 of them at full precision can be past the limit, and its save is refused in
+# one line (game.level.save) rather than written where it would not load again.
 SNAPSHOT_BALL_BYTES = 215
 MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of balls in the schema
 
@@ -344,6 +347,7 @@ class _Normaliser:
         out["pos"] = list(b["pos"])                       # the parsed list: owned here
         vel = get("vel")
         out["vel"] = [0, 0] if vel is None else list(vel)
+        out["angle"] = get("angle", 0.0)
         out["spin"] = get("spin", _spin)
         out["radius"] = get("radius", _radius)
         if "mass" in b:
