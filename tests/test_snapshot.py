@@ -95,7 +95,8 @@ def test_a_save_past_the_file_limit_is_refused_and_writes_nothing(tmp_path, monk
     """A snapshot too big to load again is never written (balls that turned write an angle
     too, so the biggest worlds can pass the limit)."""
     from game.level import LevelError
-    from game.level import save as save_module
+    import sys
+    save_module = sys.modules["game.level.save"]
     world = World.from_level(loads(json.dumps(LEVEL)), solver="numpy")
     monkeypatch.setattr(save_module, "MAX_FILE_BYTES", 1000)
     path = tmp_path / "big.json"
