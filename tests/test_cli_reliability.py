@@ -181,11 +181,12 @@ def test_screenshot_checks_its_folder_before_simulating(tmp_path, monkeypatch):
 
 def test_edit_on_a_new_file_prints_nothing_on_stdout(tmp_path):
     """pygame prints a banner when imported; --edit imports it to write the template. (The
-    game itself is replaced by a stub once main.py has been read, as a run would read it.)"""
+    game's window is a stub here: game.app stands in an inert module, so pygame is first
+    imported where --edit would import it.)"""
     new = tmp_path / "new.json"
-    code = ("import runpy, sys; main = runpy.run_path(%r, run_name='main')['main'];"
-            "import game.app; game.app.run = lambda args: 0;"
-            "sys.exit(main(['--edit', %r]))") % (os.path.join(ROOT, "main.py"), str(new))
+    code = ("import runpy, sys, types, game; fake = types.ModuleType('game.app'); fake.run = lambda args: 0;"
+            "sys.modules['game.app'] = fake; sys.argv = ['main.py', '--edit', %r];"
+            "runpy.run_path(%r, run_name='__main__')") % (str(new), os.path.join(ROOT, "main.py"))
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                             env=ENV)
     assert result.returncode == 0, result.stderr
