@@ -37,7 +37,7 @@ def build_parser():
     p.add_argument("--steps", type=_non_negative_int, default=None, metavar="N",
                    help="ticks of 1/60 s to run (headless, screenshot)")
     p.add_argument("--integrator", metavar="NAME", help="integrator to run with (headless)")
-    p.add_argument("--solver", type=_execution, metavar="EXECUTION", default="compiled",
+    p.add_argument("--solver", type=_execution, metavar="EXECUTION", default=None,
                    help="headless: contact solver execution, compiled (numba, once loaded) or numpy; the same answer")
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
