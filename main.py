@@ -12,8 +12,12 @@ A bad argument or a bad level prints one line on stderr and exits with code 2.
 """
 import argparse
 import os
+import re
 import sys
 
+# pygame prints a banner on stdout when imported: never for this program (--edit on a new
+# file imports it before the game, and stdout carries --headless --json's report).
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,12 +34,13 @@ def build_parser():
     p.add_argument("--steps", type=_non_negative_int, default=None, metavar="N",
                    help="ticks of 1/60 s to run (headless, screenshot)")
     p.add_argument("--integrator", metavar="NAME", help="integrator to run with (headless)")
-    p.add_argument("--execution", "--solver", dest="execution", metavar="EXECUTION", default="compiled",
+    p.add_argument("--execution", "--solver", dest="execution", type=_execution, metavar="EXECUTION",
+                   default="compiled",
                    help="headless: how the physics runs, compiled (numba) or numpy; the same answer to the bit "
                         "(--solver: its old name, accepted for one release)")
     p.add_argument("--json", action="store_true", help="headless: print one JSON object")
     p.add_argument("--save", type=_file_name, metavar="OUT.json", help="headless: write the final world as a level")
-    p.add_argument("--screenshot", type=_file_name, metavar="OUT.png", help="render offscreen to a PNG and exit")
+    p.add_argument("--screenshot", type=_image_name, metavar="OUT.png", help="render offscreen to a PNG and exit")
     p.add_argument("--check", type=_file_name, metavar="FILE", help="print the level checks one a line; exit 1 if any, "
                                                     "0 if none, 2 on a bad file")
     p.add_argument("--edit", type=_file_name, metavar="FILE", help="open the level editor on FILE (a new level if missing)")
@@ -65,11 +70,35 @@ def _non_negative_int(text):
     return value
 
 
+def _execution(text):
+    """--execution: a name of an execution, never empty (an empty one is not "the default")."""
+    from game.physics.solver import EXECUTIONS
+    if text not in EXECUTIONS:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(EXECUTIONS)}, got {text[:40]!r}")
+    return text
+
+
+# Formats pygame writes, by the extension that names them (it writes TGA under any other).
+IMAGE_FORMATS = {".png": "PNG", ".bmp": "BMP", ".tga": "TGA", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
+def _image_name(text):
+    """--screenshot: a file name whose extension names a format written (PNG, BMP, TGA, JPEG)."""
+    text = _file_name(text)
+    extension = os.path.splitext(text)[1].lower()
+    if extension not in IMAGE_FORMATS:
+        raise argparse.ArgumentTypeError(f"expected a file name ending in .png (or {', '.join(sorted(set(IMAGE_FORMATS) - {'.png'}))}), "
+                                         f"got {os.path.basename(text)[:60]!r}")
+    return text
+
+
 def _size(text):
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+    # int() also reads "1_280", " 720" and digits of other scripts: sizes are ASCII digits only
+    match = re.fullmatch(r"([0-9]{1,5})[xX]([0-9]{1,5})", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720 (digits 0-9 only), "
+                                         f"got {text[:40]!r}")
+    w, h = int(match[1]), int(match[2])
     if not (160 <= w <= 8192 and 120 <= h <= 8192):
         raise argparse.ArgumentTypeError(f"expected a size from 160x120 to 8192x8192, got {text!r}")
     return (w, h)

@@ -27,10 +27,18 @@ The checks:
 - **short**: a segment, polyline piece or polygon edge shorter than 1 mm but not zero (a
   round peg, both ends equal with a radius, is meant): to the step it is a point, and in
   a file it is nearly always a typing slip.
+
+Every check has a budget: the flood's grid at most MAX_CELLS cells (where the smallest
+ball would need more, the flood runs for a bigger ball and says which gaps it could not
+see), the crossing search a sort and sweep over the pieces' boxes testing at most
+MAX_CROSSING_PAIRS pairs and listing at most MAX_CROSSINGS, memory in bounded chunks, and
+CHECK_SECONDS of time each. A check cut short says so in one line (``check_all``'s notes,
+printed by ``--check`` and shown by the editor); it never takes the program down.
 """
 import heapq
 import itertools
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +51,10 @@ HEX_PACKING = math.pi / (2 * math.sqrt(3))   # fraction of a plane that equal di
 CELLS_PER_RADIUS = 4           # flood grid: cells per smallest ball radius
 MAX_CELLS = 400_000            # flood grid cells at most (coarser cells for huge levels)
 END_MARGIN = 1e-6              # m: crossings this close to a piece's end are a joint
+CHECK_SECONDS = 5.0            # s: each check's time budget; past it the check stops and says so
+MAX_CROSSING_PAIRS = 20_000_000   # pairs of pieces whose boxes overlap: the crossing search tests at most these
+CROSSING_BATCH = 500_000       # pairs tested at once (bounded memory: a few hundred bytes a pair)
+MAX_CROSSINGS = 100            # crossings listed at most (a level past that is a mesh, not a slip)
 
 
 @dataclass(frozen=True)
@@ -55,16 +67,53 @@ class Finding:
         return f"({_n(self.point[0])}, {_n(self.point[1])}): {self.reason}"
 
 
-def check(level):
+class Skipped(Exception):
+    """A check cut short by its budget: ``str`` says which and why, in one line."""
+
+
+class _Budget:
+    """The time one check may take: ``spend()`` raises Skipped once it is over."""
+
+    def __init__(self, what, seconds):
+        self.what, self.seconds = what, seconds
+        self.deadline = time.perf_counter() + seconds
+
+    def spend(self):
+        if time.perf_counter() > self.deadline:
+            raise Skipped(f"{self.what} check stopped: it took more than {self.seconds:g} s")
+
+
+@dataclass
+class Checked:
+    """What ``check_all`` found: ``findings`` [Finding], and ``notes`` [str], one line for
+    each check its budget cut short (the findings then miss what it did not look at)."""
+    findings: list
+    notes: list
+
+
+def check(level, seconds=CHECK_SECONDS):
     """All findings for a normalised level definition, in a stable order."""
+    return check_all(level, seconds).findings
+
+
+def check_all(level, seconds=CHECK_SECONDS):
+    """The findings and the notes of the checks cut short (``Checked``); each check gets
+    ``seconds`` s and bounded memory, so no level can make this run long or eat the memory."""
     pieces = static_pieces(level)
-    found = []
-    found += _short(level)
-    found += _in_wall(level, pieces)
-    found += _goals(level)
-    found += _crossings(pieces)
-    found += _leaks(level, pieces)
-    return found
+    out = Checked([], [])
+    for what, run in (("short", lambda spend: _short(level)),
+                      ("in-a-wall", lambda spend: _in_wall(level, pieces, spend)),
+                      ("goal", lambda spend: _goals(level)),
+                      ("crossing", lambda spend: _crossings(pieces, spend, out.notes)),
+                      ("leak", lambda spend: _leaks(level, pieces, spend, out.notes))):
+        budget = _Budget(what, seconds)
+        try:
+            out.findings += run(budget.spend)
+        except Skipped as e:
+            out.notes.append(str(e))
+        except MemoryError:
+            out.notes.append(f"{what} check stopped: out of memory")
+    return out
 
 
 # ---------------------------------------------------------------------- static geometry
@@ -93,15 +142,18 @@ def static_pieces(level):
             np.asarray(r, dtype=float), np.asarray(names, dtype=object), polys)
 
 
-def clearance(points, pieces):
+def clearance(points, pieces, spend=None):
     """Distance in metres from each point (N, 2) to the nearest static surface: negative
-    inside a polygon or a capsule. Returns (N,) metres and the nearest piece's name (N,)."""
+    inside a polygon or a capsule. Returns (N,) metres and the nearest piece's name (N,).
+    ``spend``: called between chunks of the work (a check's budget)."""
     a, b, r, names, polys = pieces
     p = np.asarray(points, dtype=float).reshape(-1, 2)
     best = np.full(len(p), np.inf)
     which = np.full(len(p), "", dtype=object)
     chunk = max(1, 2_000_000 // max(1, len(a)))          # bounded memory: N x K at a time
     for s in range(0, len(p), chunk):
+        if spend is not None:
+            spend()
         q = p[s:s + chunk, None, :]
         if len(a):
             c = geometry.closest_point_on_segment(a[None], b[None], q)
@@ -110,6 +162,8 @@ def clearance(points, pieces):
             best[s:s + chunk] = d[np.arange(len(k)), k]
             which[s:s + chunk] = names[k]
     for pts, name in polys:
+        if spend is not None:
+            spend()
         inside = np.asarray(geometry.point_in_convex_polygon(p, pts)).reshape(-1)
         best = np.where(inside, -np.abs(best), best)
         which = np.where(inside, name, which)
@@ -141,12 +195,12 @@ def _short(level):
     return out
 
 
-def _in_wall(level, pieces):
+def _in_wall(level, pieces, spend=None):
     things = [(f"balls[{i}]", b["pos"], b["radius"]) for i, b in enumerate(level.get("balls", []))]
     things += [(f"spawners[{i}]", s["pos"], s["radius"]) for i, s in enumerate(level.get("spawners", []))]
     if not things:
         return []
-    gap, which = clearance([t[1] for t in things], pieces)
+    gap, which = clearance([t[1] for t in things], pieces, spend)
     out = []
     for (name, pos, radius), g, w in zip(things, gap, which):
         if g < radius - OVERLAP_TOLERANCE:
@@ -187,34 +241,83 @@ def _zone_centre_area(z):
     return tuple(pts.mean(axis=0)), abs(geometry.polygon_signed_area(pts))
 
 
-def _crossings(pieces):
+def _crossings(pieces, spend=None, notes=None):
+    """Pieces of different shapes that cross away from their ends. Sort and sweep: the
+    pieces sorted by where their boxes start along the axis where the boxes overlap least;
+    a piece can only cross those that start before it ends there (and whose boxes overlap
+    along the other axis), so the pairs tested are those of overlapping boxes, not all
+    n (n - 1) / 2. At most MAX_CROSSING_PAIRS are tested and MAX_CROSSINGS listed (a note
+    says when the budget cut the search short)."""
     a, b, r, names, _ = pieces
     n = len(a)
     if n < 2:
         return []
-    out, seen = [], set()
-    i, j = np.triu_indices(n, 1)
-    keep = names[i] != names[j]              # a shape's own pieces meet at their joints
-    i, j = i[keep], j[keep]
-    for s in range(0, len(i), 1_000_000):
-        ii, jj = i[s:s + 1_000_000], j[s:s + 1_000_000]
-        pts, hit = geometry.segment_intersections(a[ii], b[ii], a[jj], b[jj])
-        hit = np.asarray(hit).reshape(-1)
-        pts = np.asarray(pts).reshape(-1, 2)
-        for k in np.flatnonzero(hit):
-            p = pts[k]
-            near_end = min(np.hypot(*(p - a[ii[k]])), np.hypot(*(p - b[ii[k]])),
-                           np.hypot(*(p - a[jj[k]])), np.hypot(*(p - b[jj[k]])))
-            pair = (names[ii[k]], names[jj[k]])
-            if near_end <= END_MARGIN or pair in seen:
-                continue
-            seen.add(pair)
-            out.append(Finding((float(p[0]), float(p[1])), f"{pair[0]} crosses {pair[1]}: a ball can wedge "
-                                                           f"in the notch where they cross"))
+    notes = [] if notes is None else notes
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    extent = np.maximum(hi.max(axis=0) - lo.min(axis=0), 1e-300)
+    axis = 0 if (hi - lo)[:, 0].sum() / extent[0] <= (hi - lo)[:, 1].sum() / extent[1] else 1
+    other = 1 - axis
+    order = np.argsort(lo[:, axis], kind="stable")
+    start = lo[order, axis]
+    end = np.searchsorted(start, hi[order, axis], side="right")     # sorted k meets k+1 .. end-1
+    counts = np.maximum(end - np.arange(n) - 1, 0)
+    total = int(counts.sum())
+    cum = np.concatenate(([0], np.cumsum(counts)))
+    first = {}                        # (name, name) -> the crossing (i, j, x, y) of the lowest pieces i < j
+    _, shape_of = np.unique(names.astype(str), return_inverse=True)     # pieces' shapes as numbers
+    shape_of = shape_of.astype(np.int64)
+    tested = 0
+    k0 = 0
+    while k0 < n:
+        if spend is not None:
+            spend()
+        if tested >= MAX_CROSSING_PAIRS:
+            notes.append(f"crossing check stopped after testing {tested:,} of {total:,} pairs of pieces whose "
+                         f"boxes overlap: crossings beyond those are not listed")
+            break
+        k1 = max(k0 + 1, int(np.searchsorted(cum, cum[k0] + CROSSING_BATCH, side="right")) - 1)
+        k1 = min(k1, n)
+        m = int(cum[k1] - cum[k0])
+        tested += m
+        if m:
+            ks = np.repeat(np.arange(k0, k1), counts[k0:k1])
+            js = ks + 1 + (np.arange(m) - np.repeat(cum[k0:k1] - cum[k0], counts[k0:k1]))
+            i, j = order[ks], order[js]
+            i, j = np.minimum(i, j), np.maximum(i, j)
+            keep = ((lo[i, other] <= hi[j, other]) & (lo[j, other] <= hi[i, other])
+                    & (names[i] != names[j]))                # a shape's own pieces meet at their joints
+            i, j = i[keep], j[keep]
+            if len(i):
+                pts, hit = geometry.segment_intersections(a[i], b[i], a[j], b[j])
+                hit = np.asarray(hit).reshape(-1)
+                pts = np.asarray(pts).reshape(-1, 2)
+                i, j, pts = i[hit], j[hit], pts[hit]
+                near_end = np.min([np.hypot(*(pts - a[i]).T), np.hypot(*(pts - b[i]).T),
+                                   np.hypot(*(pts - a[j]).T), np.hypot(*(pts - b[j]).T)], axis=0)
+                far = near_end > END_MARGIN
+                i, j, pts = i[far], j[far], pts[far]
+                # Per pair of shapes its first crossing in piece order, and of those only the
+                # MAX_CROSSINGS + 1 first: no more can be listed (a batch of a mesh is all hits).
+                order = np.lexsort((j, i))
+                pair_code = shape_of[i[order]] * (len(names) + 1) + shape_of[j[order]]
+                _, at = np.unique(pair_code, return_index=True)
+                keep = order[np.sort(at)[:MAX_CROSSINGS + 1]]
+                for ii, jj, p in zip(i[keep].tolist(), j[keep].tolist(), pts[keep].tolist()):
+                    pair, hit = (names[ii], names[jj]), (ii, jj, p[0], p[1])
+                    if pair not in first or hit < first[pair]:
+                        first[pair] = hit
+            if len(first) > MAX_CROSSINGS:
+                notes.append(f"crossing check stopped after {MAX_CROSSINGS} crossings: more are not listed")
+                break
+        k0 = k1
+    out = []
+    for ii, jj, x, y in sorted(first.values())[:MAX_CROSSINGS]:   # in the order of the pieces
+        pair = (names[ii], names[jj])
+        out.append(Finding((x, y), f"{pair[0]} crosses {pair[1]}: a ball can wedge in the notch where they cross"))
     return out
 
 
-def _leaks(level, pieces):
+def _leaks(level, pieces, spend=None, notes=None):
     gx, gy = level["gravity"]
     sources = [b["pos"] for b in level.get("balls", [])] + [s["pos"] for s in level.get("spawners", [])]
     radii = [b["radius"] for b in level.get("balls", [])] + [s["radius"] for s in level.get("spawners", [])]
@@ -227,14 +330,21 @@ def _leaks(level, pieces):
     h = r / CELLS_PER_RADIUS
     while (x1 - x0) * (y1 - y0) / (h * h) > MAX_CELLS:
         h *= 1.5
-    h = min(h, 2 * r * 0.9)                  # two free cells side by side never straddle a wall
+    # Two free cells side by side must never straddle a wall: cells at most 1.8 ball radii
+    # wide. Where MAX_CELLS such cells do not cover the bounds, the flood runs for the ball
+    # those cells can follow (bigger than the level's smallest): it still finds the gaps
+    # that one passes, and the note says which it cannot see.
+    flood_r = max(r, h / (2 * 0.9))
+    if flood_r > r and notes is not None:
+        notes.append(f"leak check coarse: bounds of {_n(x1 - x0)} x {_n(y1 - y0)} m are too big a grid for balls "
+                     f"of radius {_n(r)} m; only gaps wider than {_n(2 * flood_r)} m are looked for")
     # one ring of cells outside the bounds: reaching it is leaving the level
     nx = int(math.ceil((x1 - x0) / h)) + 2
     ny = int(math.ceil((y1 - y0) / h)) + 2
     xs = x0 + (np.arange(nx) - 0.5) * h
     ys = y0 + (np.arange(ny) - 0.5) * h
-    gap = _clearance_grid(xs, ys, pieces, reach=2 * r + 2 * h)
-    free = gap > r
+    gap = _clearance_grid(xs, ys, pieces, reach=2 * flood_r + 2 * h, spend=spend)
+    free = gap > flood_r
     gxv, gyv = np.meshgrid(xs, ys, indexing="ij")
     grid = np.stack([gxv.ravel(), gyv.ravel()], axis=1)
     sink = np.zeros((nx, ny), dtype=bool)
@@ -262,7 +372,11 @@ def _leaks(level, pieces):
             parent[c] = None
             heapq.heappush(todo, (height[c], next(order), c))
     filled = 0.0
+    popped = 0
     while todo and filled < budget:
+        popped += 1
+        if spend is not None and popped % 4096 == 0:
+            spend()
         _, _, c = heapq.heappop(todo)
         i, j = divmod(c, ny)
         if i == 0 or i == nx - 1 or j == 0 or j == ny - 1:     # left the bounds: a leak
@@ -277,10 +391,12 @@ def _leaks(level, pieces):
     return []
 
 
-def _clearance_grid(xs, ys, pieces, reach):
+def _clearance_grid(xs, ys, pieces, reach, spend=None):
     """``clearance`` at the grid points xs (nx,) x ys (ny,), exact where it is below
     ``reach`` metres (inf further away): each piece only updates the cells of its box grown
-    by its radius and ``reach``, so the work is the sum of those boxes, not cells x pieces."""
+    by its radius and ``reach``, so the work is the sum of those boxes, not cells x pieces
+    (a long piece goes in lengths of a few cells, so a diagonal costs its length, not the
+    square it spans). ``spend``: called between pieces (a check's budget)."""
     a, b, r, _, polys = pieces
     nx, ny = len(xs), len(ys)
     x0, h = xs[0], xs[1] - xs[0]
@@ -294,15 +410,25 @@ def _clearance_grid(xs, ys, pieces, reach):
         return i0, i1, j0, j1
 
     for k in range(len(a)):
+        if spend is not None and k % 16 == 0:
+            spend()
         grow = r[k] + reach
-        i0, i1, j0, j1 = window(np.minimum(a[k], b[k]) - grow, np.maximum(a[k], b[k]) + grow)
-        if i0 >= i1 or j0 >= j1:
-            continue
-        q = np.stack(np.meshgrid(xs[i0:i1], ys[j0:j1], indexing="ij"), axis=-1)
-        c = geometry.closest_point_on_segment(a[k], b[k], q)
-        d = np.hypot(q[..., 0] - c[..., 0], q[..., 1] - c[..., 1]) - r[k]
-        np.minimum(gap[i0:i1, j0:j1], d, out=gap[i0:i1, j0:j1])
+        length = float(np.hypot(*(b[k] - a[k])))
+        parts = max(1, min(int(length / (grow + 8 * h)), nx + ny))
+        for t0, t1 in zip(np.arange(parts) / parts, np.arange(1, parts + 1) / parts):
+            p, q_end = a[k] + t0 * (b[k] - a[k]), a[k] + t1 * (b[k] - a[k])
+            i0, i1, j0, j1 = window(np.minimum(p, q_end) - grow, np.maximum(p, q_end) + grow)
+            if i0 >= i1 or j0 >= j1:
+                continue
+            # closest_point_on_segment's arithmetic on the window's rows and columns as they
+            # broadcast (no (n, m, 2) grid built: the same bits, a third of the time)
+            qx, qy = xs[i0:i1, None], ys[None, j0:j1]
+            cx, cy, _, _ = geometry._closest_xy(a[k, 0], a[k, 1], b[k, 0], b[k, 1], qx, qy)
+            d = np.hypot(qx - cx, qy - cy) - r[k]
+            np.minimum(gap[i0:i1, j0:j1], d, out=gap[i0:i1, j0:j1])
     for pts, _ in polys:
+        if spend is not None:
+            spend()
         i0, i1, j0, j1 = window(pts.min(axis=0), pts.max(axis=0))
         if i0 >= i1 or j0 >= j1:
             continue
@@ -346,7 +472,9 @@ def _n(x):
 
 def run_check(path, out=None, err=None):
     """``python main.py --check FILE``: print each finding as ``FILE:(x, y): reason``, one a
-    line; returns 1 if any, 0 if none, 2 for a file that does not load (its one line on err)."""
+    line; returns 1 if any, 0 if none, 2 for a file that does not load (its one line on err).
+    A check its budget cut short says so on err as ``FILE: note`` (the exit code is that of
+    the findings)."""
     import sys
     from game.level import LevelError, load
     out = out or sys.stdout
@@ -357,10 +485,17 @@ def run_check(path, out=None, err=None):
         print(e, file=err)
         return 2
     try:
-        found = check(level)
+        checked = check_all(level)
     except Exception as e:          # a bug: one line, never a traceback
-        print(f"{path}: internal error while checking: {type(e).__name__}: {e}", file=err)
+        print(f"{path}: internal error while checking: {type(e).__name__}: {_first_line(e)}", file=err)
         return 1
-    for f in found:
+    for f in checked.findings:
         print(f"{path}:{f.line()}", file=out)
-    return 1 if found else 0
+    for note in checked.notes:
+        print(f"{path}: {note}", file=err)
+    return 1 if checked.findings else 0
+
+
+def _first_line(e):
+    text = str(e).strip().splitlines()
+    return text[0][:300] if text else "(no message)"

@@ -8,13 +8,16 @@ with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
 ``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
 zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was reached at some
 tick, as the game latches it) and ``complete_at`` (simulated seconds, null if never)); without it a short summary for a
-person. ``--save OUT.json`` writes the final world as a level. Stepping stops early (and
-``finite`` is false) once a position or velocity stops being finite: nothing after that
-means anything.
+person. ``--save OUT.json`` writes the final world as a level (never over the level being
+run). Stepping stops early (and ``finite`` is false) at the first tick after which the
+world has blown up (``World.blown_up``, the game's test: a number not finite, or a speed or
+position beyond what the level format holds): nothing after that means anything, and both
+executions stop at that same tick.
 
 Exit codes: 0 done; 2 a bad argument, level or output path (one line on stderr); 1 an
-internal error (one line naming it), or ``--save`` of a world that blew up (the report is
-still printed). No traceback ever reaches the user.
+internal error (one line naming it), or ``--save`` of a world that blew up or does not
+make a valid level (nothing is written). The report is printed before the save, so a save
+that fails never hides it. No traceback ever reaches the user.
 """
 import json
 import math
@@ -76,6 +79,9 @@ def _run(args):
         raise _BadInput(f"--execution: expected one of {', '.join(EXECUTIONS)}, got {execution!r}")
     if save_path is not None:
         _check_writable(save_path)
+        if same_file(save_path, level_path):
+            raise _BadInput(f"--save: refusing to overwrite the level being run ({level_path}): "
+                            f"save the final world under another name")
 
     doc = load(level_path)
     if integrator is not None:
@@ -86,16 +92,19 @@ def _run(args):
     world = World.from_level(doc, execution=execution)
     report = simulate(world, steps)
     report.update(level=level_path, name=world.name)
-    if save_path is not None and report["finite"]:
-        try:
-            save(world.to_level(), save_path)
-        except LevelError as e:
-            if e.path is None:          # the file could not be written
-                raise _BadInput(f"--save: {e}") from None
-            raise RuntimeError(f"the final world is not a valid level: {e}") from None
-    print(json.dumps(report) if as_json else _summary(report))
-    if save_path is not None and not report["finite"]:
+    print(json.dumps(report) if as_json else _summary(report), flush=True)   # whatever the save does next
+    if save_path is None:
+        return 0
+    if not report["finite"]:
         _fail(f"--save: nothing saved to {save_path}: the world blew up (stopped after {report['steps']} steps)")
+        return 1
+    try:
+        save(world.to_level(), save_path)
+    except LevelError as e:
+        if e.path is None:              # the file could not be written
+            _fail(f"--save: {e}")
+            return 2
+        _fail(f"--save: nothing saved to {save_path}: the final world is not a valid level: {e}")
         return 1
     return 0
 
@@ -105,7 +114,7 @@ def simulate(world, steps, dt=TICK):
     with np.errstate(all="ignore"):     # a world that blows up is reported, not warned about
         energy_start = world.energy()["total"]
         times = []
-        finite = _finite(world)
+        finite = not world.blown_up()
         done = 0
         complete_at = None
         while done < steps and finite:
@@ -113,7 +122,10 @@ def simulate(world, steps, dt=TICK):
             world.step(dt)
             times.append(time.perf_counter() - t0)
             done += 1
-            finite = _finite(world)
+            # The game's own test, every tick: it trips while every number is still finite and
+            # below the format's limits, where both executions hold the same bits, so both stop
+            # at the same tick with the same report.
+            finite = not world.blown_up()
             if complete_at is None and goal_reached(world.goal_progress()):
                 complete_at = world.time
         energy = world.energy()
@@ -142,10 +154,6 @@ def simulate(world, steps, dt=TICK):
 
 
 
-def _finite(world):
-    return bool(np.isfinite(world.pos).all() and np.isfinite(world.vel).all())
-
-
 def _number(x):
     """A float for JSON: None (null) where it is not finite, since JSON has no NaN."""
     x = float(x)
@@ -161,15 +169,35 @@ def _first_level():
 
 def _check_writable(path):
     """Refuse an output path we could not write, before spending time on the run."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise _BadInput(f"--save: {problem}")
+
+
+def output_problem(path):
+    """Why a file could not be written at ``path`` (one line), or None: checked before a run
+    that ends by writing it (--save, --screenshot), so no time is spent for nothing."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise _BadInput(f"--save: expected a file name, got the folder {path}")
+        return f"expected a file name, got the folder {path}"
     if not os.path.isdir(folder):
-        raise _BadInput(f"--save: cannot write {path}: no such folder {folder}")
+        return f"cannot write {path}: no such folder {folder}"
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise _BadInput(f"--save: cannot write {path}: the folder is not writable")
+        return f"cannot write {path}: the folder is not writable"
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise _BadInput(f"--save: cannot write {path}: the file is read-only")
+        return f"cannot write {path}: the file is read-only"
+    return None
+
+
+def same_file(a, b):
+    """Whether paths ``a`` and ``b`` name one file: the same real path (symlinks resolved)
+    or, both existing, the same inode (a hard link)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _summary(r):

@@ -688,6 +688,7 @@ def test_l_opens_a_menu_of_the_levels_with_thumbnails_and_the_world_waits(two_le
     assert isinstance(menu, LevelMenuMode) and len(menu.files) == 2 and menu.selected == 0
     t = game.world.time
     assert frames(game, 5) == 0 and game.world.time == t
+    menu.wait_for_thumbnails()          # read on a worker thread: a loaded machine may take more frames
     thumb, name = menu.thumbs[menu.files[1]]
     assert name == "Other"
     pixels = pygame.surfarray.array3d(thumb).reshape(-1, 3)

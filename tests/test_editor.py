@@ -932,3 +932,32 @@ def test_the_editor_marks_what_the_checks_find_and_forgets_it_on_undo(game):
     press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
     settle()
     assert mode.findings == []
+
+
+def test_a_ball_of_the_smallest_radius_gets_a_bounded_check_and_the_edit_stays(tmp_path):
+    """Issue 28, item 4: in the editor the leak check of a 32 x 18 m box around a ball of
+    radius 0.001 m ate 17 GB and the game was killed with the edit. It now runs in bounded
+    memory, says in the status line that it looked coarser, and the edit is there."""
+    pygame.font.init()
+    path = tmp_path / "tiny.json"
+    box = [{"a": [0, 0], "b": [32, 0]}, {"a": [32, 0], "b": [32, 18]}, {"a": [32, 18], "b": [0, 18]},
+           {"a": [0, 18], "b": [0, 0]}]
+    path.write_text(json.dumps({"segments": box, "balls": [{"pos": [16, 9], "radius": 0.25}]}))
+    g = App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+    g.clock.budget = float("inf")
+    install_editor(g)
+    press_key(g, pygame.K_TAB)
+    mode = g.top
+    definition = copy.deepcopy(mode.doc.definition)
+    definition["balls"][0]["radius"] = 0.001                  # what the author typed
+    mode.doc.definition = definition
+    frames(g, 25)
+    mode.wait_for_checks(timeout=60)
+    frames(g, 1)
+    assert mode.check_notes and mode.check_notes[0].startswith("leak check coarse")
+    drawn = []
+    text = g.hud.text
+    g.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
+    g.draw(pygame.Surface(SIZE))
+    assert any("leak check coarse" in line for line in drawn)
+    assert g.running and mode.doc.definition["balls"][0]["radius"] == 0.001

@@ -188,7 +188,7 @@ def test_compile_fills_the_kernels_then_the_one_call_tick_and_says_each_in_a_lin
     import main
     calls = compile_calls(monkeypatch, [True, True])
     assert main.main(["--compile"]) == 0
-    assert calls == [{"also": ("game.render_kernels",)}, {"stage": "_step_kernels"}]
+    assert calls == [{"also": ("game.draw.sprites",)}, {"stage": "_step_kernels"}]
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3 and all(line.startswith("main.py: ") for line in lines), lines
     assert "full speed" in lines[-1]

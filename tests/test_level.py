@@ -349,7 +349,8 @@ def test_every_key_is_filled_in_with_the_defaults():
     assert doc["polylines"][0] == {"points": [[0, 0], [1, 1]], "closed": False, "radius": defaults.SEGMENT_RADIUS,
                                    **surface}
     assert doc["polygons"][0] == {"points": [[0, 0], [1, 0], [0, 1]], **surface}
-    assert doc["balls"][0] == {"pos": [1, 2], "vel": [0, 0], "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
+    assert doc["balls"][0] == {"pos": [1, 2], "vel": [0, 0], "angle": 0.0, "spin": defaults.BALL_SPIN,
+                               "radius": defaults.BALL_RADIUS,
                                "density": m["density"], **surface}
     assert doc["balls"][1]["mass"] == 2 and "density" not in doc["balls"][1]
     assert doc["springs"] == [{"a": 0, "b": 1, "stiffness": defaults.SPRING_STIFFNESS,
@@ -574,7 +575,9 @@ UNIT = st.floats(0, 1)
 
 @st.composite
 def valid_levels(draw):
-    doc = {"name": draw(st.text(min_size=1, max_size=10)), "integrator": draw(st.sampled_from(["euler", "rk4"])),
+    # a name the game can draw: no control characters, something visible (issue 28)
+    name = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=10)
+    doc = {"name": draw(name.filter(lambda t: any(c.isalnum() for c in t))), "integrator": draw(st.sampled_from(["euler", "rk4"])),
            "material": {"restitution": draw(UNIT)}}
     segments = []
     for a, b, r in draw(st.lists(st.tuples(FLOAT_POINT, FLOAT_POINT, st.sampled_from([0, 0.1, 0.5])), min_size=1,

@@ -30,7 +30,7 @@ from game.draw import sprites  # noqa: E402
 from game.app.audio import Audio  # noqa: E402
 from game.draw.camera import Camera  # noqa: E402
 from game.app.clock import FixedClock  # noqa: E402
-from game.draw.hud import Hud  # noqa: E402
+from game.draw.hud import Hud, drawable  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.draw.renderer import PALETTE, Renderer, make_ball_sprite  # noqa: E402
@@ -505,7 +505,7 @@ def run(args):
                 sprites.load_in_background()
             if app.world.name != caption:
                 caption = app.world.name
-                pygame.display.set_caption(f"Ballpit: {caption}" if caption else "Ballpit")
+                pygame.display.set_caption(f"Ballpit: {drawable(caption)}" if caption else "Ballpit")
         app.audio.close()
     finally:
         loader.stop_background()
@@ -514,16 +514,28 @@ def run(args):
 
 
 def screenshot(args):
-    """Render one frame offscreen to args.screenshot after args.steps ticks; no window."""
+    """Render one frame offscreen to args.screenshot after args.steps ticks; no window. The
+    output path is checked first (a 2,000-ball level takes seconds to simulate); the format
+    is the one its extension names (main.py refuses the others)."""
+    from game.headless import output_problem
+    problem = output_problem(args.screenshot)
+    if problem is not None:
+        print(f"main.py: --screenshot: {problem}", file=sys.stderr)
+        return 2
     path, doc = _open_level(args.level)
     if doc is None:
         return 2
-    compiled = loader.load()
-    pygame.font.init()
-    app = App(path, size=args.size, doc=doc, compiled=compiled)
-    app.advance(DEFAULT_STEPS if args.steps is None else args.steps)
-    surface = pygame.Surface(args.size)
-    app.draw(surface)
+    try:
+        compiled = loader.load()
+        pygame.font.init()
+        app = App(path, size=args.size, doc=doc, compiled=compiled)
+        app.advance(DEFAULT_STEPS if args.steps is None else args.steps)
+        surface = pygame.Surface(args.size)
+        app.draw(surface)
+    except Exception as error:          # a bug: one line, never a traceback
+        text = (str(error).strip().splitlines() or ["(no message)"])[0][:200]
+        print(f"main.py: internal error: {type(error).__name__}: {text}", file=sys.stderr)
+        return 1
     try:
         pygame.image.save(surface, args.screenshot)
     except (pygame.error, OSError) as error:

@@ -6,6 +6,7 @@ default font spaces letters unevenly ("pi le", "t rails"). Rendered text is cach
 The HUD reads what the app hands it; it never touches the world.
 """
 import os
+import unicodedata
 from collections import deque
 
 import numpy as np
@@ -127,13 +128,20 @@ class Hud:
         return f
 
     def text(self, string, size=SIZE_BODY, colour=TEXT, bold=False):
-        """A rendered line of text (cached)."""
+        """A rendered line of text (cached). Any text draws: what no font can (control
+        characters) is replaced (``drawable``), and text that draws nothing (only zero-width
+        characters) gives a transparent surface one pixel wide, as tall as the font's line."""
         key = (string, size, colour, bold)
         surf = self._text.get(key)
         if surf is None:
             if len(self._text) >= TEXT_CACHE_LIMIT:
                 self._text.clear()
-            surf = self._text[key] = self.font(size, bold).render(string, True, colour)
+            font = self.font(size, bold)
+            try:
+                surf = font.render(drawable(string), True, colour)
+            except (pygame.error, ValueError):           # "Text has zero width"
+                surf = pygame.Surface((1, font.get_linesize()), pygame.SRCALPHA)
+            self._text[key] = surf
         return surf
 
     def wrap(self, string, size, width):
@@ -144,7 +152,7 @@ class Hud:
             return lines
         font = self.font(size)
         lines, line = [], ""
-        for word in string.split():
+        for word in drawable(string).split():
             trial = f"{line} {word}".strip()
             if line and font.size(trial)[0] > width:
                 lines.append(line)
@@ -412,12 +420,24 @@ class Hud:
         return rect
 
 
+def drawable(text):
+    """``text`` with each control character (NUL, escape, line breaks: none is drawn, and
+    NUL stops SDL_ttf) replaced by U+FFFD, the replacement character, so a level's name
+    shows that something is there. Text without any comes back as it is (the common case,
+    one scan)."""
+    text = str(text)
+    if text.isprintable() or not any(unicodedata.category(ch) == "Cc" for ch in text):
+        return text
+    return "".join("\ufffd" if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
 def _fit(font, text, width):
     """text, cut short with "..." if it is wider than width pixels. A visible glyph is at
     least a pixel wide, so no more than ``width`` characters can show: the text is cut to
     that first (a message quoting megabytes stays cheap), then the longest prefix that
     fits is found by bisection (O(log width) measurements)."""
     width = max(0, int(width))
+    text = drawable(text)
     if len(text) <= width and font.size(text)[0] <= width:
         return text
     lo, hi = 0, min(len(text), width)          # text[:lo] + "..." fits; text[:hi + 1] does not

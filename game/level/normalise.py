@@ -12,6 +12,7 @@ DEFAULTS is the one table. A value of FROM_MATERIAL means "the level's material"
 Keys that start with ``_`` or ``//`` are comments: allowed in every object and kept.
 """
 import math
+import unicodedata
 
 import numpy as np
 
@@ -42,7 +43,7 @@ DEFAULTS = {
     "segments": {"radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polylines": {"closed": False, "radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polygons": dict(_SURFACE),
-    "balls": {"vel": [0, 0], "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
+    "balls": {"vel": [0, 0], "angle": 0.0, "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
               "density": FROM_MATERIAL, **_SURFACE},
     "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
     "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
@@ -53,6 +54,9 @@ DEFAULTS = {
 MAX_FILE_BYTES = 16 * 1024 * 1024   # bytes: larger files are refused before they are read
 # A level holds as many balls as a saved world's fit in the file limit: a snapshot ball
 # (pos, vel, spin, radius, mass at full precision, pretty-printed) takes this many bytes.
+# Balls that have turned also write their angle (about 40 bytes more): a world of more than
+# about 65,000 of them at full precision can be past the limit, and its save is refused in
+# one line (game.level.save) rather than written where it would not load again.
 SNAPSHOT_BALL_BYTES = 215
 MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of balls in the schema
 
@@ -220,6 +224,24 @@ def _all_plain(obj):
     return True
 
 
+def check_shown_text(path, text):
+    """Refuse text the game shows (a level's name, its description) that no font can draw:
+    control characters (NUL, bell, escape, line breaks: the text is one line), or nothing
+    visible at all (only spaces, zero-width or other format characters). Raises Problem."""
+    for k, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cc":
+            raise Problem(path, f"expected one line of text without control characters, got U+{ord(ch):04X} "
+                                f"at character {k + 1}")
+    if text and all(ch.isspace() or unicodedata.category(ch) in INVISIBLE for ch in text):
+        raise Problem(path, f"expected visible text, got only invisible characters "
+                            f"({', '.join(sorted({f'U+{ord(ch):04X}' for ch in text})[:4])})")
+
+
+# Unicode categories that draw nothing on their own: format (zero-width space and joiners,
+# direction marks), non-spacing and enclosing marks, surrogates, line and paragraph separators.
+INVISIBLE = {"Cf", "Mn", "Me", "Cs", "Zl", "Zp"}
+
+
 def _check_text(path, text):
     if not text.isascii():
         try:
@@ -263,6 +285,9 @@ class _Normaliser:
         top = DEFAULTS["level"]
         out = {"$schema": d.get("$schema", top["$schema"]), "format": int(d.get("format", top["format"])),
                "name": d.get("name", self.default_name), "description": d.get("description", top["description"])}
+        for key in ("name", "description"):
+            if key in d:
+                check_shown_text((key,), d[key])
         out.update(_comments(d))
         out["gravity"] = _vec(d.get("gravity", top["gravity"]))
         out["integrator"] = d.get("integrator", top["integrator"])
@@ -324,6 +349,7 @@ class _Normaliser:
         out["pos"] = list(b["pos"])                       # the parsed list: owned here
         vel = get("vel")
         out["vel"] = [0, 0] if vel is None else list(vel)
+        out["angle"] = get("angle", 0.0)
         out["spin"] = get("spin", _spin)
         out["radius"] = get("radius", _radius)
         if "mass" in b:

@@ -13,8 +13,8 @@ import stat
 import tempfile
 import time
 
-from game.level.errors import LevelError, Problem, format_path, os_reason
-from game.level.normalise import complete, plain, strip
+from game.level.errors import LevelError, Problem, format_path, os_reason, size_text
+from game.level.normalise import MAX_FILE_BYTES, complete, plain, strip
 from game.level.read import file_kind, file_name
 
 SAVE_WIDTH = 100                       # characters: a list or object this short stays on one line
@@ -38,7 +38,12 @@ def save(doc, path):
     except RecursionError:
         raise LevelError(name, "expected a level nested less deeply, got too many levels of nesting",
                          "(top level)") from None
-    write_text(name, pretty(strip(normal)) + "\n")
+    text = pretty(strip(normal)) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_FILE_BYTES:       # it would not load again: nothing is written
+        raise LevelError(name, f"expected a level of at most {size_text(MAX_FILE_BYTES)} (what loads again), "
+                               f"got {size_text(size, MAX_FILE_BYTES)}: nothing written", "(top level)")
+    write_text(name, text)
 
 
 def save_document(document, path, default_name="Untitled"):

@@ -15,7 +15,7 @@ import threading
 import numpy as np
 import pygame
 
-from game.checks import Finding, check
+from game.checks import check_all
 from game.editor.document import Document, handles
 from game.editor.tools import TOOLS, Editor, template_document
 from game.draw.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
@@ -27,6 +27,7 @@ PICK_PX = 8                  # px: how near the pointer must be to pick or snap 
 DOUBLE_CLICK = 0.35          # s between two clicks of a double click
 DISK_POLL = 0.5              # s between checks of the file on disk
 CHECK_DELAY = 0.3            # s after the last edit before the level checks run again
+CHECK_SECONDS = 3.0          # s: each level check's budget in the editor (it runs beside the game)
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 TOOLBAR_TOP = 8              # px
 BUTTON_SIZE = (92, 30)       # px: a toolbar button
@@ -110,6 +111,7 @@ class EditMode(Mode):
         self.entry = None           # (kind, text): typing a "name" or a property "value"
         self.prompt = None          # "leave", "quit" or None
         self.findings = []
+        self.check_notes = []       # one line each for a check its budget cut short (game.checks.check_all)
         self._world = None
         self._world_state = object()
         self._checked_state = object()
@@ -202,7 +204,7 @@ class EditMode(Mode):
         if worker is not None and not worker.is_alive():
             self._checker = None
             if worker.state == state:
-                self.findings = worker.findings
+                self.findings, self.check_notes = worker.findings, worker.notes
         if (self._checker is None and state != self._checked_state and self.app.time >= self._check_at):
             self._checked_state = state
             self._checker = _Checker(copy.deepcopy(self.doc.definition), state)
@@ -633,6 +635,8 @@ class EditMode(Mode):
             parts.append(f"{len(self.findings)} check{'s' if many or len(self.findings) > 1 else ''} found"
                          + (" (point at a ! for its reason)" if many else ""))
         colour = TEXT
+        if self.check_notes:
+            parts.append(self.check_notes[0])
         if ed.message:
             parts.append(ed.message)
             colour = WARN
@@ -665,17 +669,21 @@ class EditMode(Mode):
 
 
 class _Checker(threading.Thread):
-    """game.checks.check on a copy of the definition, off the frame."""
+    """game.checks.check_all on a copy of the definition, off the frame. The checks keep to
+    their budget of time and memory (a note says which one stopped); whatever a check
+    raises is one line in the notes, never the editor's end (the edit stays)."""
 
     def __init__(self, definition, state):
         super().__init__(daemon=True, name="level checks")
-        self.definition, self.state, self.findings = definition, state, []
+        self.definition, self.state, self.findings, self.notes = definition, state, [], []
 
     def run(self):
         try:
-            self.findings = check(self.definition)
-        except Exception as e:          # a bug in a check must not take the editor down
-            self.findings = [Finding((0.0, 0.0), f"the level checks failed: {type(e).__name__}: {e}")]
+            checked = check_all(self.definition, CHECK_SECONDS)
+            self.findings, self.notes = checked.findings, checked.notes
+        except BaseException as e:      # noqa: BLE001 - a bug in a check must not take the editor down
+            text = (str(e).strip().splitlines() or [""])[0][:200]
+            self.findings, self.notes = [], [f"the level checks failed: {type(e).__name__}: {text}"]
 
 
 def _mods():

@@ -293,7 +293,7 @@ class World:
         return self.count - 1
 
     def add_balls(self, balls):
-        """Add many balls at once from level-style dicts (pos, and optional vel, spin (rad/s),
+        """Add many balls at once from level-style dicts (pos, and optional vel, angle (rad), spin (rad/s),
         radius, density or mass, restitution, friction, rolling); missing values take the
         level's material. A ball is a uniform disc: moment of inertia m r^2 / 2."""
         if not balls:
@@ -310,7 +310,7 @@ class World:
         self.pos = np.vstack((self.pos, np.array([b["pos"] for b in balls], float).reshape(-1, 2)))
         self.vel = np.vstack((self.vel, np.array([(0.0, 0.0) if b.get("vel") is None else b["vel"]
                                                   for b in balls], float).reshape(-1, 2)))
-        self.angle = np.concatenate((self.angle, np.zeros(len(balls))))
+        self.angle = np.concatenate((self.angle, column("angle", 0.0)))
         self.spin = np.concatenate((self.spin, column("spin", defaults.BALL_SPIN)))
         self.radius = np.concatenate((self.radius, radius))
         self.inv_mass = np.concatenate((self.inv_mass, 1.0 / mass))
@@ -901,15 +901,23 @@ class World:
         return float(max(0.0, c.depth.max())) if len(c) else 0.0
 
     def to_level(self):
-        """The world as a level document: the level's statics, balls and springs as they are now."""
+        """The world as a level document: the level's statics, balls and springs as they are now.
+
+        Every per-ball field is kept to the bit (position, velocity, angle, spin, radius, the
+        mass that gives back inv_mass and inv_inertia exactly, restitution, friction,
+        rolling), and the statics as the level gave them: a snapshot loaded and stepped
+        steps as this world does (the spawners' clocks and the sleep of resting balls are
+        not part of the format: a snapshot starts them afresh)."""
         level = copy.deepcopy(self.level)
         level["integrator"] = self.integrator
+        mass = exact_masses(self.inv_mass, self.inv_inertia, self.radius)
         balls = []
         for k in range(self.count):
             balls.append({"pos": [float(v) for v in self.pos[k]], "vel": [float(v) for v in self.vel[k]],
-                          "spin": float(self.spin[k]), "radius": float(self.radius[k]),
-                          "mass": float(1.0 / self.inv_mass[k]),
-                          "restitution": float(self.restitution[k]), "friction": float(self.friction[k])})
+                          "angle": float(self.angle[k]), "spin": float(self.spin[k]),
+                          "radius": float(self.radius[k]), "mass": float(mass[k]),
+                          "restitution": float(self.restitution[k]), "friction": float(self.friction[k]),
+                          "rolling": float(self.rolling[k])})
         level["balls"] = balls
         s = self.springs
         level["springs"] = [{"a": int(s.a[k]),
@@ -983,6 +991,26 @@ class World:
             return -1
         where = np.flatnonzero(self.ids == grab.ball_id)
         return int(where[0]) if len(where) else -1
+
+
+def exact_masses(inv_mass, inv_inertia, radius):
+    """(N,) kg: for each ball a mass m that add_balls turns back into the same bits,
+    1 / m == inv_mass and 2 / (m r^2) == inv_inertia. 1 / inv_mass is within two units in
+    the last place of the mass the ball was made with, which is one such m: the nearest
+    floats around it are tried (1 / inv_mass where none fits, as for a ball made otherwise)."""
+    inv_mass = np.asarray(inv_mass, float)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        guess = 1.0 / inv_mass
+        best = guess.copy()
+        found = (1.0 / guess == inv_mass) & (2.0 / (guess * radius * radius) == inv_inertia)
+        up, down = guess.copy(), guess.copy()
+        for _ in range(4):
+            up, down = np.nextafter(up, np.inf), np.nextafter(down, -np.inf)
+            for m in (up, down):
+                fits = ~found & (1.0 / m == inv_mass) & (2.0 / (m * radius * radius) == inv_inertia)
+                best[fits] = m[fits]
+                found |= fits
+    return best
 
 
 class _Spawner:
