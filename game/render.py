@@ -690,6 +690,28 @@ def draw_aim(surface, start, end, label, font_text, path=None):
     return rect
 
 
+def draw_spin(surface, center, radius_px, spin):
+    """A fling's spin on the aim line: a curved arrow round the ball at ``center`` (screen
+    px) of ``radius_px``, turning the way ``spin`` (rad/s, counter-clockwise positive) turns
+    it; nothing for no spin."""
+    if not spin:
+        return
+    ring = max(10.0, float(radius_px) + 6.0)
+    sense = 1.0 if spin > 0 else -1.0
+    # 270 degrees of arc from the top, counter-clockwise on screen for a positive spin
+    # (the world's y is up, the screen's down: a world angle a is at (cos a, -sin a)).
+    angles = np.pi / 2 + sense * np.linspace(0.0, 1.5 * np.pi, 28)
+    cx, cy = center
+    points = [(cx + ring * np.cos(a), cy - ring * np.sin(a)) for a in angles.tolist()]
+    pygame.draw.aalines(surface, AIM, False, points)
+    end = angles[-1]
+    tangent = np.array((-np.sin(end), -np.cos(end))) * sense       # the way the arc runs, on screen
+    normal = np.array((np.cos(end), -np.sin(end)))
+    tip = np.array(points[-1]) + tangent * 6.0
+    base = np.array(points[-1]) - tangent * 2.0
+    pygame.draw.polygon(surface, AIM, [tip.tolist(), (base + normal * 5.0).tolist(), (base - normal * 5.0).tolist()])
+
+
 def _clip_segments(a, b, size, pad):
     """Clip (K, 2) screen segments a-b to the screen grown by pad (K,) px (Liang-Barsky).
 

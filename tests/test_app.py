@@ -10,13 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game import app as app_module
+from game import app as app_module, placing
 from game.app import App, TICK
 from game.clock import MAX_TICKS_PER_FRAME
 from game.gestures import Fling
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN, SPOT_TAKEN
+from game.modes.play import FLING_GAIN, SPOT_TAKEN, SPRAY_EVERY
+from game.gestures import SPRAY_DELAY
+from game import geometry
 from game.audio import Audio
 from game.integrators import ORDER
 from game.render import ball_colour
@@ -91,12 +93,42 @@ def reload_frames(g, n=40, timeout=30.0):
 
 
 # ---- mouse ------------------------------------------------------------------------------------
-def test_a_click_spawns_a_ball_at_the_clicked_world_point(game):
+def test_a_click_spawns_a_ball_at_the_clicked_world_point_within_a_small_seeded_jitter(game):
+    """Within placing.jitter_size of the point in x and y (so clicked towers topple as real
+    ones would), at rest, and the same ball again after R: the jitter is seeded per run."""
+    key(game, pygame.K_SPACE)
     n = game.world.count
-    click(game, (200, 150))
-    assert game.world.count == n + 1
-    assert np.allclose(game.world.pos[-1], game.camera.screen_to_world((200, 150)))
+    spots = [(200, 150), (300, 150)]
+    for spot in spots:
+        click(game, spot)
+    assert game.world.count == n + 2
+    size = placing.jitter_size(game.world.radius[-1])
+    assert 0 < size <= 0.1 * game.world.radius[-1]
+    first = game.world.pos[-2].copy()
+    offsets = [game.world.pos[k - 2] - game.camera.screen_to_world(spot) for k, spot in enumerate(spots)]
+    for offset in offsets:
+        assert np.all(np.abs(offset) <= size + 1e-12) and np.any(offset != 0)
+    assert not np.array_equal(offsets[0], offsets[1])            # not the same offset each time
     assert np.allclose(game.world.vel[-1], 0)
+    key(game, pygame.K_r)
+    click(game, (200, 150))
+    assert np.array_equal(game.world.pos[-1], first)             # runs repeat
+
+
+def test_balls_clicked_onto_one_another_topple_as_real_ones_would(game):
+    """Five balls clicked at one point onto the floor, one after the other as each comes to
+    rest: with the jitter the tower falls (a perfect column of equal balls stands only on a
+    knife edge). Ten seconds later no ball rests on top of another within 1 % of a
+    radius of its centre line."""
+    x = 300
+    for k in range(5):
+        click(game, (x, 200))
+        frames(game, 60)
+    frames(game, 600)
+    w = game.world
+    mine = w.pos[-5:]
+    r = w.radius[-1]
+    assert mine[:, 1].max() < 2.2 * r                           # no ball stands on another in a column
 
 
 def test_a_drag_from_empty_space_flings_a_ball_with_the_dragged_velocity(game):
@@ -796,26 +828,51 @@ def test_a_ball_dragged_while_paused_goes_where_the_pointer_goes_and_stays(game)
     assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))   # still paused
 
 
-def test_holding_the_button_sprays_balls_only_where_the_spot_is_free(game):
-    key(game, pygame.K_SPACE)                                    # paused: the first ball stays put
-    spot = (200, 150)
+def test_holding_the_button_sprays_a_ball_every_spray_period_into_the_nearest_free_spots(game):
+    """Paused, so no ball moves away: a press held still sprays one ball every SPRAY_EVERY
+    (after the hold delay), each into the free spot nearest the pointer, none onto another
+    ball or a wall; once every spot within reach is taken the pointer shows the red ring."""
+    key(game, pygame.K_SPACE)
+    spot = (200, 400)                                            # near the floor: walls are in reach
     _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
     _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
-    frames(game, 60)
-    assert game.world.count == 2                                 # one, then its own spot is taken
+    seconds = 2.0
+    frames(game, int(seconds * 60))
+    made = game.world.pos[1:]
+    expected = (seconds - SPRAY_DELAY) / SPRAY_EVERY
+    assert expected - 2 <= len(made) <= expected + 1            # about 12 a second, not 3
+    pointer = game.camera.screen_to_world(spot)
+    r = game.world.radius[1]
+    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
+    assert gaps.min() >= 2 * r - 1e-9                           # none sprayed onto another
+    statics = game.world.statics
+    for p in made:                                               # none in a wall (the floor is in reach)
+        for a, b, sr in zip(statics.a, statics.b, statics.radius):
+            assert np.linalg.norm(p - np.asarray(geometry.closest_point_on_segment(a, b, p))) >= sr + r - 1e-9
+    assert np.all(np.linalg.norm(made - pointer, axis=1) <= placing.SPRAY_REACH * 2 * r + 0.05)
+    frames(game, 60 * 6)                                         # everything in reach fills up
     assert game.play.spot_taken
     shown = pygame.Surface(SIZE)
     game.draw(shown)
     ring = pygame.surfarray.array3d(shown)
     assert np.any(np.all(ring == SPOT_TAKEN, axis=2))          # and the pointer says so
-    for x in range(240, 560, 40):                                # a sweep along free space
-        _post(game, pygame.MOUSEMOTION, pos=(x, 150), rel=(0, 0), buttons=(1, 0, 0))
-        frames(game, 8)
-    _post(game, pygame.MOUSEBUTTONUP, pos=(560, 150), button=1)
-    made = game.world.pos[1:]
-    assert len(made) >= 6
-    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
-    assert gaps.min() >= 2 * game.world.radius[1] - 1e-9        # none sprayed onto another
+    _post(game, pygame.MOUSEBUTTONUP, pos=spot, button=1)
+
+
+def test_the_spray_finds_no_spot_inside_a_wall_or_a_ball(game):
+    """placing.free against a brute-force check of every ball and capsule."""
+    w = game.world
+    rng = np.random.default_rng(3)
+    points = rng.uniform((-1, -1), (17, 10), (400, 2))
+    r = 0.3
+    ok = placing.free(w, points, r)
+    x0, y0, x1, y1 = w.bounds
+    for p, good in zip(points, ok):
+        inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1
+        balls = np.all(np.linalg.norm(w.pos - p, axis=1) >= w.radius + r)
+        walls = all(np.linalg.norm(p - np.asarray(geometry.closest_point_on_segment(a, b, p))) >= sr + r
+                    for a, b, sr in zip(w.statics.a, w.statics.b, w.statics.radius))
+        assert good == (inside and balls and walls)
 
 
 # ---- settings -----------------------------------------------------------------------------------
@@ -1145,3 +1202,17 @@ def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, m
     args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
     assert app_module.run(args) == 0
     assert asked and min(asked) == kernels_from
+
+
+def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
+    """placing.nearest_free against a brute force: no free lattice spot is nearer."""
+    w = World(bounds=(0, 0, 10, 10))
+    rng = np.random.default_rng(5)
+    for p in rng.uniform(3, 7, (12, 2)):
+        w.add_ball(p, radius=0.4)
+    point = np.array([5.0, 5.0])
+    spot = placing.nearest_free(w, point, 0.3)
+    spots = point + placing.lattice(0.3)
+    ok = np.array([np.all(np.linalg.norm(w.pos - q, axis=1) >= w.radius + 0.3) for q in spots])
+    best = spots[ok][np.argmin(np.linalg.norm(spots[ok] - point, axis=1))]
+    assert np.linalg.norm(spot - point) == pytest.approx(np.linalg.norm(best - point))

@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pygame
 
-from game import defaults, geometry
+from game import defaults, geometry, placing
 from game.clock import TIME_SCALES
 from game.gestures import Fling, Hold, Pan, far
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
@@ -15,14 +15,25 @@ from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
-from game.render import DEBUG_LAYERS, Trails, draw_aim
+from game.render import DEBUG_LAYERS, Trails, draw_aim, draw_spin
 from game.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
-SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
+SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while no spot near it is free
+PLAYER_SEED = 2718           # the player's jitter: the same clicks make the same balls every run
+# The ball picker (B / Shift+B, C / Shift+C): radii in metres (the level's own joins them),
+# and materials, each (name, overrides of the level's material or None, preview colour).
+BALL_RADII = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)
+BALL_MATERIALS = (
+    ("level's", None, (235, 235, 235)),
+    ("rubber", {"restitution": 0.85, "friction": 0.9, "density": 1.2}, (240, 110, 110)),
+    ("steel", {"restitution": 0.3, "friction": 0.15, "density": 7.8}, (170, 185, 205)),
+    ("wood", {"restitution": 0.45, "friction": 0.5, "density": 0.6}, (200, 150, 90)),
+    ("ice", {"restitution": 0.1, "friction": 0.02, "density": 0.9}, (140, 220, 245)),
+)
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
@@ -39,11 +50,13 @@ KEYMAP = (
     ("left click", "spawn a ball"),
     ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
     ("Shift / Ctrl + fling", "with topspin / backspin (it would roll at its horizontal speed)"),
-    ("left hold", "spray balls (a red ring: the spot is taken)"),
+    ("left hold", "spray balls into the free spots nearest the pointer (a red ring: none free)"),
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
+    ("B   Shift+B", "bigger / smaller balls (the cursor shows the next ball)"),
+    ("C   Shift+C", "next / previous ball material: level's, rubber, steel, wood, ice"),
     ("Space", "pause / run"),
     (".", "step one tick (pauses)"),
     ("-   =", "slower / faster (time scale)"),
@@ -65,7 +78,7 @@ KEYMAP = (
     ("Esc", "close help, or quit"),
 )
 
-HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
+HINT = (("H", "help"), ("L", "levels"), ("B/C", "ball"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
         ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
 
 
@@ -141,6 +154,10 @@ class PlayMode(Mode):
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
         self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
+        self.rng = np.random.default_rng(PLAYER_SEED)   # the player's balls' jitter, per run of the level
+        self.picked_radius = None      # m: the picker's ball radius (None: the level's own)
+        self.material_index = 0        # into BALL_MATERIALS
+        self.picker_level = None       # the level file the picked radius was chosen on
 
     @property
     def world(self):
@@ -161,6 +178,9 @@ class PlayMode(Mode):
         self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
+        self.rng = np.random.default_rng(PLAYER_SEED)
+        if os.path.realpath(self.app.session.path) != self.picker_level:
+            self.picked_radius = None          # another level: its own ball size again
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
@@ -214,22 +234,23 @@ class PlayMode(Mode):
                 self.world.move_grab(self.left.handle, self.app.cursor_world())
 
     def spray(self, frame_dt):
-        """A held press sprays a ball at the pointer every SPRAY_EVERY wall seconds, where
-        the spot is free (spot_taken says so, and the pointer shows it)."""
+        """A held press sprays a ball every SPRAY_EVERY wall seconds into the free spot
+        nearest the pointer (placing.nearest_free: no ball, no wall, within a few diameters);
+        spot_taken says none is free, and the pointer shows it."""
         self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_EVERY)
-        point = self.app.cursor_world()
-        self.spot_taken = self.taken(point)
-        if self.spray_clock >= SPRAY_EVERY and not self.spot_taken:
+        if self.spray_clock < SPRAY_EVERY:
+            return
+        radius = self.spawn_radius()
+        size = placing.jitter_size(radius)
+        spot = placing.nearest_free(self.world, self.app.cursor_world(), radius, self.rng.uniform(-size, size, 2))
+        self.spot_taken = spot is None
+        if spot is not None:
             self.spray_clock = 0.0
-            self.spawn(point)
+            self.spawn(spot)
 
     def taken(self, point):
-        """Whether a new ball at ``point`` would overlap a ball already there."""
-        if self.world.count == 0:
-            return False
-        radius = self.spawn_radius() or defaults.BALL_RADIUS
-        d = np.linalg.norm(self.world.pos - np.asarray(point, float), axis=1)
-        return bool(np.any(d < self.world.radius + radius))
+        """Whether a new ball at ``point`` would overlap a ball or a wall, or lie outside."""
+        return not bool(placing.free(self.world, np.asarray(point, float)[None], self.spawn_radius())[0])
 
     # ---- input -------------------------------------------------------------------------------
     def handle_event(self, event):
@@ -296,6 +317,10 @@ class PlayMode(Mode):
             self.save_snapshot()
         elif key == pygame.K_s:
             app.push(SettingsMode(app))
+        elif key == pygame.K_b:
+            self.pick_radius(-1 if event.mod & pygame.KMOD_SHIFT else +1)
+        elif key == pygame.K_c:
+            self.pick_material(-1 if event.mod & pygame.KMOD_SHIFT else +1)
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
@@ -386,7 +411,9 @@ class PlayMode(Mode):
             elif left.spraying:
                 pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
-                self.spawn(left.start_world)
+                # A click: a small seeded jitter, so balls clicked onto one another topple
+                # as real ones would (a column placed exactly in a level file still stands).
+                self.spawn(placing.jittered(left.start_world, self.spawn_radius(), self.rng))
             else:
                 end = self.app.camera.screen_to_world(pos)
                 velocity = (end - left.start_world) * FLING_GAIN
@@ -406,7 +433,8 @@ class PlayMode(Mode):
         if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
             self.app.toast("outside the level")
             return -1
-        index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin)
+        material = BALL_MATERIALS[self.material_index][1] or {}
+        index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin, **material)
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
         return index
@@ -440,7 +468,12 @@ class PlayMode(Mode):
         return False
 
     def spawn_radius(self):
-        """New balls match the level's own: its first spawner's, else its first ball's."""
+        """m: the radius of the player's next ball: the picker's, else the level's own."""
+        return self.picked_radius if self.picked_radius is not None else self.level_radius()
+
+    def level_radius(self):
+        """m: the level's own ball size: its first spawner's, else its first ball's, else the
+        default."""
         doc = self.app.session.doc
         for spawner in doc.get("spawners", ()):
             if "radius" in spawner:
@@ -448,7 +481,31 @@ class PlayMode(Mode):
         for ball in doc.get("balls", ()):
             if "radius" in ball:
                 return float(ball["radius"])
-        return None
+        return defaults.BALL_RADIUS
+
+    def pick_radius(self, direction):
+        """B / Shift+B: the next bigger (+1) or smaller (-1) ball of BALL_RADII and the level's own."""
+        sizes = sorted(set(BALL_RADII) | {self.level_radius()})
+        now = self.spawn_radius()
+        if direction > 0:
+            bigger = [r for r in sizes if r > now + 1e-12]
+            radius = bigger[0] if bigger else sizes[-1]
+        else:
+            smaller = [r for r in sizes if r < now - 1e-12]
+            radius = smaller[-1] if smaller else sizes[0]
+        self.picked_radius = radius
+        self.picker_level = os.path.realpath(self.app.session.path)
+        self.app.toast(f"ball: {self.ball_label()}")
+
+    def pick_material(self, direction):
+        """C / Shift+C: the next or previous material of BALL_MATERIALS."""
+        self.material_index = (self.material_index + direction) % len(BALL_MATERIALS)
+        self.app.toast(f"ball: {self.ball_label()}")
+
+    def ball_label(self):
+        """ "0.25 m rubber": the picker's next ball, as the HUD shows it."""
+        name = BALL_MATERIALS[self.material_index][0]
+        return f"{self.spawn_radius():g} m, {name} material" if name == "level's" else f"{self.spawn_radius():g} m {name}"
 
     def save_snapshot(self):
         """Ctrl+S: the running world as a new level file beside the levels (what --save
@@ -481,18 +538,43 @@ class PlayMode(Mode):
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
-            radius = (self.spawn_radius() or defaults.BALL_RADIUS) * app.camera.scale
+            radius = self.spawn_radius() * app.camera.scale
             pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
+        elif self.left is None and self.pan is None and app.mouse_known:
+            self.draw_ball_preview(surface)
         self.draw_hud(surface)
+
+    def draw_ball_preview(self, surface):
+        """The picker's next ball on the cursor: its size and its material's colour, faint."""
+        app = self.app
+        x, y = app.mouse
+        width, height = surface.get_size()
+        if not (0 <= x < width and BAR_HEIGHT <= y < height - HINT_HEIGHT):
+            return                                   # over the HUD: no ball goes there
+        radius = max(3, int(round(self.spawn_radius() * app.camera.scale)))
+        if radius > max(width, height):
+            return
+        colour = BALL_MATERIALS[self.material_index][2]
+        disc = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
+        pygame.draw.circle(disc, colour + (60,), (radius + 1, radius + 1), radius)
+        pygame.draw.circle(disc, colour + (200,), (radius + 1, radius + 1), radius, 1)
+        surface.blit(disc, (x - radius - 1, y - radius - 1))
 
     def draw_aim(self, surface):
         app, fling = self.app, self.left
         end_world = app.cursor_world()
         velocity = (end_world - fling.start_world) * FLING_GAIN
-        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        radius = self.spawn_radius()
         path = app.camera.world_to_screen(flight_preview(self.world, fling.start_world, velocity, radius))
         speed = float(np.hypot(*velocity))
-        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
+        mods = pygame.key.get_mods() if pygame.display.get_init() else 0
+        spin = fling_spin(velocity, radius, mods)
+        label = f"{speed:.1f} m/s"
+        if spin:
+            label += f", {'topspin' if mods & pygame.KMOD_SHIFT else 'backspin'} {abs(spin):.0f} rad/s"
+        draw_aim(surface, fling.start, app.mouse, label, lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
+        if spin:
+            draw_spin(surface, fling.start, radius * app.camera.scale, spin)
 
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
