@@ -41,6 +41,7 @@ BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
 SOLVER_TEXT = (200, 205, 170)
+TEXT_PANEL = (10, 12, 18, 200)    # behind text drawn over the world
 SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
 SPAWNER = (200, 200, 120)
 
@@ -452,7 +453,13 @@ class Renderer:
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         end = width - 10 if right is None else min(width - 10, int(right))
-        surface.blit(text, (max(10, end - text.get_width()), height - text.get_height() - 30))
+        spot = (max(10, end - text.get_width()), height - text.get_height() - 30)
+        # On a translucent panel: the world panned under it must not make it unreadable.
+        box = text.get_rect(topleft=spot).inflate(10, 4)
+        panel = pygame.Surface(box.size, pygame.SRCALPHA)
+        panel.fill(TEXT_PANEL)
+        surface.blit(panel, box.topleft)
+        surface.blit(text, spot)
 
     def draw_sleeping(self, surface, world, camera):
         """Sleeping balls (world.sleeping, game.sleep): a dark dot at each centre."""

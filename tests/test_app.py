@@ -665,7 +665,8 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
     count = g.world.count
     click(g, free[0])
     assert g.world.count == count + 1
-    assert np.allclose(g.world.pos[-1], g.camera.screen_to_world(free[0]))
+    assert np.all(np.abs(g.world.pos[-1] - g.camera.screen_to_world(free[0]))
+                  <= placing.jitter_size(g.world.radius[-1]) + 1e-9)
 
 
 # ---- the fling's aim ---------------------------------------------------------------------------
@@ -1216,3 +1217,20 @@ def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
     ok = np.array([np.all(np.linalg.norm(w.pos - q, axis=1) >= w.radius + 0.3) for q in spots])
     best = spots[ok][np.argmin(np.linalg.norm(spots[ok] - point, axis=1))]
     assert np.linalg.norm(spot - point) == pytest.approx(np.linalg.norm(best - point))
+
+
+def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
+    """Panned so the level lies under the hint, with the broad-phase grid on: the hint's row
+    shows no grid line and no level (only its own panel and words)."""
+    from game.render import BROAD_GRID
+    from game.hud import HINT_HEIGHT
+    for _ in range(5):
+        key(game, pygame.K_d)                                    # all debug layers
+    assert "grid" in game.play.debug_layers
+    game.camera.pan(0, 200)                                      # the level slides down under the hint
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)
+    row = pygame.surfarray.array3d(surface)[:, SIZE[1] - HINT_HEIGHT:]
+    above = pygame.surfarray.array3d(surface)[:, :SIZE[1] - HINT_HEIGHT]
+    assert np.any(np.all(above == BROAD_GRID, axis=2))           # the grid is drawn ...
+    assert not np.any(np.all(row == BROAD_GRID, axis=2))         # ... but not across the hint

@@ -933,3 +933,17 @@ def test_the_editor_marks_what_the_checks_find_and_forgets_it_on_undo(game):
     press_key(game, pygame.K_z, mod=pygame.KMOD_CTRL)
     settle()
     assert mode.findings == []
+
+
+def test_the_play_test_label_stays_clear_of_the_level_complete_box(game, monkeypatch):
+    boxes = []
+    draw_complete = game.hud.draw_complete
+    monkeypatch.setattr(game.hud, "draw_complete", lambda *a: boxes.append(draw_complete(*a)) or boxes[-1])
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    press_key(game, pygame.K_TAB)                          # play-test
+    game.play.complete_at = 1.0                            # as if the goal were reached
+    game.draw(pygame.Surface(SIZE))
+    assert mode.testing and boxes
+    assert not mode.testing_label.colliderect(boxes[-1])
+    assert mode.testing_label.bottom <= SIZE[1] and mode.testing_label.top >= 0

@@ -18,7 +18,7 @@ import pygame
 from game.checks import Finding, check
 from game.editor.document import Document, handles
 from game.editor.editor import TOOLS, Editor, template_document
-from game.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
+from game.hud import BAR_HEIGHT, HINT_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -452,9 +452,9 @@ class EditMode(Mode):
         app = self.app
         if self.testing:
             app.play.draw(surface)
-            # Below play's status row (paused, warming up), which sits under the top bar.
-            self._label(surface, "PLAY-TEST    Tab: back to the editor",
-                        (surface.get_width() // 2, BAR_HEIGHT + 2 * MARGIN + 30 + 14), WARN, centre=True)
+            # Just above the key hint: clear of play's status row and its LEVEL COMPLETE box.
+            self.testing_label = self._label(surface, "PLAY-TEST    Tab: back to the editor",
+                        (surface.get_width() // 2, surface.get_height() - HINT_HEIGHT - 20), WARN, centre=True)
             return
         camera = app.camera
         app.renderer.draw(surface, self.shown_world(), camera)
@@ -573,15 +573,24 @@ class EditMode(Mode):
         for k, f in enumerate(self.findings):
             if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
                 x, y = self._px(f.point)
-                reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
-                s = self.app.hud.text(reason, SIZE_SMALL, MARKER)
-                rect = s.get_rect(topleft=(x + MARKER_RADIUS + 8, y - 8)).inflate(10, 6)
-                if rect.right > surface.get_width():            # no room on the right: the left
+                # Wrapped to a column that fits the window, beside the marker (right, else
+                # left), and kept inside the window: never cut at its edge.
+                hud, width = self.app.hud, surface.get_width()
+                lines = hud.wrap_fit(f.reason, SIZE_SMALL, min(360, width // 2), max_lines=3)
+                step = hud.font(SIZE_SMALL).get_linesize()
+                w = max(hud.font(SIZE_SMALL).size(t)[0] for t in lines)
+                rect = pygame.Rect(x + MARKER_RADIUS + 8, y - 8, w, step * len(lines)).inflate(10, 6)
+                if rect.right > width:                          # no room on the right: the left
                     rect.right = x - MARKER_RADIUS - 4
+                rect.left = max(0, min(rect.left, width - rect.width))
                 while rect.collidelist(placed) >= 0:
                     rect.y += rect.height + 2
                 placed.append(rect)
-                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, SIZE_SMALL)
+                panel = pygame.Surface(rect.size, pygame.SRCALPHA)
+                panel.fill(PANEL_BG)
+                surface.blit(panel, rect.topleft)
+                for k, text in enumerate(lines):
+                    surface.blit(hud.text(text, SIZE_SMALL, MARKER), (rect.x + 5, rect.y + 3 + k * step))
 
     def draw_toolbar(self, surface):
         name = self.doc.definition.get("name") or "(no name)"
@@ -633,11 +642,24 @@ class EditMode(Mode):
             many = len(self.findings) > MARKER_LABELS
             parts.append(f"{len(self.findings)} check{'s' if many or len(self.findings) > 1 else ''} found"
                          + (" (point at a ! for its reason)" if many else ""))
-        colour = TEXT
-        if ed.message:
-            parts.append(ed.message)
-            colour = WARN
-        surface.blit(self.app.hud.text("    ".join(parts), SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
+        hud = self.app.hud
+        line = "    ".join(parts)
+        message = ed.message
+        if message and hud.font(SIZE_BODY).size(line + "    " + message)[0] <= width - 20:
+            line, message = line + "    " + message, None
+        colour = WARN if ed.message else TEXT
+        surface.blit(hud.text(line, SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
+        if message:
+            # Too long for the status line: wrapped on a panel just above it, never cut at the edge.
+            lines = hud.wrap_fit(message, SIZE_BODY, width - 40, max_lines=4)
+            step = hud.font(SIZE_BODY).get_linesize()
+            top = height - STATUS_HEIGHT - 8 - step * len(lines)
+            box = pygame.Rect(6, top - 4, max(hud.font(SIZE_BODY).size(t)[0] for t in lines) + 16, step * len(lines) + 8)
+            panel = pygame.Surface(box.size, pygame.SRCALPHA)
+            panel.fill(PANEL_BG)
+            surface.blit(panel, box.topleft)
+            for k, text in enumerate(lines):
+                surface.blit(hud.text(text, SIZE_BODY, WARN), (box.x + 8, top + k * step))
 
     def draw_prompt(self, surface):
         if self.prompt is not None:

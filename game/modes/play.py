@@ -8,7 +8,7 @@ import pygame
 from game import defaults, geometry, placing
 from game.clock import TIME_SCALES
 from game.gestures import Fling, Hold, Pan, far
-from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
+from game.hud import BAR_HEIGHT, HINT_HEIGHT, HINT_PANEL, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
 from game.level import LevelError, save
 from game.modes.base import Mode
@@ -505,7 +505,7 @@ class PlayMode(Mode):
     def ball_label(self):
         """ "0.25 m rubber": the picker's next ball, as the HUD shows it."""
         name = BALL_MATERIALS[self.material_index][0]
-        return f"{self.spawn_radius():g} m, {name} material" if name == "level's" else f"{self.spawn_radius():g} m {name}"
+        return f"{self.spawn_radius():g} m " + ("level material" if name == "level's" else name)
 
     def save_snapshot(self):
         """Ctrl+S: the running world as a new level file beside the levels (what --save
@@ -533,8 +533,14 @@ class PlayMode(Mode):
         app = self.app
         # The debug layers' line of solver options ends left of the energy plot's column.
         text_right = energy_plot_rect(surface.get_size(), HINT_HEIGHT).left - 10 if self.show_energy else None
+        # The world (and its debug grid) stops at the key hint's row: nothing crosses the hint.
+        width, height = surface.get_size()
+        clip = surface.get_clip()
+        surface.set_clip(clip.clip(pygame.Rect(0, 0, width, height - HINT_HEIGHT)))
         app.renderer.draw(surface, self.world, app.camera, debug=self.debug_layers,
                           trails=self.trails if self.show_trails else None, text_right=text_right)
+        surface.set_clip(clip)
+        surface.fill(HINT_PANEL[:3], pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT))
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
@@ -576,19 +582,26 @@ class PlayMode(Mode):
         if spin:
             draw_spin(surface, fling.start, radius * app.camera.scale, spin)
 
+    def hint(self):
+        """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber")."""
+        return HINT[:2] + ((HINT[2][0], f"ball {self.ball_label()}"),) + HINT[3:]
+
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
         stats = app.stats
         top = 0
         energy = self.energy if self.energy is not None else world.energy()
-        fps = f"{stats.fps:.0f} FPS    " if stats.fps > 0 else ""
-        draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
+        # Cells (text, the widest it gets): each right-aligned in a fixed slot, so the block
+        # does not shift as the numbers change width.
         balls = "1 ball" if world.count == 1 else f"{world.count} balls"
-        lines = [f"{balls}    time {world.time:.1f} s    energy {short_number(energy['total'])} J",
-                 f"{fps}physics {stats.tick_ms:.2f} ms/tick{draw}"]
+        lines = [[(balls, "88888 balls"), (f"time {world.time:.1f} s", "time 8888.8 s"),
+                  (f"energy {short_number(energy['total'])} J", "energy -8.88M J")],
+                 [(f"{stats.fps:.0f} FPS" if stats.fps > 0 else "", "888 FPS"),
+                  (f"physics {stats.tick_ms:.2f} ms/tick", "physics 88.88 ms/tick"),
+                  (f"draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else "", "draw 88.8 ms")]]
         if app.mouse_known:
             cursor = app.cursor_world()
-            lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
+            lines.append([(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m", "cursor (-888.88, -888.88) m")])
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                      world.integrator, lines, world.goal_progress(), counter=self.counter)
         hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
@@ -603,5 +616,5 @@ class PlayMode(Mode):
         elif self.blew_up_under is not None:
             hud.draw_alert(surface, blow_up_line(self.blew_up_under))
         else:
-            hud.draw_hint(surface, HINT)
+            hud.draw_hint(surface, self.hint())
 
