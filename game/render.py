@@ -453,7 +453,7 @@ class Renderer:
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         end = width - 10 if right is None else min(width - 10, int(right))
-        spot = (max(10, end - text.get_width()), height - text.get_height() - 30)
+        spot = (max(10, end - 5 - text.get_width()), height - text.get_height() - 30)   # its panel ends at end
         # On a translucent panel: the world panned under it must not make it unreadable.
         box = text.get_rect(topleft=spot).inflate(10, 4)
         panel = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -526,18 +526,28 @@ class Renderer:
                       camera.world_to_screen(pos + np.asarray(world.vel) * VELOCITY_SECONDS), VELOCITY)
 
     def draw_contacts(self, surface, world, camera):
-        points = np.asarray(world.contact_points, dtype=float).reshape(-1, 2)
+        """The last sub-step's contacts (a yellow dot at the touch point, the offset vector
+        in magenta), and the sleeping balls' contacts the same way, dimmed (the tick leaves
+        them out: without these a pile at rest would show none)."""
+        sleeping = getattr(world, "sleeping_contacts", None)
+        if sleeping is not None:
+            points, offsets = sleeping()
+            self._draw_contacts(surface, camera, points, offsets, _shade(CONTACT, 0.45), _shade(OFFSET, 0.45))
+        self._draw_contacts(surface, camera, world.contact_points, world.contact_offsets, CONTACT, OFFSET)
+
+    def _draw_contacts(self, surface, camera, points, offsets, contact_colour, offset_colour):
+        points = np.asarray(points, dtype=float).reshape(-1, 2)
         if len(points) == 0:
             return
-        offsets = np.asarray(world.contact_offsets, dtype=float).reshape(-1, 2)
+        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
         s0 = camera.world_to_screen(points)
         # Offsets are millimetres deep: draw them OFFSET_GAIN times longer, 6 to 60 px.
         direction = offsets * np.array((1.0, -1.0)) * camera.scale * OFFSET_GAIN
         length = np.linalg.norm(direction, axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             direction = np.where(length > 0, direction / length * np.clip(length, 6.0, 60.0), 0.0)
-        plot_segments(surface, s0, s0 + direction, OFFSET, width=2)
-        plot_points(surface, s0, CONTACT, size=3)
+        plot_segments(surface, s0, s0 + direction, offset_colour, width=2)
+        plot_points(surface, s0, contact_colour, size=3)
 
     def draw_swept(self, surface, world, camera):
         """Swept balls: the move tested (start dot, line) and the time-of-impact point (cross)."""

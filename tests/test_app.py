@@ -1234,3 +1234,70 @@ def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
     above = pygame.surfarray.array3d(surface)[:, :SIZE[1] - HINT_HEIGHT]
     assert np.any(np.all(above == BROAD_GRID, axis=2))           # the grid is drawn ...
     assert not np.any(np.all(row == BROAD_GRID, axis=2))         # ... but not across the hint
+
+
+# ---- the ball picker (issue 27, bug 9) -----------------------------------------------------------
+def test_b_and_c_pick_the_size_and_material_of_the_player_s_next_ball(game):
+    from game.modes.play import BALL_MATERIALS, BALL_RADII
+    key(game, pygame.K_SPACE)
+    play = game.play
+    assert play.spawn_radius() == 0.5                           # the level's own ball
+    key(game, pygame.K_b)                                        # bigger
+    assert play.spawn_radius() == min(r for r in BALL_RADII if r > 0.5)
+    _post(game, pygame.KEYDOWN, key=pygame.K_b, mod=pygame.KMOD_LSHIFT, unicode="B", scancode=0)
+    _post(game, pygame.KEYDOWN, key=pygame.K_b, mod=pygame.KMOD_LSHIFT, unicode="B", scancode=0)
+    assert play.spawn_radius() == max(r for r in BALL_RADII if r < 0.5)
+    key(game, pygame.K_c)                                        # rubber
+    name, material, _ = BALL_MATERIALS[1]
+    assert "ball " + play.ball_label() in [w for _, w in play.hint()]
+    assert name in play.ball_label() and f"{play.spawn_radius():g} m" in play.ball_label()
+    click(game, (200, 150))
+    w = game.world
+    assert w.radius[-1] == play.spawn_radius()
+    assert w.restitution[-1] == material["restitution"] and w.friction[-1] == material["friction"]
+    mass = material["density"] * np.pi * w.radius[-1] ** 2
+    assert 1 / w.inv_mass[-1] == pytest.approx(mass)
+    for _ in range(len(BALL_MATERIALS) - 1):
+        key(game, pygame.K_c)                                    # round to the level's material
+    click(game, (300, 150))
+    assert w.restitution[-1] == game.session.world.material["restitution"]
+
+
+def test_the_cursor_shows_the_next_ball_in_its_size(game):
+    """A faint disc of the picked radius under the pointer; bigger after B."""
+    def preview_width(g):
+        _post(g, pygame.MOUSEMOTION, pos=(250, 200), rel=(0, 0), buttons=(0, 0, 0))
+        plain, shown = pygame.Surface(SIZE), pygame.Surface(SIZE)
+        g.play.draw_hud = lambda s: None
+        g.renderer.draw(plain, g.world, g.camera)
+        g.play.draw(shown)
+        diff = np.any(pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(shown), axis=2)
+        xs = np.flatnonzero(diff[:, 200])
+        return xs.max() - xs.min() + 1 if len(xs) else 0
+    small = preview_width(game)
+    assert small == pytest.approx(2 * game.play.spawn_radius() * game.camera.scale, abs=4)
+    key(game, pygame.K_b)
+    assert preview_width(game) > small
+
+
+def test_a_spun_fling_shows_its_spin_on_the_aim_line(game, monkeypatch):
+    """With Shift the aim line gains a curved arrow round the ball and its rad/s in the label."""
+    labels = []
+    from game.modes import play as play_module
+    real = play_module.draw_aim
+    monkeypatch.setattr(play_module, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
+    monkeypatch.setattr(pygame.display, "get_init", lambda: True)
+    drag(game, (200, 300), (330, 240), release=False)
+    monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)
+    plain = pygame.Surface(SIZE)
+    game.draw(plain)
+    monkeypatch.setattr(pygame.key, "get_mods", lambda: pygame.KMOD_SHIFT)
+    spun = pygame.Surface(SIZE)
+    game.draw(spun)
+    assert "spin" not in labels[0] and "topspin" in labels[1] and "rad/s" in labels[1]
+    # The arrow round the ball's start: pixels change on a ring round it.
+    diff = np.any(pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(spun), axis=2)
+    ring = game.play.spawn_radius() * game.camera.scale + 6
+    ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]]
+    near = np.abs(np.hypot(xs - 200, ys - 300) - ring) < 2
+    assert np.any(diff.T & near)
