@@ -253,8 +253,16 @@ class Renderer:
             pts = _clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
             if len(pts) >= 3:
                 pygame.draw.polygon(layer, POLYGON_FILL, pts)
-                pygame.draw.aalines(layer, POLYGON_EDGE, True, pts)
-        self._draw_capsules(layer, world, camera)
+        # A non-convex polygon is convex pieces: the edges two pieces share are inside it,
+        # not drawn (no seam); the outline is its outer edges.
+        outer = ~shared_edges(world.statics)
+        edge = outer & (np.asarray(world.statics.polygon) >= 0)
+        if edge.any():
+            ends = camera.world_to_screen(np.concatenate((world.statics.a[edge], world.statics.b[edge])))
+            a, b, _, _, shown = _clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
+            for p, q in zip(a[shown].tolist(), b[shown].tolist()):
+                pygame.draw.aaline(layer, POLYGON_EDGE, p, q)
+        self._draw_capsules(layer, world, camera, outer)
         self._draw_spawners(layer, world, camera)
         return layer
 
@@ -308,8 +316,9 @@ class Renderer:
                 pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
         layer.blit(tint, (0, 0))
 
-    def _draw_capsules(self, layer, world, camera):
-        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as discs."""
+    def _draw_capsules(self, layer, world, camera, drawn=None):
+        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as
+        discs. drawn: (M,) bool, the capsules to draw (default all)."""
         statics = world.statics
         if len(statics.radius) == 0:
             return
@@ -317,6 +326,8 @@ class Renderer:
         r = np.asarray(statics.radius, float) * camera.scale
         a, b, a_kept, b_kept, shown = _clip_segments(camera.world_to_screen(statics.a),
                                                      camera.world_to_screen(statics.b), size, r + 2)
+        if drawn is not None:
+            shown = shown & drawn
         for (ax, ay), (bx, by), rad, cap_a, cap_b in zip(a[shown].tolist(), b[shown].tolist(), r[shown].tolist(),
                                                           a_kept[shown].tolist(), b_kept[shown].tolist()):
             if rad < 1.0:
@@ -595,6 +606,22 @@ class Renderer:
                 pygame.draw.line(surface, BROAD_GRID, (sx, 0), (sx, height_px))
             for sy in camera.world_to_screen(np.stack((np.zeros_like(rows), rows), axis=1))[:, 1].tolist():
                 pygame.draw.line(surface, BROAD_GRID, (0, sy), (width_px, sy))
+
+
+def shared_edges(statics):
+    """(M,) bool: the polygon edges another polygon's edge runs along the other way (b to a):
+    the cuts inside a non-convex polygon between its convex pieces."""
+    poly = np.asarray(statics.polygon)
+    out = np.zeros(len(poly), bool)
+    k = np.flatnonzero(poly >= 0)
+    if len(k) < 2:
+        return out
+    forward = {(tuple(a), tuple(b)): i for i, a, b in zip(k.tolist(), statics.a[k].tolist(), statics.b[k].tolist())}
+    for i, a, b in zip(k.tolist(), statics.a[k].tolist(), statics.b[k].tolist()):
+        j = forward.get((tuple(b), tuple(a)))
+        if j is not None and poly[j] != poly[i]:
+            out[i] = True
+    return out
 
 
 def _blit_many(surface, batch):

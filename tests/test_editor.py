@@ -6,6 +6,7 @@ import math
 import os
 import shutil
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -257,6 +258,87 @@ def test_polygon_tool_splits_a_non_convex_one_as_the_loader_does_and_refuses_a_c
     ed.key("return")
     assert "cross" in ed.message and len(ed.doc.definition["polygons"]) == n + len(pieces)
     assert len(ed.pending) == 4          # the corners stay to be fixed
+
+
+M_SHAPE = [(20, 10), (24, 10), (24, 14), (22, 11), (20, 14)]          # not convex: cut in two
+
+
+def _draw_polygon(ed, corners):
+    ed.set_tool("polygon")
+    for p in corners:
+        click(ed, p)
+    ed.key("return")
+    ed.set_tool("select")
+
+
+def _saved_polygons(ed, tmp_path, name="p.json"):
+    path = str(tmp_path / name)
+    assert ed.save(path), ed.message
+    with open(path) as f:
+        return json.load(f)["polygons"], path
+
+
+def test_a_non_convex_polygon_is_saved_as_drawn_and_loads_back_as_its_pieces(tmp_path):
+    """Issue 27, bug 3: it was saved as two entries. One entry, the corners as clicked; the
+    loader cuts it into the same pieces the editor holds."""
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    pieces = len(ed.doc.definition["polygons"]) - n
+    assert pieces > 1
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 1 and written[-1] == {"points": [list(p) for p in M_SHAPE]}
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_a_moved_non_convex_polygon_is_still_saved_as_one(tmp_path):
+    """Clicking one piece selects the whole polygon; moved (drag, nudge) it stays one entry,
+    with its outline moved; a property set on it too."""
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    ed.doc.selection = []
+    pieces = len(ed.doc.definition["polygons"]) - n
+    drag(ed, (23.5, 10.5), (25.5, 11.5))                   # grab it by one piece
+    assert len(ed.doc.selection) == pieces > 1
+    ed.key("left")
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 1
+    moved = [[x + 2 - 0.05, y + 1] for x, y in M_SHAPE]
+    assert np.allclose(written[-1]["points"], moved)
+    assert text(load(path)) == text(ed.doc.definition)
+    ed.doc.set_property(ed.doc.selection, "friction", 0.9)
+    written, path = _saved_polygons(ed, tmp_path, "q.json")
+    assert len(written) == n + 1 and written[-1]["friction"] == 0.9
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_a_shipped_non_convex_polygon_moved_keeps_its_comment_and_stays_one(tmp_path):
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "04_polygons.json")
+    with open(src) as f:
+        authored = json.load(f)
+    concave = [k for k, p in enumerate(authored["polygons"])
+               if len(loads(json.dumps({"segments": [{"a": [0, 0], "b": [1, 0]}], "polygons": [p]}))["polygons"]) > 1]
+    if not concave:
+        pytest.skip("no non-convex polygon in the shipped level")
+    from game.level import load_document
+    document, definition = load_document(src)
+    ed = Editor(Document(definition, path=None, document=document))
+    group = [r for r in range(len(definition["polygons"])) if ed.doc.group_of(("polygons", r))]
+    ed.doc.selection = [("polygons", r) for r in group[:ed.doc.group_of(("polygons", group[0]))[2]]]
+    ed.key("up")
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == len(authored["polygons"])
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_undoing_the_move_gives_the_polygon_back_as_drawn(tmp_path):
+    ed = editor()
+    _draw_polygon(ed, M_SHAPE)
+    drag(ed, (23.5, 10.5), (25.5, 11.5))
+    ed.key("z", ctrl=True)
+    written, _ = _saved_polygons(ed, tmp_path)
+    assert written[-1] == {"points": [list(p) for p in M_SHAPE]}
 
 
 def test_ball_spawner_and_zone_tools():

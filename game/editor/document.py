@@ -109,6 +109,8 @@ class Document:
         self._saved = self._state()
         self._origin = {}           # id(item) -> (item, the author's item, the pieces after it, derived from)
         self._tops = []             # (a shallow copy of a definition, the author's document of it)
+        self._outlines = {}         # id(first piece) -> (first piece, outline, the other pieces): a
+                                    # non-convex polygon as its author drew it, saved as one entry
         if document is not None:
             self.register(document)
 
@@ -213,6 +215,8 @@ class Document:
         pieces = self.normalised(name, item)
         old = self.definition.get(name, [])
         self.apply(label or f"add {_singular(name)}", {name: old + pieces})
+        if name == "polygons":
+            self._group(pieces, item["points"])
         refs = [(name, len(old) + k) for k in range(len(pieces))]
         self.selection = refs
         return refs[0]
@@ -261,7 +265,8 @@ class Document:
         for ref in refs:
             if self.exists(ref):
                 changes[ref] = _translated(ref[0], self.item(ref), dx, dy)
-        self._replace_items(changes, label or f"move {_count(refs)}", merge)
+        self._replace_items(changes, label or f"move {_count(refs)}", merge,
+                            outline_map=lambda pts: [[p[0] + dx, p[1] + dy] for p in pts])
 
     def move_handle(self, ref, handle, point, merge=None):
         """Move one handle (see ``handles``) of an item to ``point``; refused (EditRefused)
@@ -378,10 +383,18 @@ class Document:
         self._redo.clear()
         self._clean_selection()
 
-    def _replace_items(self, changes, label, merge=None):
+    def _replace_items(self, changes, label, merge=None, outline_map=None):
+        """Replace items (ref -> new item) as one edit. A non-convex polygon whose pieces are
+        all replaced stays one polygon when saved: its outline mapped by ``outline_map``
+        (a function of a list of points; None: the pieces kept their points)."""
         if not changes:
             return
         d = self.definition
+        groups = []
+        for k in range(len(d.get("polygons", []))):
+            g = self.group_at(d["polygons"], k)
+            if g is not None and all(("polygons", k + j) in changes for j in range(g[1])):
+                groups.append((k, g))
         after = {}
         for (name, i), new in changes.items():
             lst = after.get(name) or list(d[name])
@@ -389,6 +402,52 @@ class Document:
             lst[i] = new
             after[name] = lst
         self.apply(label, after, merge)
+        for k, (outline, count) in groups:
+            old = d["polygons"][k:k + count]
+            new = after["polygons"][k:k + count]
+            same_points = all(a["points"] == b["points"] for a, b in zip(old, new))
+            if outline_map is not None:
+                outline = outline_map(outline)
+            elif not same_points:
+                continue                       # a piece's shape changed: no longer the outline
+            rest = [{key: v for key, v in piece.items() if key != "points" and not key.startswith(("_", "//"))}
+                    for piece in new]
+            if all(r == rest[0] for r in rest):
+                self._group(new, outline)
+
+    # ------------------------------------------------------------------ non-convex polygons
+
+    def _group(self, pieces, outline):
+        """``pieces`` (the definition's items, in order) are one non-convex polygon with this
+        outline (a list of [x, y]): saved as one entry, drawn without seams."""
+        if len(pieces) > 1:
+            self._outlines[id(pieces[0])] = (pieces[0], [[float(x), float(y)] for x, y in outline],
+                                             tuple(pieces[1:]))
+
+    def group_at(self, items, k):
+        """(outline, count) if ``items[k]`` starts the pieces of a non-convex polygon (all of
+        them there, in order), else None."""
+        got = self._outlines.get(id(items[k]))
+        if got is None or got[0] is not items[k]:
+            return None
+        rest = got[2]
+        after = items[k + 1:k + 1 + len(rest)]
+        if len(after) != len(rest) or any(a is not b for a, b in zip(after, rest)):
+            return None
+        return got[1], 1 + len(rest)
+
+    def group_of(self, ref):
+        """(outline, first index, count) of the non-convex polygon the polygon ``ref`` is a
+        piece of, or None."""
+        name, i = ref
+        if name != "polygons" or not self.exists(ref):
+            return None
+        items = self.definition["polygons"]
+        for k in range(max(0, i - 64), i + 1):
+            g = self.group_at(items, k)
+            if g is not None and k + g[1] > i:
+                return g[0], k, g[1]
+        return None
 
     # ------------------------------------------------------------------ the author's document
 
@@ -407,6 +466,8 @@ class Document:
                 if k + count > len(mine):
                     return
                 self._origin[id(mine[k])] = (mine[k], item, tuple(mine[k + 1:k + count]), None)
+                if count > 1:
+                    self._group(mine[k:k + count], item["points"])
                 k += count
 
     def _derive(self, new, old):
@@ -462,6 +523,15 @@ class Document:
                     out.append(author)
                     k += 1 + len(rest)
                     continue
+            group = self.group_at(items, k) if name == "polygons" else None
+            if group is not None:
+                # A non-convex polygon: one entry, its outline (the loader cuts it again).
+                outline, count = group
+                author, base = ({}, {}) if got is None or got[0] is not item else (got[1], got[3] or got[1])
+                base = dict(base, points=None)
+                out.append(_merged(author, base, dict(item, points=outline), fills))
+                k += count
+                continue
                 if base is not None:            # an edit made it from the author's item
                     out.append(_merged(author, base, item, fills))
                     k += 1

@@ -225,10 +225,13 @@ class Editor:
             self._gesture = ("box", p)
             self.box = (p, p)
             return
-        if shift:
-            self.doc.selection = [r for r in sel if r != ref] if ref in sel else sel + [ref]
+        group = self.doc.group_of(ref)
+        refs = [ref] if group is None else [("polygons", group[1] + j) for j in range(group[2])]
+        if shift:                  # a non-convex polygon's pieces are chosen together
+            self.doc.selection = ([r for r in sel if r not in refs] if ref in sel
+                                  else sel + [r for r in refs if r not in sel])
         elif ref not in sel:
-            self.doc.selection = [ref]
+            self.doc.selection = refs
         if ref in self.doc.selection:
             self._merge += 1
             self._gesture = ("move", p, (0.0, 0.0))

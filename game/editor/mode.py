@@ -485,6 +485,14 @@ class EditMode(Mode):
         surface.blit(s, rect)
         return rect
 
+    def _drawn_item(self, ref):
+        """The item to outline for ``ref``: a piece of a non-convex polygon is outlined as the
+        whole polygon its author drew (no seams inside it)."""
+        group = self.doc.group_of(ref)
+        if group is not None:
+            return dict(self.doc.item(ref), points=group[0])
+        return self.doc.item(ref)
+
     def _outline(self, surface, name, item, colour, width=2):
         px, scale = self._px, self.app.camera.scale
         if name == "segments":
@@ -522,12 +530,12 @@ class EditMode(Mode):
     def draw_selection(self, surface):
         hover = self.editor.hover
         if hover is not None and self.doc.exists(hover) and hover not in self.doc.selection:
-            self._outline(surface, hover[0], self.doc.item(hover), HOVER, 1)
+            self._outline(surface, hover[0], self._drawn_item(hover), HOVER, 1)
         for ref in self.doc.selection:
             if not self.doc.exists(ref):
                 continue
             item = self.doc.item(ref)
-            self._outline(surface, ref[0], item, SELECTED)
+            self._outline(surface, ref[0], self._drawn_item(ref), SELECTED)
             for _, p in handles(ref[0], item):
                 x, y = self._px(p)
                 pygame.draw.rect(surface, HANDLE, pygame.Rect(x - 4, y - 4, 9, 9), 2)
