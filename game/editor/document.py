@@ -268,6 +268,28 @@ class Document:
         self._replace_items(changes, label or f"move {_count(refs)}", merge,
                             outline_map=lambda pts: [[p[0] + dx, p[1] + dy] for p in pts])
 
+    def transform(self, refs, center, rotate=0.0, factor=1.0, label=None):
+        """Turn the items by ``rotate`` degrees (counter-clockwise) and scale them by
+        ``factor`` about ``center`` (metres), as one undoable edit; refused (EditRefused,
+        nothing changes) where the loader would refuse an item so changed."""
+        from game.editor.shapes import rotate_point, scale_point, transformed
+
+        def point_map(p):
+            return scale_point(rotate_point(p, center, rotate), center, factor)
+
+        changes = {}
+        for ref in refs:
+            if self.exists(ref):
+                new = transformed(ref[0], self.item(ref), point_map, rotate, factor)
+                pieces = self.normalised(ref[0], new)
+                if len(pieces) != 1:
+                    raise EditRefused("that would make a polygon non-convex")
+                if ref[0] == "polygons":
+                    new = dict(new, points=pieces[0]["points"])
+                changes[ref] = new
+        what = label or (f"rotate {_count(refs)}" if rotate else f"scale {_count(refs)}")
+        self._replace_items(changes, what, outline_map=lambda pts: [point_map(p) for p in pts])
+
     def move_handle(self, ref, handle, point, merge=None):
         """Move one handle (see ``handles``) of an item to ``point``; refused (EditRefused)
         when the shape would be invalid, e.g. a polygon crossing itself."""

@@ -30,7 +30,7 @@ DISK_POLL = 0.5              # s between checks of the file on disk
 CHECK_DELAY = 0.3            # s after the last edit before the level checks run again
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 TOOLBAR_TOP = 8              # px
-BUTTON_SIZE = (92, 30)       # px: a toolbar button
+BUTTON_SIZE = (84, 30)       # px: a toolbar button
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
@@ -58,7 +58,7 @@ DIM = (150, 158, 176)
 WARN = (255, 210, 90)
 
 EDIT_KEYMAP = (
-    ("1 ... 8", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring"),
+    ("1 ... 9", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc"),
     ("click / shift-click", "select / add to the selection (tool 1)"),
     ("drag", "move the selection, a handle (ends, corners), or box-select on empty space"),
     ("Ctrl+A", "select everything"),
@@ -70,8 +70,12 @@ EDIT_KEYMAP = (
     ("polygon tool", "click corners; Enter closes (non-convex is split)"),
     ("zone tool", "drag a rectangle; K: goal, kill or attractor"),
     ("spring tool", "drag from a ball to a ball or a point"),
+    ("arc tool", "drag from the centre to the start (half a circle: a cup); the panel sets angles; Enter"),
+    ("R  Shift+R", "turn the selection 15 degrees counter-clockwise / clockwise"),
+    (".  ,  (Shift: finer)", "scale the selection up / down by 10 % (1 %)"),
+    ("nothing selected", "the panel sets the level: name, description, gravity, bounds, material, integrator, sub-steps"),
     ("[  ]", "previous / next property in the panel"),
-    ("+  -  wheel on panel", "change it (Shift: finer); click a row or V: type a number"),
+    ("+  -  wheel on panel", "change it (sizes by 10 %; Shift: finer); click a row or V: type a value"),
     ("G / Ctrl+wheel", "grid on or off / grid size"),
     ("Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z", "undo, redo, redo"),
     ("Ctrl+S / Ctrl+Shift+S", "save / save as a new file in levels/"),
@@ -295,7 +299,12 @@ class EditMode(Mode):
             self.entry = None
             if kind == "name":
                 if self.editor.save_as(text, self.app.level_dir):
+                    # Play goes on with the file just named; the view stays where it is.
+                    camera = self.app.camera
+                    view = (camera.center.copy(), camera.scale, camera.fitted)
                     self.app.session.open(self.doc.path)
+                    camera.center, camera.scale, camera.fitted = view
+                    self.app.renderer.invalidate()
             else:
                 self.editor.type_prop(text)
                 self._world_state = object()
@@ -614,15 +623,19 @@ class EditMode(Mode):
 
     def draw_panel(self, surface):
         rows = self.editor.properties()
-        if not rows:
+        title = self.editor.panel_title()
+        if not rows and not self.editor.pending:
             return
         rect = self.panel_rect()
         panel = pygame.Surface(rect.size, pygame.SRCALPHA)
         panel.fill(PANEL_BG)
         surface.blit(panel, rect.topleft)
-        sel = self.doc.selection
-        title = f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
-        surface.blit(self.app.hud.text(title, SIZE_BODY, WARN, bold=True), (rect.x + 8, rect.y + 6))
+        surface.blit(self.app.hud.text(_fit_text(self.app.hud, title, SIZE_BODY, rect.width - 16), SIZE_BODY, WARN,
+                                       bold=True), (rect.x + 8, rect.y + 6))
+        if not rows:                        # drawing a polyline or polygon: how to go on
+            tip = "Enter ends, C closes" if self.editor.tool == "polyline" else "Enter closes it"
+            surface.blit(self.app.hud.text(tip + ", Backspace undoes a point", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32))
+            return
         current = self.editor.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
             y = rect.y + 30 + k * ROW_HEIGHT
@@ -630,6 +643,7 @@ class EditMode(Mode):
                 pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
             surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else DIM), (rect.x + 8, y + 3))
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+            shown = _fit_text(self.app.hud, shown, SIZE_BODY, rect.width - 138)
             surface.blit(self.app.hud.text(shown, SIZE_BODY, TEXT), (rect.x + 130, y + 3))
         foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, DIM)
         surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
@@ -691,8 +705,15 @@ class EditMode(Mode):
             rows = self.editor.properties()
             label = rows[self.editor.prop % len(rows)][0] if rows else "value"
             line = f"{label} = {text}_    (Enter sets, Esc cancels)"
+            line = _fit_text(self.app.hud, line, SIZE_TITLE, surface.get_width() - 20)
         self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
                     centre=True)
+
+
+def _fit_text(hud, text, size, width):
+    """``text`` cut with "..." to ``width`` px (the panel's columns)."""
+    from game.hud import _fit
+    return _fit(hud.font(size), text, width)
 
 
 class _Checker(threading.Thread):
