@@ -1301,3 +1301,18 @@ def test_a_spun_fling_shows_its_spin_on_the_aim_line(game, monkeypatch):
     ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]]
     near = np.abs(np.hypot(xs - 200, ys - 300) - ring) < 2
     assert np.any(diff.T & near)
+
+
+@pytest.mark.parametrize("fps", [60, 15])
+def test_the_spray_rate_holds_at_a_low_frame_rate(game, fps):
+    """About 1 / SPRAY_EVERY balls a second whether frames come 60 or 15 times a second."""
+    key(game, pygame.K_SPACE)
+    spot = (400, 150)
+    _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
+    frames(game, int(round(SPRAY_DELAY * fps)), dt=1 / fps)
+    n = game.world.count
+    frames(game, fps, dt=1 / fps)                                # one second of spraying
+    made = game.world.count - n
+    assert abs(made - 1 / SPRAY_EVERY) <= 1.5
+    _post(game, pygame.MOUSEBUTTONUP, pos=spot, button=1)

@@ -22,6 +22,7 @@ FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLI
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
+SPRAY_BACKLOG = 3            # balls a slow frame may owe the spray at most
 SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while no spot near it is free
 PLAYER_SEED = 2718           # the player's jitter: the same clicks make the same balls every run
 # The ball picker (B / Shift+B, C / Shift+C): radii in metres (the level's own joins them),
@@ -237,15 +238,17 @@ class PlayMode(Mode):
         """A held press sprays a ball every SPRAY_EVERY wall seconds into the free spot
         nearest the pointer (placing.nearest_free: no ball, no wall, within a few diameters);
         spot_taken says none is free, and the pointer shows it."""
-        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_EVERY)
-        if self.spray_clock < SPRAY_EVERY:
-            return
+        # A slow frame makes the balls it owes (a few at most): the rate holds at any frame rate.
+        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_BACKLOG * SPRAY_EVERY)
         radius = self.spawn_radius()
         size = placing.jitter_size(radius)
-        spot = placing.nearest_free(self.world, self.app.cursor_world(), radius, self.rng.uniform(-size, size, 2))
-        self.spot_taken = spot is None
-        if spot is not None:
-            self.spray_clock = 0.0
+        while self.spray_clock >= SPRAY_EVERY:
+            spot = placing.nearest_free(self.world, self.app.cursor_world(), radius, self.rng.uniform(-size, size, 2))
+            self.spot_taken = spot is None
+            if spot is None:
+                self.spray_clock = SPRAY_EVERY        # the next free spot gets the next ball at once
+                return
+            self.spray_clock -= SPRAY_EVERY
             self.spawn(spot)
 
     def taken(self, point):
@@ -399,6 +402,7 @@ class PlayMode(Mode):
                 self.left = Hold(pos, self.world.grab(hit, point))
             else:
                 self.left = Fling(pos, point)
+                self.spray_clock = 0.0
         elif button in (2, 3):
             self.pan = Pan(button, pos, pos)
 
