@@ -487,7 +487,7 @@ class Editor:
             return "level"
         group = self.doc.group_of(sel[0])
         if group is not None and len(sel) == group[2]:
-            return f"polygons[{group[1]}..{group[1] + group[2] - 1}] (one polygon)"
+            return f"polygon (polygons[{group[1]}..{group[1] + group[2] - 1}])"
         return f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
 
     def properties(self):

@@ -444,7 +444,7 @@ class EditMode(Mode):
         rows = self.editor.properties()
         width, _ = self.app.size
         return pygame.Rect(width - PANEL_WIDTH - 8, TOOLBAR_TOP + BUTTON_SIZE[1] + 8, PANEL_WIDTH,
-                           34 + ROW_HEIGHT * max(1, len(rows)) + 22)
+                           34 + ROW_HEIGHT * max(2, len(rows)) + 22)
 
     def panel_hit(self, pos):
         rows = self.editor.properties()
@@ -630,11 +630,15 @@ class EditMode(Mode):
         panel = pygame.Surface(rect.size, pygame.SRCALPHA)
         panel.fill(PANEL_BG)
         surface.blit(panel, rect.topleft)
-        surface.blit(self.app.hud.text(_fit_text(self.app.hud, title, SIZE_BODY, rect.width - 16), SIZE_BODY, WARN,
-                                       bold=True), (rect.x + 8, rect.y + 6))
+        surface.blit(self.app.hud.text(_fit_text(self.app.hud, title, SIZE_BODY, rect.width - 16, bold=True), SIZE_BODY,
+                                       WARN, bold=True), (rect.x + 8, rect.y + 6))
         if not rows:                        # drawing a polyline or polygon: how to go on
             tip = "Enter ends, C closes" if self.editor.tool == "polyline" else "Enter closes it"
-            surface.blit(self.app.hud.text(tip + ", Backspace undoes a point", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32))
+            hud = self.app.hud
+            step = hud.font(SIZE_SMALL).get_linesize()
+            for k, line in enumerate(hud.wrap_fit(tip + ", Backspace takes the last point back, Esc drops it",
+                                                  SIZE_SMALL, rect.width - 16)):
+                surface.blit(hud.text(line, SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32 + k * step))
             return
         current = self.editor.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
@@ -710,10 +714,10 @@ class EditMode(Mode):
                     centre=True)
 
 
-def _fit_text(hud, text, size, width):
+def _fit_text(hud, text, size, width, bold=False):
     """``text`` cut with "..." to ``width`` px (the panel's columns)."""
     from game.hud import _fit
-    return _fit(hud.font(size), text, width)
+    return _fit(hud.font(size, bold), text, width)
 
 
 class _Checker(threading.Thread):
