@@ -1229,3 +1229,15 @@ def test_the_editor_screens_draw_with_the_new_panels(game):
     press_key(game, pygame.K_3)
     mouse_click(game, (2, 2))
     frames(game, 1)
+
+
+def test_a_duplicated_non_convex_polygon_is_saved_as_one_too(tmp_path):
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    ed.doc.selection = [("polygons", k) for k in range(n, len(ed.doc.definition["polygons"]))]
+    ed.key("d", ctrl=True)
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 2
+    assert np.allclose(written[-1]["points"], np.array(M_SHAPE) + [0.5, -0.5])
+    assert text(load(path)) == text(ed.doc.definition)

@@ -359,7 +359,9 @@ class Document:
         if not refs:
             return []
         d = self.definition
-        after, new_refs, ball_map = {}, [], {}
+        after, new_refs, ball_map, copied = {}, [], {}, {}
+        groups = [(k, self.group_at(d.get("polygons", []), k)) for k in range(len(d.get("polygons", [])))]
+        groups = [(k, g) for k, g in groups if g is not None and all(("polygons", k + j) in refs for j in range(g[1]))]
         for name in LISTS:
             mine = [r for r in refs if r[0] == name and name != "springs"]
             if not mine:
@@ -368,6 +370,8 @@ class Document:
             for ref in mine:
                 if name == "balls":
                     ball_map[ref[1]] = len(lst)
+                if name == "polygons":
+                    copied[ref[1]] = len(lst)
                 lst.append(_translated(name, self.item(ref), offset[0], offset[1]))
                 new_refs.append((name, len(lst) - 1))
             after[name] = lst
@@ -384,6 +388,9 @@ class Document:
         if len(springs) != len(d["springs"]):
             after["springs"] = springs
         self.apply(f"duplicate {_count(refs)}", after)
+        for k, (outline, count) in groups:           # a copied non-convex polygon is one too
+            self._group([after["polygons"][copied[k + j]] for j in range(count)],
+                        [[p[0] + offset[0], p[1] + offset[1]] for p in outline])
         self.selection = new_refs
         return new_refs
 
