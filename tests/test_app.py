@@ -493,7 +493,7 @@ def test_tab_pushes_the_editor_the_factory_makes(game):
 
 
 # ---- live reload --------------------------------------------------------------------------------
-def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
+def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level, capsys):
     frames(game, 3)
     camera = game.camera.key()
     _write(level, dict(LEVEL, name="Edited", balls=LEVEL["balls"] * 1 + [{"pos": [4, 4]}]))
@@ -505,6 +505,7 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     level.write_text('{"name": "Broken", "polylines": [{"points": [[0, 0], [1, "a"]]}]')
     reload_frames(game)
     assert game.session.error and "\n" not in game.session.error
+    assert game.session.error in capsys.readouterr().err  # the banner may cut it: whole in the log
     assert game.world.name == "Edited"                   # the last good level keeps running
     t = game.world.time
     frames(game, 10)
