@@ -218,14 +218,19 @@ def _goals(level):
             continue
         centre, area = _zone_centre_area(z)
         if supply < z["count"]:
-            out.append(Finding(centre, f"zones[{i}] wants {z['count']} balls but the level only ever has {supply}"))
+            out.append(Finding(centre, f"zones[{i}] wants {_balls(z['count'])} but the level only ever has {supply}"))
         elif radii:
             r = min(radii)
             fits = int(area * HEX_PACKING / (math.pi * r * r))
             if z["count"] > fits:
-                out.append(Finding(centre, f"zones[{i}] wants {z['count']} balls but about {fits} of radius "
+                out.append(Finding(centre, f"zones[{i}] wants {_balls(z['count'])} but about {fits} of radius "
                                            f"{_n(r)} m fit in it"))
     return out
+
+
+def _balls(n):
+    """ "1 ball", "3 balls"."""
+    return f"{n} ball" if n == 1 else f"{n} balls"
 
 
 def _zone_centre_area(z):

@@ -26,6 +26,7 @@ SPRING_STIFFNESS = 50.0         # N/m
 SPRING_DAMPING = 0.0            # N s/m
 SPAWNER_EVERY = 0.25            # s between spawns
 SPAWNER_MAX = 100               # balls a spawner makes in all
-SPAWNER_JITTER = 0.0            # m: spawn positions vary by up to this in x and y
+SPAWNER_JITTER = 0.02           # m: spawn positions vary by up to this in x and y (seeded: runs repeat),
+                                # so a stream of balls does not stack into a tower no real one would hold
 ZONE_COUNT = 1                  # balls a goal zone wants
 ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre

@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 
 from scenes import build_world
 from game.app import loop as app_module
+from game.app import placing
 from game.app.loop import App, TICK
 from game.app.clock import MAX_TICKS_PER_FRAME
-from game.app.gestures import Fling
+from game.app.gestures import Fling, SPRAY_DELAY
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN, SPOT_TAKEN
+from game.modes.play import FLING_GAIN, SPOT_TAKEN, SPRAY_EVERY
+from game.physics import geometry
 from game.app.audio import Audio
 from game.physics.integrators import ORDER
 from game.draw.renderer import ball_colour
@@ -93,12 +95,42 @@ def reload_frames(g, n=40, timeout=30.0):
 
 
 # ---- mouse ------------------------------------------------------------------------------------
-def test_a_click_spawns_a_ball_at_the_clicked_world_point(game):
+def test_a_click_spawns_a_ball_at_the_clicked_world_point_within_a_small_seeded_jitter(game):
+    """Within placing.jitter_size of the point in x and y (so clicked towers topple as real
+    ones would), at rest, and the same ball again after R: the jitter is seeded per run."""
+    key(game, pygame.K_SPACE)
     n = game.world.count
-    click(game, (200, 150))
-    assert game.world.count == n + 1
-    assert np.allclose(game.world.pos[-1], game.camera.screen_to_world((200, 150)))
+    spots = [(200, 150), (300, 150)]
+    for spot in spots:
+        click(game, spot)
+    assert game.world.count == n + 2
+    size = placing.jitter_size(game.world.radius[-1])
+    assert 0 < size <= 0.1 * game.world.radius[-1]
+    first = game.world.pos[-2].copy()
+    offsets = [game.world.pos[k - 2] - game.camera.screen_to_world(spot) for k, spot in enumerate(spots)]
+    for offset in offsets:
+        assert np.all(np.abs(offset) <= size + 1e-12) and np.any(offset != 0)
+    assert not np.array_equal(offsets[0], offsets[1])            # not the same offset each time
     assert np.allclose(game.world.vel[-1], 0)
+    key(game, pygame.K_r)
+    click(game, (200, 150))
+    assert np.array_equal(game.world.pos[-1], first)             # runs repeat
+
+
+def test_balls_clicked_onto_one_another_topple_as_real_ones_would(game):
+    """Five balls clicked at one point onto the floor, one after the other as each comes to
+    rest: with the jitter the tower falls (a perfect column of equal balls stands only on a
+    knife edge). Ten seconds later no ball rests on top of another within 1 % of a
+    radius of its centre line."""
+    x = 300
+    for k in range(5):
+        click(game, (x, 200))
+        frames(game, 60)
+    frames(game, 600)
+    w = game.world
+    mine = w.pos[-5:]
+    r = w.radius[-1]
+    assert mine[:, 1].max() < 2.2 * r                           # no ball stands on another in a column
 
 
 def test_a_drag_from_empty_space_flings_a_ball_with_the_dragged_velocity(game):
@@ -463,7 +495,7 @@ def test_tab_pushes_the_editor_the_factory_makes(game):
 
 
 # ---- live reload --------------------------------------------------------------------------------
-def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
+def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level, capsys):
     frames(game, 3)
     camera = game.camera.key()
     _write(level, dict(LEVEL, name="Edited", balls=LEVEL["balls"] * 1 + [{"pos": [4, 4]}]))
@@ -475,6 +507,7 @@ def test_a_changed_level_is_reloaded_and_a_broken_one_is_survived(game, level):
     level.write_text('{"name": "Broken", "polylines": [{"points": [[0, 0], [1, "a"]]}]')
     reload_frames(game)
     assert game.session.error and "\n" not in game.session.error
+    assert game.session.error in capsys.readouterr().err  # the banner may cut it: whole in the log
     assert game.world.name == "Edited"                   # the last good level keeps running
     t = game.world.time
     frames(game, 10)
@@ -635,7 +668,8 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
     count = g.world.count
     click(g, free[0])
     assert g.world.count == count + 1
-    assert np.allclose(g.world.pos[-1], g.camera.screen_to_world(free[0]))
+    assert np.all(np.abs(g.world.pos[-1] - g.camera.screen_to_world(free[0]))
+                  <= placing.jitter_size(g.world.radius[-1]) + 1e-9)
 
 
 # ---- the fling's aim ---------------------------------------------------------------------------
@@ -799,26 +833,51 @@ def test_a_ball_dragged_while_paused_goes_where_the_pointer_goes_and_stays(game)
     assert np.allclose(game.world.pos[0], game.camera.screen_to_world(target))   # still paused
 
 
-def test_holding_the_button_sprays_balls_only_where_the_spot_is_free(game):
-    key(game, pygame.K_SPACE)                                    # paused: the first ball stays put
-    spot = (200, 150)
+def test_holding_the_button_sprays_a_ball_every_spray_period_into_the_nearest_free_spots(game):
+    """Paused, so no ball moves away: a press held still sprays one ball every SPRAY_EVERY
+    (after the hold delay), each into the free spot nearest the pointer, none onto another
+    ball or a wall; once every spot within reach is taken the pointer shows the red ring."""
+    key(game, pygame.K_SPACE)
+    spot = (200, 400)                                            # near the floor: walls are in reach
     _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
     _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
-    frames(game, 60)
-    assert game.world.count == 2                                 # one, then its own spot is taken
+    seconds = 2.0
+    frames(game, int(seconds * 60))
+    made = game.world.pos[1:]
+    expected = (seconds - SPRAY_DELAY) / SPRAY_EVERY
+    assert expected - 2 <= len(made) <= expected + 1            # about 12 a second, not 3
+    pointer = game.camera.screen_to_world(spot)
+    r = game.world.radius[1]
+    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
+    assert gaps.min() >= 2 * r - 1e-9                           # none sprayed onto another
+    statics = game.world.statics
+    for p in made:                                               # none in a wall (the floor is in reach)
+        for a, b, sr in zip(statics.a, statics.b, statics.radius):
+            assert np.linalg.norm(p - np.asarray(geometry.closest_point_on_segment(a, b, p))) >= sr + r - 1e-9
+    assert np.all(np.linalg.norm(made - pointer, axis=1) <= placing.SPRAY_REACH * 2 * r + 0.05)
+    frames(game, 60 * 6)                                         # everything in reach fills up
     assert game.play.spot_taken
     shown = pygame.Surface(SIZE)
     game.draw(shown)
     ring = pygame.surfarray.array3d(shown)
     assert np.any(np.all(ring == SPOT_TAKEN, axis=2))          # and the pointer says so
-    for x in range(240, 560, 40):                                # a sweep along free space
-        _post(game, pygame.MOUSEMOTION, pos=(x, 150), rel=(0, 0), buttons=(1, 0, 0))
-        frames(game, 8)
-    _post(game, pygame.MOUSEBUTTONUP, pos=(560, 150), button=1)
-    made = game.world.pos[1:]
-    assert len(made) >= 6
-    gaps = np.linalg.norm(made[:, None] - made[None], axis=2) + np.eye(len(made)) * 9
-    assert gaps.min() >= 2 * game.world.radius[1] - 1e-9        # none sprayed onto another
+    _post(game, pygame.MOUSEBUTTONUP, pos=spot, button=1)
+
+
+def test_the_spray_finds_no_spot_inside_a_wall_or_a_ball(game):
+    """placing.free against a brute-force check of every ball and capsule."""
+    w = game.world
+    rng = np.random.default_rng(3)
+    points = rng.uniform((-1, -1), (17, 10), (400, 2))
+    r = 0.3
+    ok = placing.free(w, points, r)
+    x0, y0, x1, y1 = w.bounds
+    for p, good in zip(points, ok):
+        inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1
+        balls = np.all(np.linalg.norm(w.pos - p, axis=1) >= w.radius + r)
+        walls = all(np.linalg.norm(p - np.asarray(geometry.closest_point_on_segment(a, b, p))) >= sr + r
+                    for a, b, sr in zip(w.statics.a, w.statics.b, w.statics.radius))
+        assert good == (inside and balls and walls)
 
 
 # ---- settings -----------------------------------------------------------------------------------
@@ -1147,3 +1206,116 @@ def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, m
     args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
     assert app_module.run(args) == 0
     assert asked and min(asked) == kernels_from
+
+
+def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
+    """placing.nearest_free against a brute force: no free lattice spot is nearer."""
+    w = World(bounds=(0, 0, 10, 10))
+    rng = np.random.default_rng(5)
+    for p in rng.uniform(3, 7, (12, 2)):
+        w.add_ball(p, radius=0.4)
+    point = np.array([5.0, 5.0])
+    spot = placing.nearest_free(w, point, 0.3)
+    spots = point + placing.lattice(0.3)
+    ok = np.array([np.all(np.linalg.norm(w.pos - q, axis=1) >= w.radius + 0.3) for q in spots])
+    best = spots[ok][np.argmin(np.linalg.norm(spots[ok] - point, axis=1))]
+    assert np.linalg.norm(spot - point) == pytest.approx(np.linalg.norm(best - point))
+
+
+def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
+    """Panned so the level lies under the hint, with the broad-phase grid on: the hint's row
+    shows no grid line and no level (only its own panel and words)."""
+    from game.draw.renderer import BROAD_GRID
+    from game.draw.hud import HINT_HEIGHT
+    for _ in range(5):
+        key(game, pygame.K_d)                                    # all debug layers
+    assert "grid" in game.play.debug_layers
+    game.camera.pan(0, 200)                                      # the level slides down under the hint
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)
+    row = pygame.surfarray.array3d(surface)[:, SIZE[1] - HINT_HEIGHT:]
+    above = pygame.surfarray.array3d(surface)[:, :SIZE[1] - HINT_HEIGHT]
+    assert np.any(np.all(above == BROAD_GRID, axis=2))           # the grid is drawn ...
+    assert not np.any(np.all(row == BROAD_GRID, axis=2))         # ... but not across the hint
+
+
+# ---- the ball picker (issue 27, bug 9) -----------------------------------------------------------
+def test_b_and_c_pick_the_size_and_material_of_the_player_s_next_ball(game):
+    from game.modes.play import BALL_MATERIALS, BALL_RADII
+    key(game, pygame.K_SPACE)
+    play = game.play
+    assert play.spawn_radius() == 0.5                           # the level's own ball
+    key(game, pygame.K_b)                                        # bigger
+    assert play.spawn_radius() == min(r for r in BALL_RADII if r > 0.5)
+    _post(game, pygame.KEYDOWN, key=pygame.K_b, mod=pygame.KMOD_LSHIFT, unicode="B", scancode=0)
+    _post(game, pygame.KEYDOWN, key=pygame.K_b, mod=pygame.KMOD_LSHIFT, unicode="B", scancode=0)
+    assert play.spawn_radius() == max(r for r in BALL_RADII if r < 0.5)
+    key(game, pygame.K_c)                                        # rubber
+    name, material, _ = BALL_MATERIALS[1]
+    assert "ball " + play.ball_label() in [w for _, w in play.hint()]
+    assert name in play.ball_label() and f"{play.spawn_radius():g} m" in play.ball_label()
+    click(game, (200, 150))
+    w = game.world
+    assert w.radius[-1] == play.spawn_radius()
+    assert w.restitution[-1] == material["restitution"] and w.friction[-1] == material["friction"]
+    mass = material["density"] * np.pi * w.radius[-1] ** 2
+    assert 1 / w.inv_mass[-1] == pytest.approx(mass)
+    for _ in range(len(BALL_MATERIALS) - 1):
+        key(game, pygame.K_c)                                    # round to the level's material
+    click(game, (300, 150))
+    assert w.restitution[-1] == game.session.world.material["restitution"]
+
+
+def test_the_cursor_shows_the_next_ball_in_its_size(game):
+    """A faint disc of the picked radius under the pointer; bigger after B."""
+    def preview_width(g):
+        _post(g, pygame.MOUSEMOTION, pos=(250, 200), rel=(0, 0), buttons=(0, 0, 0))
+        plain, shown = pygame.Surface(SIZE), pygame.Surface(SIZE)
+        g.play.draw_hud = lambda s: None
+        g.renderer.draw(plain, g.world, g.camera)
+        g.play.draw(shown)
+        diff = np.any(pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(shown), axis=2)
+        xs = np.flatnonzero(diff[:, 200])
+        return xs.max() - xs.min() + 1 if len(xs) else 0
+    small = preview_width(game)
+    assert small == pytest.approx(2 * game.play.spawn_radius() * game.camera.scale, abs=4)
+    key(game, pygame.K_b)
+    assert preview_width(game) > small
+
+
+def test_a_spun_fling_shows_its_spin_on_the_aim_line(game, monkeypatch):
+    """With Shift the aim line gains a curved arrow round the ball and its rad/s in the label."""
+    labels = []
+    from game.modes import play as play_module
+    real = play_module.draw_aim
+    monkeypatch.setattr(play_module, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
+    monkeypatch.setattr(pygame.display, "get_init", lambda: True)
+    drag(game, (200, 300), (330, 240), release=False)
+    monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)
+    plain = pygame.Surface(SIZE)
+    game.draw(plain)
+    monkeypatch.setattr(pygame.key, "get_mods", lambda: pygame.KMOD_SHIFT)
+    spun = pygame.Surface(SIZE)
+    game.draw(spun)
+    assert "spin" not in labels[0] and "topspin" in labels[1] and "rad/s" in labels[1]
+    # The arrow round the ball's start: pixels change on a ring round it.
+    diff = np.any(pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(spun), axis=2)
+    ring = game.play.spawn_radius() * game.camera.scale + 6
+    ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]]
+    near = np.abs(np.hypot(xs - 200, ys - 300) - ring) < 2
+    assert np.any(diff.T & near)
+
+
+@pytest.mark.parametrize("fps", [60, 15])
+def test_the_spray_rate_holds_at_a_low_frame_rate(game, fps):
+    """About 1 / SPRAY_EVERY balls a second whether frames come 60 or 15 times a second."""
+    key(game, pygame.K_SPACE)
+    spot = (400, 150)
+    _post(game, pygame.MOUSEMOTION, pos=spot, rel=(0, 0), buttons=(0, 0, 0))
+    _post(game, pygame.MOUSEBUTTONDOWN, pos=spot, button=1)
+    frames(game, int(round(SPRAY_DELAY * fps)), dt=1 / fps)
+    n = game.world.count
+    frames(game, fps, dt=1 / fps)                                # one second of spraying
+    made = game.world.count - n
+    assert abs(made - 1 / SPRAY_EVERY) <= 1.5
+    _post(game, pygame.MOUSEBUTTONUP, pos=spot, button=1)

@@ -166,3 +166,12 @@ def test_main_check_exits_0_on_a_shipped_level_and_2_on_a_bad_file(tmp_path):
     bad.write_text('{"segments": [{"a": [0, 0], "b": [1, "a"]}]}')
     done = run_main("--check", str(bad))
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_goal_that_wants_one_ball_says_ball_not_balls():
+    """The issue's "wants 1 balls": a goal of 1 in a level with no balls at all."""
+    level = box(spawners=[], zones=[{"kind": "goal", "rect": [[5, 0], [15, 5]], "count": 1}])
+    reason = found(level, "wants")[0].reason
+    assert "wants 1 ball but" in reason
+    level = box(spawners=[], zones=[{"kind": "goal", "rect": [[5, 0], [15, 5]], "count": 2}])
+    assert "wants 2 balls but" in found(level, "wants")[0].reason

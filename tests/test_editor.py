@@ -6,6 +6,7 @@ import math
 import os
 import shutil
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -258,6 +259,87 @@ def test_polygon_tool_splits_a_non_convex_one_as_the_loader_does_and_refuses_a_c
     assert len(ed.pending) == 4          # the corners stay to be fixed
 
 
+M_SHAPE = [(20, 10), (24, 10), (24, 14), (22, 11), (20, 14)]          # not convex: cut in two
+
+
+def _draw_polygon(ed, corners):
+    ed.set_tool("polygon")
+    for p in corners:
+        click(ed, p)
+    ed.key("return")
+    ed.set_tool("select")
+
+
+def _saved_polygons(ed, tmp_path, name="p.json"):
+    path = str(tmp_path / name)
+    assert ed.save(path), ed.message
+    with open(path) as f:
+        return json.load(f)["polygons"], path
+
+
+def test_a_non_convex_polygon_is_saved_as_drawn_and_loads_back_as_its_pieces(tmp_path):
+    """Issue 27, bug 3: it was saved as two entries. One entry, the corners as clicked; the
+    loader cuts it into the same pieces the editor holds."""
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    pieces = len(ed.doc.definition["polygons"]) - n
+    assert pieces > 1
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 1 and written[-1] == {"points": [list(p) for p in M_SHAPE]}
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_a_moved_non_convex_polygon_is_still_saved_as_one(tmp_path):
+    """Clicking one piece selects the whole polygon; moved (drag, nudge) it stays one entry,
+    with its outline moved; a property set on it too."""
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    ed.doc.selection = []
+    pieces = len(ed.doc.definition["polygons"]) - n
+    drag(ed, (23.5, 10.5), (25.5, 11.5))                   # grab it by one piece
+    assert len(ed.doc.selection) == pieces > 1
+    ed.key("left")
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 1
+    moved = [[x + 2 - 0.05, y + 1] for x, y in M_SHAPE]
+    assert np.allclose(written[-1]["points"], moved)
+    assert text(load(path)) == text(ed.doc.definition)
+    ed.doc.set_property(ed.doc.selection, "friction", 0.9)
+    written, path = _saved_polygons(ed, tmp_path, "q.json")
+    assert len(written) == n + 1 and written[-1]["friction"] == 0.9
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_a_shipped_non_convex_polygon_moved_keeps_its_comment_and_stays_one(tmp_path):
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "04_polygons.json")
+    with open(src) as f:
+        authored = json.load(f)
+    concave = [k for k, p in enumerate(authored["polygons"])
+               if len(loads(json.dumps({"segments": [{"a": [0, 0], "b": [1, 0]}], "polygons": [p]}))["polygons"]) > 1]
+    if not concave:
+        pytest.skip("no non-convex polygon in the shipped level")
+    from game.level import load_document
+    document, definition = load_document(src)
+    ed = Editor(Document(definition, path=None, document=document))
+    group = [r for r in range(len(definition["polygons"])) if ed.doc.group_of(("polygons", r))]
+    ed.doc.selection = [("polygons", r) for r in group[:ed.doc.group_of(("polygons", group[0]))[2]]]
+    ed.key("up")
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == len(authored["polygons"])
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_undoing_the_move_gives_the_polygon_back_as_drawn(tmp_path):
+    ed = editor()
+    _draw_polygon(ed, M_SHAPE)
+    drag(ed, (23.5, 10.5), (25.5, 11.5))
+    ed.key("z", ctrl=True)
+    written, _ = _saved_polygons(ed, tmp_path)
+    assert written[-1] == {"points": [list(p) for p in M_SHAPE]}
+
+
 def test_ball_spawner_and_zone_tools():
     ed = editor()
     ed.set_tool("ball")
@@ -365,7 +447,7 @@ def test_properties_step_and_type_and_refuse_bad_values():
     assert "radius" in labels and "vel x" in labels and "restitution" in labels
     ed.prop = labels.index("radius")
     ed.step_prop(+1)
-    assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(0.35)
+    assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(0.3 * 1.1)       # 10 % a press
     assert ed.type_prop("0.5") and ed.doc.item(("balls", 0))["radius"] == 0.5
     assert not ed.type_prop("big") and "expected a number" in ed.message
     assert not ed.type_prop("0") and ed.doc.item(("balls", 0))["radius"] == 0.5   # a ball needs a radius
@@ -961,3 +1043,229 @@ def test_a_ball_of_the_smallest_radius_gets_a_bounded_check_and_the_edit_stays(t
     g.draw(pygame.Surface(SIZE))
     assert any("leak check coarse" in line for line in drawn)
     assert g.running and mode.doc.definition["balls"][0]["radius"] == 0.001
+
+
+def test_the_play_test_label_stays_clear_of_the_level_complete_box(game, monkeypatch):
+    boxes = []
+    draw_complete = game.hud.draw_complete
+    monkeypatch.setattr(game.hud, "draw_complete", lambda *a: boxes.append(draw_complete(*a)) or boxes[-1])
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    press_key(game, pygame.K_TAB)                          # play-test
+    game.play.complete_at = 1.0                            # as if the goal were reached
+    game.draw(pygame.Surface(SIZE))
+    assert mode.testing and boxes
+    assert not mode.testing_label.colliderect(boxes[-1])
+    assert mode.testing_label.bottom <= SIZE[1] and mode.testing_label.top >= 0
+
+
+# ---------------------------------------------------------------------------- issue 27, bug 8
+def test_plus_and_minus_change_a_radius_by_ten_percent_whatever_its_size():
+    """A 5 cm peg and a 3 m ball both change by 10 % a press (Shift: 1 %), and from 0 (a
+    thin wall) + gives a first sensible radius; - never goes below 0."""
+    from game.editor.tools import FINE_RATIO, PROPORTIONAL, RATIO
+    for radius in (0.05, 3.0):
+        ed = editor()
+        click(ed, (5, 15))
+        ed.doc.set_property(ed.doc.selection, "radius", radius)
+        ed.prop = [r[0] for r in ed.properties()].index("radius")
+        ed.step_prop(+1)
+        assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(radius * RATIO, rel=1e-3)
+        ed.step_prop(-1, fine=True)
+        assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(radius * RATIO / FINE_RATIO, rel=1e-3)
+    ed = editor()
+    ed.doc.selection = [("segments", 0)]
+    ed.prop = [r[0] for r in ed.properties()].index("radius")
+    assert ed.properties()[ed.prop][3] == 0
+    ed.step_prop(-1)
+    assert ed.doc.item(("segments", 0))["radius"] == 0
+    ed.step_prop(+1)
+    assert ed.doc.item(("segments", 0))["radius"] == PROPORTIONAL["radius"]
+
+
+def test_with_nothing_selected_the_panel_sets_the_level_and_every_change_undoes():
+    ed = editor()
+    ed.doc.selection = []
+    rows = {r[0]: k for k, r in enumerate(ed.properties())}
+    for label in ("name", "description", "gravity x", "gravity y", "bounds x min", "bounds y max",
+                  "restitution", "friction", "rolling", "density", "integrator", "sub-steps"):
+        assert label in rows
+    before = text(ed.doc.definition)
+    ed.prop = rows["name"]
+    assert ed.type_prop("My cup")
+    ed.prop = rows["description"]
+    assert ed.type_prop("Fill the cup.")
+    ed.prop = rows["gravity y"]
+    assert ed.type_prop("-3.5")
+    ed.prop = rows["bounds x max"]
+    ed.step_prop(+1)
+    ed.prop = rows["integrator"]
+    ed.step_prop(+1)
+    ed.prop = rows["sub-steps"]
+    assert ed.type_prop("8")
+    d = ed.doc.definition
+    assert d["name"] == "My cup" and d["description"] == "Fill the cup." and d["gravity"][1] == -3.5
+    assert d["bounds"][2] == commented()["bounds"][2] + 1 and d["substeps"] == 8
+    assert d["integrator"] != commented()["integrator"]
+    ed.prop = rows["sub-steps"]
+    assert not ed.type_prop("0") and d["substeps"] == 8         # the loader's limits hold
+    ed.prop = rows["bounds x max"]
+    assert not ed.type_prop("-100")                              # max below min: refused
+    for _ in range(6):
+        ed.key("z", ctrl=True)
+    assert text(ed.doc.definition) == before
+
+
+def test_a_new_level_material_reaches_the_items_that_had_the_old_one():
+    """What the file left to the level's material follows it; an item's own value stays."""
+    ed = editor()
+    ed.doc.selection = []
+    d = ed.doc.definition
+    old = d["material"]["friction"]
+    own = [k for k, s in enumerate(d["segments"]) if s["friction"] != old]
+    shared = [k for k, s in enumerate(d["segments"]) if s["friction"] == old]
+    ed.prop = [r[0] for r in ed.properties()].index("friction")
+    assert ed.type_prop("0.9")
+    assert d is ed.doc.definition and ed.doc.definition["material"]["friction"] == 0.9
+    assert all(ed.doc.definition["segments"][k]["friction"] == 0.9 for k in shared)
+    assert all(ed.doc.definition["segments"][k]["friction"] != 0.9 for k in own)
+    ed.key("z", ctrl=True)                                       # one undo step
+    assert ed.doc.definition["material"]["friction"] == old
+
+
+def test_a_selected_point_s_coordinates_can_be_typed():
+    ed = editor()
+    click(ed, (5, 15))                                           # a ball
+    rows = [r[0] for r in ed.properties()]
+    ed.prop = rows.index("pos x")
+    assert ed.type_prop("7.25")
+    assert ed.doc.item(("balls", 0))["pos"][0] == 7.25
+    ed.doc.selection = [("segments", 0)]
+    rows = [r[0] for r in ed.properties()]
+    ed.prop = rows.index("b y")
+    assert ed.type_prop("-0.5")
+    assert ed.doc.item(("segments", 0))["b"][1] == -0.5
+    ed.doc.selection = [("polygons", 0)]
+    rows = [r[0] for r in ed.properties()]
+    ed.prop = rows.index("corner 0 x")
+    corner = list(ed.doc.item(("polygons", 0))["points"][0])
+    assert ed.type_prop(str(corner[0] - 1))
+    assert [corner[0] - 1, corner[1]] in ed.doc.item(("polygons", 0))["points"]
+
+
+def test_r_turns_and_dot_comma_scale_the_selection_about_its_centre_with_undo():
+    ed = editor()
+    ed.doc.selection = [("segments", 0)]
+    seg = dict(ed.doc.item(("segments", 0)))
+    centre = ed.selection_center()
+    for _ in range(6):                                           # 6 x 15 = 90 degrees
+        ed.key("r")
+    a, b = np.array(ed.doc.item(("segments", 0))["a"]), np.array(ed.doc.item(("segments", 0))["b"])
+    d0 = np.array(seg["b"]) - np.array(seg["a"])
+    assert np.allclose(b - a, [-d0[1], d0[0]], atol=1e-6)       # turned a quarter counter-clockwise
+    assert np.allclose((a + b) / 2, np.array(centre), atol=1e-6)
+    for _ in range(6):
+        ed.key("z", ctrl=True)
+    assert ed.doc.item(("segments", 0)) == seg
+    click(ed, (5, 15))                                           # a ball: scaling grows its radius
+    r = ed.doc.item(("balls", 0))["radius"]
+    ed.key(".")
+    assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(r * 1.1)
+    ed.key(",", shift=True)
+    assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(r * 1.1 / 1.01)
+
+
+def test_a_turned_non_convex_polygon_is_still_saved_as_one(tmp_path):
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    ed.doc.selection = [("polygons", k) for k in range(n, len(ed.doc.definition["polygons"]))]
+    ed.key("r")
+    ed.key(".")
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 1 and len(written[-1]["points"]) == len(M_SHAPE)
+    assert text(load(path)) == text(ed.doc.definition)
+
+
+def test_the_arc_tool_makes_a_cup_from_one_drag_and_the_panel_sets_its_angles():
+    """Drag from the centre to the left rim: half a circle below the centre (a cup), its
+    points on the circle; the panel changes the end angle; Enter makes a polyline; 360
+    degrees makes a closed circle."""
+    ed = editor()
+    ed.key("9")
+    assert ed.tool == "arc"
+    drag(ed, (16, 10), (13, 10))
+    assert ed.arc is not None and ed.panel_title().startswith("new arc")
+    ed.key("return")
+    line = ed.doc.definition["polylines"][-1]
+    pts = np.array(line["points"])
+    assert np.allclose(np.hypot(pts[:, 0] - 16, pts[:, 1] - 10), 3)
+    assert np.all(pts[:, 1] <= 10 + 1e-9) and pts[:, 1].min() == pytest.approx(7)   # a cup
+    assert np.allclose(pts[0], [13, 10]) and np.allclose(pts[-1], [19, 10]) and not line["closed"]
+    drag(ed, (5, 5), (7, 5))
+    rows = [r[0] for r in ed.properties()]
+    ed.prop = rows.index("end angle")
+    assert ed.type_prop("360")
+    ed.key("return")
+    circle = ed.doc.definition["polylines"][-1]
+    assert circle["closed"] and np.allclose(np.hypot(*(np.array(circle["points"]) - [5, 5]).T), 2)
+    ed.key("z", ctrl=True)
+    assert ed.doc.definition["polylines"][-1] == line
+
+
+def test_while_a_polyline_is_drawn_the_panel_shows_it_not_the_old_selection():
+    ed = editor()
+    ed.doc.selection = [("segments", 0)]
+    ed.set_tool("polyline")
+    click(ed, (2, 2))
+    click(ed, (4, 3))
+    assert ed.properties() == [] and ed.panel_title() == "new polyline: 2 points"
+
+
+@pytest.mark.parametrize("new", [False, True])
+def test_the_view_stays_put_when_the_level_is_saved_the_first_time(game, new):
+    """Issue 27, bug 8: the view jumped after the first save (the play's fit of the level)."""
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    if new:
+        press_key(game, pygame.K_n)
+    game.camera.zoom_at((300, 300), 1.7)
+    game.camera.pan(40, -25)
+    view = (game.camera.center.copy(), game.camera.scale)
+    mode.editor.set_tool("ball")
+    mouse_click(game, (6, 6))
+    press_key(game, pygame.K_s, mod=pygame.KMOD_LCTRL)
+    if new:
+        typed(game, "my_cup")
+        press_key(game, pygame.K_RETURN)
+    frames(game, 3)
+    assert not mode.doc.dirty and mode.doc.path is not None
+    assert np.array_equal(game.camera.center, view[0]) and game.camera.scale == view[1]
+
+
+def test_the_editor_screens_draw_with_the_new_panels(game):
+    """The level panel (nothing selected), the arc being set, a polyline being drawn."""
+    press_key(game, pygame.K_TAB)
+    mode = game.top
+    mode.doc.selection = []
+    frames(game, 1)
+    press_key(game, pygame.K_9)
+    mouse_drag(game, (10, 8), (7, 8))
+    assert mode.editor.arc is not None
+    frames(game, 1)
+    press_key(game, pygame.K_RETURN)
+    press_key(game, pygame.K_3)
+    mouse_click(game, (2, 2))
+    frames(game, 1)
+
+
+def test_a_duplicated_non_convex_polygon_is_saved_as_one_too(tmp_path):
+    ed = editor()
+    n = len(ed.doc.definition["polygons"])
+    _draw_polygon(ed, M_SHAPE)
+    ed.doc.selection = [("polygons", k) for k in range(n, len(ed.doc.definition["polygons"]))]
+    ed.key("d", ctrl=True)
+    written, path = _saved_polygons(ed, tmp_path)
+    assert len(written) == n + 2
+    assert np.allclose(written[-1]["points"], np.array(M_SHAPE) + [0.5, -0.5])
+    assert text(load(path)) == text(ed.doc.definition)

@@ -105,3 +105,83 @@ def test_the_banner_draws_a_four_million_character_message_in_one_line():
     surface = pygame.Surface((800, 450))
     Hud().draw_banner(surface, "unknown key '" + "k" * 4_000_000 + "'")
     assert surface.get_at((400, 100))[:3] == (0, 0, 0)          # only the bottom row was drawn
+
+
+# ---- text over the world (issue 27, bug 4) ------------------------------------------------------
+BRIGHT = (250, 250, 0)          # stands for balls panned under the HUD
+
+
+def _on_bright(draw, size=(1000, 400)):
+    surface = pygame.Surface(size)
+    surface.fill(BRIGHT)
+    draw(surface)
+    return pygame.surfarray.array3d(surface)
+
+
+def test_the_key_hint_lies_on_a_panel_across_its_row():
+    """Panned under the hint, the world must not show through between its words."""
+    hud = Hud()
+    pixels = _on_bright(lambda s: hud.draw_hint(s, [("H", "help"), ("I", "integrator")]))
+    row = pixels[:, 400 - HINT_HEIGHT:]
+    assert not np.any(np.all(row == BRIGHT, axis=2))
+
+
+def test_the_debug_options_line_lies_on_a_panel():
+    from game.draw.renderer import Renderer
+    from game.physics.world import World
+    w = World()
+    pixels = _on_bright(lambda s: Renderer().draw_solver_options(s, w))
+    xs, ys = np.nonzero(np.any(pixels != BRIGHT, axis=2))
+    assert len(xs) > 200
+    box = pixels[xs.min() + 1:xs.max(), ys.min() + 1:ys.max()]
+    assert not np.any(np.all(box == BRIGHT, axis=2))             # the text's box is all panel
+
+
+@pytest.mark.parametrize("length", [30, 120, 400, 5000])
+def test_a_long_toast_wraps_inside_the_window_and_shows_it_all_when_it_can(length):
+    """Never cut at the window's edge: every line fits, the box stays inside the window,
+    and up to MESSAGE_LINES lines the whole text shows (beyond, the last line ends in ...)."""
+    from game.draw.hud import MESSAGE_LINES, SIZE_BODY
+    hud = Hud()
+    words = "polygons[2]: a corner at ([28.0, 3.5]) meeting edge 2 crosses edge 5 of the same polygon".split()
+    message = " ".join((words * (length // 10 + 1)))[:length].strip()
+    width = 640
+    lines = hud.wrap_fit(message, SIZE_BODY, width - 40, bold=True)
+    assert 1 <= len(lines) <= MESSAGE_LINES
+    assert all(hud.font(SIZE_BODY, True).size(t)[0] <= width - 40 for t in lines)
+    if " ".join(lines) != message:
+        assert lines[-1].endswith("...") and len(lines) == MESSAGE_LINES
+    pixels = _on_bright(lambda s: hud.draw_toast(s, (message, 1.0)), size=(width, 400))
+    changed = np.flatnonzero(np.any(np.any(pixels != BRIGHT, axis=2), axis=1))
+    assert changed.min() >= 0 and changed.max() < width
+    assert np.all(pixels[0:3, 399] == BRIGHT) or changed.min() > 0   # a margin at the left
+
+
+def test_a_short_toast_shows_whole_on_one_line():
+    from game.draw.hud import SIZE_BODY
+    assert Hud().wrap_fit("integrator: rk4", SIZE_BODY, 600) == ["integrator: rk4"]
+
+
+def _stats_left(stats):
+    """x of the left edge of the bar's right block (its "integrator" label) and of the right
+    edge of its numbers."""
+    hud = Hud()
+    surface = pygame.Surface((1280, 100))
+    surface.fill((0, 0, 0))
+    hud.draw_bar(surface, 0, "", "", "rk4", stats, None)
+    from game.draw.hud import DIM, TEXT
+    pixels = pygame.surfarray.array3d(surface)[640:, 4:72]
+    label = np.flatnonzero(np.any(np.all(pixels == DIM, axis=2), axis=1))      # "integrator  (I ...)"
+    numbers = np.flatnonzero(np.any(np.all(pixels == TEXT, axis=2), axis=1))
+    return 640 + label.min(), 640 + numbers.max()
+
+
+def test_the_bar_s_numbers_change_width_without_moving_the_block():
+    """The issue's case: the right block shifted as "9.9 s" became "10.0 s"."""
+    def stats(balls, t, fps, tick):
+        return [[(f"{balls} balls", "88888 balls"), (f"time {t:.1f} s", "time 8888.8 s"), ("energy 1.2 J", "energy -8.88M J")],
+                [(f"{fps} FPS", "888 FPS"), (f"physics {tick:.2f} ms/tick", "physics 88.88 ms/tick"), ("", "draw 88.8 ms")]]
+    a = _stats_left(stats(3, 9.9, 7, 0.5))
+    b = _stats_left(stats(12345, 1234.5, 120, 12.25))
+    assert a[0] == b[0]                                          # the block's left edge stays
+    assert abs(a[1] - b[1]) <= 2                                 # and its right edge (numbers right-aligned)

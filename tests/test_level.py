@@ -357,7 +357,7 @@ def test_every_key_is_filled_in_with_the_defaults():
                                "damping": defaults.SPRING_DAMPING, "rest": 2.0}]
     assert doc["spawners"] == [{"pos": [5, 5], "vel": [0, 0], "every": defaults.SPAWNER_EVERY,
                                 "max": defaults.SPAWNER_MAX, "radius": defaults.BALL_RADIUS,
-                                "density": m["density"], "jitter": 0.0}]
+                                "density": m["density"], "jitter": defaults.SPAWNER_JITTER}]
     assert doc["zones"] == [{"kind": "kill", "circle": {"center": [1, 1], "radius": 1},
                              "count": defaults.ZONE_COUNT, "strength": defaults.ATTRACTOR_STRENGTH}]
 

@@ -432,3 +432,28 @@ def test_the_solver_options_line_ends_left_of_the_energy_plot():
     assert changed_columns(under).max() > right            # it would run under the plot
     columns = changed_columns(beside)
     assert len(columns) and columns.max() <= right
+
+
+def test_a_non_convex_polygon_is_drawn_without_seams_between_its_pieces():
+    """Issue 27, bug 3: the loader cuts an M shape into convex pieces; the cuts are inside
+    the polygon and must not be drawn. Along every cut the pixels are the polygon's fill;
+    along its outline they are its edge."""
+    corners = [(2, 2), (8, 2), (8, 8), (5, 3), (2, 8)]
+    w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10],
+                     "polygons": [{"points": [list(p) for p in corners]}]})
+    assert len(w.polygons) > 1
+    shared = render.shared_edges(w.statics)
+    assert shared.sum() >= 2                                  # each cut, once from each side
+    surface = pygame.Surface((400, 400))
+    camera = Camera(size=(400, 400), center=(5.0, 5.0), scale=40.0)
+    Renderer().draw(surface, w, camera)
+    pixels = pygame.surfarray.array3d(surface)
+    for a, b in zip(w.statics.a[shared], w.statics.b[shared]):
+        for t in np.linspace(0.2, 0.8, 7):
+            x, y = np.rint(camera.world_to_screen(a + t * (b - a))).astype(int)
+            assert tuple(pixels[x, y]) == render.POLYGON_FILL, (a, b, t)
+    outline = (np.asarray(w.statics.polygon) >= 0) & ~shared
+    a, b = w.statics.a[outline][0], w.statics.b[outline][0]
+    x, y = np.rint(camera.world_to_screen((a + b) / 2)).astype(int)
+    near = pixels[x - 1:x + 2, y - 1:y + 2].reshape(-1, 3)
+    assert not np.all(near == render.POLYGON_FILL)            # the outside edge is drawn

@@ -339,3 +339,45 @@ def test_a_view_keeps_its_springs_while_the_world_ticks_part_asleep_and_loses_ba
     w.remove_balls([0])
     assert not np.array_equal(w.springs.a, a)       # remapped in the world...
     assert np.array_equal(view.springs.a, a) and np.array_equal(view.springs.b, b)   # ...not in the view
+
+
+# ------------------------------------------------------------------ the debug layer
+def test_a_sleeping_pile_shows_its_contacts_to_the_debug_layer():
+    """Issue 27, bug 5: the tick works on no contact of a sleeping pile, so the contacts layer
+    was empty. sleeping_contacts gives them, against a brute force over every pair and
+    every wall: a pair is in contact when nearer than touching plus the slop."""
+    from game.physics.world import SLEEP_CONTACT_SLOP
+    w = run(asleep_pile(), 10)
+    assert len(w.contact_points) == 0
+    points, offsets = w.sleeping_contacts()
+    pos, r = w.pos, w.radius
+    expected = 0
+    for a in range(w.count):
+        for b in range(a + 1, w.count):
+            expected += np.linalg.norm(pos[a] - pos[b]) < r[a] + r[b] + SLEEP_CONTACT_SLOP * (r[a] + r[b])
+        for s in range(len(w.statics)):
+            c = np.clip(np.dot(pos[a] - w.statics.a[s], w.statics.b[s] - w.statics.a[s])
+                        / np.dot(w.statics.b[s] - w.statics.a[s], w.statics.b[s] - w.statics.a[s]), 0, 1)
+            gap = np.linalg.norm(pos[a] - (w.statics.a[s] + c * (w.statics.b[s] - w.statics.a[s])))
+            expected += gap < r[a] + w.statics.radius[s] + SLEEP_CONTACT_SLOP * r[a]
+    assert len(points) == expected >= COLUMNS * ROWS           # at least one contact a ball
+    # Each point lies on its ball's surface, within the slop: between two balls, or on a wall.
+    d = np.min(np.abs(np.linalg.norm(points[:, None] - pos[None], axis=2) - r[None]), axis=1)
+    assert np.all(d <= SLEEP_CONTACT_SLOP * R + 1e-9)
+    floor = points[np.abs(points[:, 1]) < 1e-6]
+    assert len(floor) == COLUMNS                                  # the bottom row on the floor
+    assert np.all(np.linalg.norm(offsets, axis=1) <= 0.05 * R)    # at rest: overlaps tiny
+
+
+def test_the_contacts_layer_draws_the_sleeping_contacts_dimmed():
+    import pygame
+    from game.draw.camera import Camera
+    from game.draw.renderer import CONTACT, Renderer, _shade
+    w = run(asleep_pile(), 10)
+    surface = pygame.Surface((400, 300))
+    camera = Camera((400, 300))
+    camera.fit(w.bounds)
+    Renderer().draw(surface, w, camera, debug=("contacts",))
+    pixels = pygame.surfarray.array3d(surface)
+    assert np.any(np.all(pixels == _shade(CONTACT, 0.45), axis=2))
+    assert not np.any(np.all(pixels == CONTACT, axis=2))          # none awake: none bright

@@ -373,8 +373,12 @@ class App:
     def poll_level(self):
         """Check the level file; reload it if it changed and is good (the error banner shows
         while it is broken)."""
-        if self.session.reload() == "reloaded":
+        result = self.session.reload()
+        if result == "reloaded":
             self.toast(f"reloaded {os.path.basename(self.session.path)}")
+        elif result == "error":
+            # The banner cuts a long message at the window's width: the whole of it, once, here.
+            print(f"main.py: {self.session.error}", file=sys.stderr)
 
     # ---- input ----------------------------------------------------------------------------------
     def handle_event(self, event):

@@ -23,6 +23,7 @@ KEY_CAP = (44, 50, 66)
 PANEL = (10, 12, 18, 190)
 PANEL_EDGE = (60, 66, 84)
 BAR = (12, 14, 20, 235)
+HINT_PANEL = (12, 14, 20, 230)   # the key hint's row: the world (panned under it) must not show through
 GOAL = (90, 220, 120)
 WARN = (255, 210, 90)
 PLOT_PANEL = (10, 12, 18, 235)   # nearly opaque: lines must not mix with what is behind
@@ -41,7 +42,9 @@ SIZE_HUGE = 44
 MARGIN = 10                 # px from the window's edges
 BAR_HEIGHT = 76             # px: the bar across the top; the camera fits the level below it
 HINT_HEIGHT = 24            # px: the key hint along the bottom edge
-STATS_MIN_WIDTH = 290       # px: the stats block does not jump about as its numbers change
+STATS_MIN_WIDTH = 290       # px: the stats block is at least this wide (its cells have fixed widths)
+STATS_GAP = 18              # px between the cells of a stats row
+MESSAGE_LINES = 3           # a toast wraps onto at most this many lines (the last cut with "...")
 GOAL_WIDTH = 170            # px
 MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the goal moves down
 WIDE = 1000                 # px: narrower windows get the smaller HUD text
@@ -166,6 +169,27 @@ class Hud:
         self._wrapped[key] = lines
         return lines
 
+    def wrap_fit(self, string, size, width, max_lines=MESSAGE_LINES, bold=False):
+        """``string`` on at most ``max_lines`` lines that each fit ``width`` px: wrapped at
+        spaces, a word wider than a line cut, and the last line ending in "..." if the text
+        goes on beyond it."""
+        font = self.font(size, bold)
+        width = max(20, int(width))
+        words = string.split()
+        lines, line, k = [], "", 0
+        while k < len(words) and len(lines) < max_lines:
+            trial = f"{line} {words[k]}".strip()
+            if not line or font.size(trial)[0] <= width:
+                line, k = trial, k + 1
+            else:
+                lines.append(line)
+                line = ""
+        if line:
+            lines.append(line)
+        if k < len(words):                              # more than fits: the last line says so
+            lines[-1] = _fit(font, lines[-1] + " " + " ".join(words[k:]), width)
+        return [_fit(font, text, width) for text in lines]
+
     def _panel_surface(self, size, colour):
         """A translucent filled surface, cached by size and colour."""
         key = (tuple(size), colour)
@@ -209,19 +233,33 @@ class Hud:
         self._panel(surface, rect, BAR)
         size = SIZE_BODY if width >= WIDE else SIZE_SMALL
         line = self.font(size).get_linesize()
-        # Right: integrator, then the stats rows.
+        # Right: integrator, then the stats rows: a row is a string, or cells (text, widest
+        # text it will hold), each cell right-aligned in a slot of its widest text's width,
+        # so the block stays put as the numbers change.
+        font = self.font(size)
         rows = [[("integrator ", DIM), (integrator, INTEGRATOR_COLOURS.get(integrator, TEXT)),
-                 ("  (I to change)", DIM)]] + [[(row, TEXT)] for row in stats]
-        rendered = [[self.text(t, size, c) for t, c in row] for row in rows]
-        stats_w = max(max(sum(s.get_width() for s in row) for row in rendered),
-                      STATS_MIN_WIDTH * size // SIZE_BODY)
+                 ("  (I to change)", DIM)]]
+        rendered = [[(self.text(t, size, c), None) for t, c in rows[0]]]
+        for row in stats:
+            cells = [(row, row)] if isinstance(row, str) else row
+            out = []
+            for k, (text, widest) in enumerate(cells):
+                slot = max(font.size(widest)[0], font.size(text)[0]) + (STATS_GAP if k else 0)
+                out.append((self.text(text, size, TEXT), slot))
+            rendered.append(out)
+        widths = [sum(s.get_width() if slot is None else slot for s, slot in row) for row in rendered]
+        stats_w = max(max(widths), STATS_MIN_WIDTH * size // SIZE_BODY)
         x0 = rect.right - MARGIN - stats_w
         y = rect.y + (BAR_HEIGHT - line * len(rendered)) // 2
         for row in rendered:
             x = x0
-            for piece in row:
-                surface.blit(piece, (x, y))
-                x += piece.get_width()
+            for piece, slot in row:
+                if slot is None:
+                    surface.blit(piece, (x, y))
+                    x += piece.get_width()
+                else:
+                    x += slot
+                    surface.blit(piece, (x - piece.get_width(), y))
             y += line
         right = x0 - 2 * MARGIN
         # Middle: the goal, if the name still has room beside it; else just under the bar.
@@ -274,6 +312,7 @@ class Hud:
         self._panel(surface, box, (10, 30, 16, 210))
         surface.blit(big, big.get_rect(midtop=(box.centerx, box.y + 10)))
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + 16 + big.get_height())))
+        return box
 
     def draw_status(self, surface, top, paused, time_scale, warming_up=False):
         """Top-centre: paused, slow-motion and warming-up indicators."""
@@ -304,21 +343,27 @@ class Hud:
             return
         message, opacity = toast
         width, height = surface.get_size()
-        s = self.text(message, SIZE_BODY, TEXT, bold=True)
-        box = s.get_rect(bottomright=(width - MARGIN, height - 2)).inflate(20, 4)
-        box.bottom = height - 1
-        box.right = min(box.right, width - 1)
+        # A long message wraps (up to MESSAGE_LINES lines, growing upwards) within the window.
+        lines = self.wrap_fit(message, SIZE_BODY, width - 2 * MARGIN - 20, bold=True)
+        surfs = [self.text(line, SIZE_BODY, TEXT, bold=True) for line in lines]
+        step = self.font(SIZE_BODY, True).get_linesize()
+        w = max(s.get_width() for s in surfs)
+        box = pygame.Rect(0, 0, w + 20, step * (len(surfs) - 1) + surfs[0].get_height() + 4)
+        box.bottomright = (min(width - MARGIN + 10, width - 1), height - 1)
+        box.left = max(0, box.left)
         self._panel(surface, box, (30, 36, 52, int(235 * opacity)))
-        faded = s
-        if opacity < 1:
-            faded = s.copy()
-            faded.set_alpha(int(255 * opacity))
-        surface.blit(faded, faded.get_rect(center=box.center))
+        for k, s in enumerate(surfs):
+            if opacity < 1:
+                s = s.copy()
+                s.set_alpha(int(255 * opacity))
+            surface.blit(s, (box.right - 10 - s.get_width(), box.y + 2 + k * step))
 
     def draw_hint(self, surface, pairs):
         """The key hint along the bottom: pairs [(key, what)], each key on a small key cap
         so "I integrator" cannot read as "l integrator"."""
-        height = surface.get_height()
+        width, height = surface.get_size()
+        # On a panel across the row: a world panned under it must not show through the words.
+        self._panel(surface, pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT), HINT_PANEL)
         x, mid = MARGIN, height - HINT_HEIGHT // 2
         for key, what in pairs:
             cap = self.text(key, SIZE_SMALL, TEXT, bold=True)
@@ -329,6 +374,8 @@ class Hud:
             words = self.text(what, SIZE_SMALL, DIM)
             surface.blit(words, words.get_rect(midleft=(box.right + 5, mid)))
             x = box.right + 5 + words.get_width() + 16
+            if x >= width:
+                break
 
     def draw_help(self, surface, keymap, title="Ballpit: keys and mouse"):
         """Centred overlay listing every key: keymap is [(keys, what it does)]. In a small

@@ -41,6 +41,7 @@ BROAD_CELL = (120, 200, 90, 40)
 AIM = (255, 255, 255)
 AIM_PATH = (200, 200, 200)
 SOLVER_TEXT = (200, 205, 170)
+TEXT_PANEL = (10, 12, 18, 200)    # behind text drawn over the world
 SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
 SPAWNER = (200, 200, 120)
 
@@ -252,8 +253,16 @@ class Renderer:
             pts = _clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
             if len(pts) >= 3:
                 pygame.draw.polygon(layer, POLYGON_FILL, pts)
-                pygame.draw.aalines(layer, POLYGON_EDGE, True, pts)
-        self._draw_capsules(layer, world, camera)
+        # A non-convex polygon is convex pieces: the edges two pieces share are inside it,
+        # not drawn (no seam); the outline is its outer edges.
+        outer = ~shared_edges(world.statics)
+        edge = outer & (np.asarray(world.statics.polygon) >= 0)
+        if edge.any():
+            ends = camera.world_to_screen(np.concatenate((world.statics.a[edge], world.statics.b[edge])))
+            a, b, _, _, shown = _clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
+            for p, q in zip(a[shown].tolist(), b[shown].tolist()):
+                pygame.draw.aaline(layer, POLYGON_EDGE, p, q)
+        self._draw_capsules(layer, world, camera, outer)
         self._draw_spawners(layer, world, camera)
         return layer
 
@@ -307,8 +316,9 @@ class Renderer:
                 pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
         layer.blit(tint, (0, 0))
 
-    def _draw_capsules(self, layer, world, camera):
-        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as discs."""
+    def _draw_capsules(self, layer, world, camera, drawn=None):
+        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as
+        discs. drawn: (M,) bool, the capsules to draw (default all)."""
         statics = world.statics
         if len(statics.radius) == 0:
             return
@@ -316,6 +326,8 @@ class Renderer:
         r = np.asarray(statics.radius, float) * camera.scale
         a, b, a_kept, b_kept, shown = _clip_segments(camera.world_to_screen(statics.a),
                                                      camera.world_to_screen(statics.b), size, r + 2)
+        if drawn is not None:
+            shown = shown & drawn
         for (ax, ay), (bx, by), rad, cap_a, cap_b in zip(a[shown].tolist(), b[shown].tolist(), r[shown].tolist(),
                                                           a_kept[shown].tolist(), b_kept[shown].tolist()):
             if rad < 1.0:
@@ -452,7 +464,13 @@ class Renderer:
         text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         end = width - 10 if right is None else min(width - 10, int(right))
-        surface.blit(text, (max(10, end - text.get_width()), height - text.get_height() - 30))
+        spot = (max(10, end - 5 - text.get_width()), height - text.get_height() - 30)   # its panel ends at end
+        # On a translucent panel: the world panned under it must not make it unreadable.
+        box = text.get_rect(topleft=spot).inflate(10, 4)
+        panel = pygame.Surface(box.size, pygame.SRCALPHA)
+        panel.fill(TEXT_PANEL)
+        surface.blit(panel, box.topleft)
+        surface.blit(text, spot)
 
     def draw_sleeping(self, surface, world, camera):
         """Sleeping balls (world.sleeping, game.physics.sleep): a dark dot at each centre."""
@@ -519,18 +537,28 @@ class Renderer:
                       camera.world_to_screen(pos + np.asarray(world.vel) * VELOCITY_SECONDS), VELOCITY)
 
     def draw_contacts(self, surface, world, camera):
-        points = np.asarray(world.contact_points, dtype=float).reshape(-1, 2)
+        """The last sub-step's contacts (a yellow dot at the touch point, the offset vector
+        in magenta), and the sleeping balls' contacts the same way, dimmed (the tick leaves
+        them out: without these a pile at rest would show none)."""
+        sleeping = getattr(world, "sleeping_contacts", None)
+        if sleeping is not None:
+            points, offsets = sleeping()
+            self._draw_contacts(surface, camera, points, offsets, _shade(CONTACT, 0.45), _shade(OFFSET, 0.45))
+        self._draw_contacts(surface, camera, world.contact_points, world.contact_offsets, CONTACT, OFFSET)
+
+    def _draw_contacts(self, surface, camera, points, offsets, contact_colour, offset_colour):
+        points = np.asarray(points, dtype=float).reshape(-1, 2)
         if len(points) == 0:
             return
-        offsets = np.asarray(world.contact_offsets, dtype=float).reshape(-1, 2)
+        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
         s0 = camera.world_to_screen(points)
         # Offsets are millimetres deep: draw them OFFSET_GAIN times longer, 6 to 60 px.
         direction = offsets * np.array((1.0, -1.0)) * camera.scale * OFFSET_GAIN
         length = np.linalg.norm(direction, axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             direction = np.where(length > 0, direction / length * np.clip(length, 6.0, 60.0), 0.0)
-        plot_segments(surface, s0, s0 + direction, OFFSET, width=2)
-        plot_points(surface, s0, CONTACT, size=3)
+        plot_segments(surface, s0, s0 + direction, offset_colour, width=2)
+        plot_points(surface, s0, contact_colour, size=3)
 
     def draw_swept(self, surface, world, camera):
         """Swept balls: the move tested (start dot, line) and the time-of-impact point (cross)."""
@@ -578,6 +606,22 @@ class Renderer:
                 pygame.draw.line(surface, BROAD_GRID, (sx, 0), (sx, height_px))
             for sy in camera.world_to_screen(np.stack((np.zeros_like(rows), rows), axis=1))[:, 1].tolist():
                 pygame.draw.line(surface, BROAD_GRID, (0, sy), (width_px, sy))
+
+
+def shared_edges(statics):
+    """(M,) bool: the polygon edges another polygon's edge runs along the other way (b to a):
+    the cuts inside a non-convex polygon between its convex pieces."""
+    poly = np.asarray(statics.polygon)
+    out = np.zeros(len(poly), bool)
+    k = np.flatnonzero(poly >= 0)
+    if len(k) < 2:
+        return out
+    forward = {(tuple(a), tuple(b)): i for i, a, b in zip(k.tolist(), statics.a[k].tolist(), statics.b[k].tolist())}
+    for i, a, b in zip(k.tolist(), statics.a[k].tolist(), statics.b[k].tolist()):
+        j = forward.get((tuple(b), tuple(a)))
+        if j is not None and poly[j] != poly[i]:
+            out[i] = True
+    return out
 
 
 def _blit_many(surface, batch):
@@ -688,6 +732,28 @@ def draw_aim(surface, start, end, label, font_text, path=None):
     rect = text.get_rect(center=((sx + ex) / 2 + nx * clear, (sy + ey) / 2 + ny * clear))
     surface.blit(text, rect)
     return rect
+
+
+def draw_spin(surface, center, radius_px, spin):
+    """A fling's spin on the aim line: a curved arrow round the ball at ``center`` (screen
+    px) of ``radius_px``, turning the way ``spin`` (rad/s, counter-clockwise positive) turns
+    it; nothing for no spin."""
+    if not spin:
+        return
+    ring = max(10.0, float(radius_px) + 6.0)
+    sense = 1.0 if spin > 0 else -1.0
+    # 270 degrees of arc from the top, counter-clockwise on screen for a positive spin
+    # (the world's y is up, the screen's down: a world angle a is at (cos a, -sin a)).
+    angles = np.pi / 2 + sense * np.linspace(0.0, 1.5 * np.pi, 28)
+    cx, cy = center
+    points = [(cx + ring * np.cos(a), cy - ring * np.sin(a)) for a in angles.tolist()]
+    pygame.draw.aalines(surface, AIM, False, points)
+    end = angles[-1]
+    tangent = np.array((-np.sin(end), -np.cos(end))) * sense       # the way the arc runs, on screen
+    normal = np.array((np.cos(end), -np.sin(end)))
+    tip = np.array(points[-1]) + tangent * 6.0
+    base = np.array(points[-1]) - tangent * 2.0
+    pygame.draw.polygon(surface, AIM, [tip.tolist(), (base + normal * 5.0).tolist(), (base - normal * 5.0).tolist()])
 
 
 def _clip_segments(a, b, size, pad):

@@ -109,6 +109,8 @@ class Document:
         self._saved = self._state()
         self._origin = {}           # id(item) -> (item, the author's item, the pieces after it, derived from)
         self._tops = []             # (a shallow copy of a definition, the author's document of it)
+        self._outlines = {}         # id(first piece) -> (first piece, outline, the other pieces): a
+                                    # non-convex polygon as its author drew it, saved as one entry
         if document is not None:
             self.register(document)
 
@@ -213,6 +215,8 @@ class Document:
         pieces = self.normalised(name, item)
         old = self.definition.get(name, [])
         self.apply(label or f"add {_singular(name)}", {name: old + pieces})
+        if name == "polygons":
+            self._group(pieces, item["points"])
         refs = [(name, len(old) + k) for k in range(len(pieces))]
         self.selection = refs
         return refs[0]
@@ -261,7 +265,30 @@ class Document:
         for ref in refs:
             if self.exists(ref):
                 changes[ref] = _translated(ref[0], self.item(ref), dx, dy)
-        self._replace_items(changes, label or f"move {_count(refs)}", merge)
+        self._replace_items(changes, label or f"move {_count(refs)}", merge,
+                            outline_map=lambda pts: [[p[0] + dx, p[1] + dy] for p in pts])
+
+    def transform(self, refs, center, rotate=0.0, factor=1.0, label=None):
+        """Turn the items by ``rotate`` degrees (counter-clockwise) and scale them by
+        ``factor`` about ``center`` (metres), as one undoable edit; refused (EditRefused,
+        nothing changes) where the loader would refuse an item so changed."""
+        from game.editor.shapes import rotate_point, scale_point, transformed
+
+        def point_map(p):
+            return scale_point(rotate_point(p, center, rotate), center, factor)
+
+        changes = {}
+        for ref in refs:
+            if self.exists(ref):
+                new = transformed(ref[0], self.item(ref), point_map, rotate, factor)
+                pieces = self.normalised(ref[0], new)
+                if len(pieces) != 1:
+                    raise EditRefused("that would make a polygon non-convex")
+                if ref[0] == "polygons":
+                    new = dict(new, points=pieces[0]["points"])
+                changes[ref] = new
+        what = label or (f"rotate {_count(refs)}" if rotate else f"scale {_count(refs)}")
+        self._replace_items(changes, what, outline_map=lambda pts: [point_map(p) for p in pts])
 
     def move_handle(self, ref, handle, point, merge=None):
         """Move one handle (see ``handles``) of an item to ``point``; refused (EditRefused)
@@ -332,7 +359,9 @@ class Document:
         if not refs:
             return []
         d = self.definition
-        after, new_refs, ball_map = {}, [], {}
+        after, new_refs, ball_map, copied = {}, [], {}, {}
+        groups = [(k, self.group_at(d.get("polygons", []), k)) for k in range(len(d.get("polygons", [])))]
+        groups = [(k, g) for k, g in groups if g is not None and all(("polygons", k + j) in refs for j in range(g[1]))]
         for name in LISTS:
             mine = [r for r in refs if r[0] == name and name != "springs"]
             if not mine:
@@ -341,6 +370,8 @@ class Document:
             for ref in mine:
                 if name == "balls":
                     ball_map[ref[1]] = len(lst)
+                if name == "polygons":
+                    copied[ref[1]] = len(lst)
                 lst.append(_translated(name, self.item(ref), offset[0], offset[1]))
                 new_refs.append((name, len(lst) - 1))
             after[name] = lst
@@ -357,6 +388,9 @@ class Document:
         if len(springs) != len(d["springs"]):
             after["springs"] = springs
         self.apply(f"duplicate {_count(refs)}", after)
+        for k, (outline, count) in groups:           # a copied non-convex polygon is one too
+            self._group([after["polygons"][copied[k + j]] for j in range(count)],
+                        [[p[0] + offset[0], p[1] + offset[1]] for p in outline])
         self.selection = new_refs
         return new_refs
 
@@ -378,10 +412,18 @@ class Document:
         self._redo.clear()
         self._clean_selection()
 
-    def _replace_items(self, changes, label, merge=None):
+    def _replace_items(self, changes, label, merge=None, outline_map=None):
+        """Replace items (ref -> new item) as one edit. A non-convex polygon whose pieces are
+        all replaced stays one polygon when saved: its outline mapped by ``outline_map``
+        (a function of a list of points; None: the pieces kept their points)."""
         if not changes:
             return
         d = self.definition
+        groups = []
+        for k in range(len(d.get("polygons", []))):
+            g = self.group_at(d["polygons"], k)
+            if g is not None and all(("polygons", k + j) in changes for j in range(g[1])):
+                groups.append((k, g))
         after = {}
         for (name, i), new in changes.items():
             lst = after.get(name) or list(d[name])
@@ -389,6 +431,52 @@ class Document:
             lst[i] = new
             after[name] = lst
         self.apply(label, after, merge)
+        for k, (outline, count) in groups:
+            old = d["polygons"][k:k + count]
+            new = after["polygons"][k:k + count]
+            same_points = all(a["points"] == b["points"] for a, b in zip(old, new))
+            if outline_map is not None:
+                outline = outline_map(outline)
+            elif not same_points:
+                continue                       # a piece's shape changed: no longer the outline
+            rest = [{key: v for key, v in piece.items() if key != "points" and not key.startswith(("_", "//"))}
+                    for piece in new]
+            if all(r == rest[0] for r in rest):
+                self._group(new, outline)
+
+    # ------------------------------------------------------------------ non-convex polygons
+
+    def _group(self, pieces, outline):
+        """``pieces`` (the definition's items, in order) are one non-convex polygon with this
+        outline (a list of [x, y]): saved as one entry, drawn without seams."""
+        if len(pieces) > 1:
+            self._outlines[id(pieces[0])] = (pieces[0], [[float(x), float(y)] for x, y in outline],
+                                             tuple(pieces[1:]))
+
+    def group_at(self, items, k):
+        """(outline, count) if ``items[k]`` starts the pieces of a non-convex polygon (all of
+        them there, in order), else None."""
+        got = self._outlines.get(id(items[k]))
+        if got is None or got[0] is not items[k]:
+            return None
+        rest = got[2]
+        after = items[k + 1:k + 1 + len(rest)]
+        if len(after) != len(rest) or any(a is not b for a, b in zip(after, rest)):
+            return None
+        return got[1], 1 + len(rest)
+
+    def group_of(self, ref):
+        """(outline, first index, count) of the non-convex polygon the polygon ``ref`` is a
+        piece of, or None."""
+        name, i = ref
+        if name != "polygons" or not self.exists(ref):
+            return None
+        items = self.definition["polygons"]
+        for k in range(max(0, i - 64), i + 1):
+            g = self.group_at(items, k)
+            if g is not None and k + g[1] > i:
+                return g[0], k, g[1]
+        return None
 
     # ------------------------------------------------------------------ the author's document
 
@@ -407,6 +495,8 @@ class Document:
                 if k + count > len(mine):
                     return
                 self._origin[id(mine[k])] = (mine[k], item, tuple(mine[k + 1:k + count]), None)
+                if count > 1:
+                    self._group(mine[k:k + count], item["points"])
                 k += count
 
     def _derive(self, new, old):
@@ -462,6 +552,15 @@ class Document:
                     out.append(author)
                     k += 1 + len(rest)
                     continue
+            group = self.group_at(items, k) if name == "polygons" else None
+            if group is not None:
+                # A non-convex polygon: one entry, its outline (the loader cuts it again).
+                outline, count = group
+                author, base = ({}, {}) if got is None or got[0] is not item else (got[1], got[3] or got[1])
+                base = dict(base, points=None)
+                out.append(_merged(author, base, dict(item, points=outline), fills))
+                k += count
+                continue
                 if base is not None:            # an edit made it from the author's item
                     out.append(_merged(author, base, item, fills))
                     k += 1

@@ -18,8 +18,10 @@ from game.physics import geometry
 from game.level import LevelError, LevelWatcher, load_document, loads, save_document
 from game.level.errors import stem
 from game.editor.document import LISTS, ZONE_KINDS, ZONE_SHAPES, EditRefused, bbox, handles, points_of
+from game.editor.shapes import arc_points
+from game.physics.integrators import ORDER
 
-TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring")
+TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc")
 TOOL_KEYS = {str(k + 1): name for k, name in enumerate(TOOLS)}
 GRID = 0.5                  # m: the grid's starting size
 GRID_SIZES = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)   # m: sizes Ctrl+wheel steps through
@@ -34,8 +36,30 @@ PROPERTY_STEPS = {"radius": 0.05, "restitution": 0.05, "friction": 0.05, "rollin
                   "mass": 0.1, "density": 0.1, "vel": 0.5, "spin": 1.0, "every": 0.05, "max": 10,
                   "count": 1, "strength": 1.0, "stiffness": 5.0, "damping": 0.1, "rest": 0.1,
                   "jitter": 0.05}
-SIGNED = ("vel", "spin", "strength")      # properties that may go below zero
+SIGNED = ("vel", "spin", "strength", "pos", "a", "b", "corner")   # properties that may go below zero
 INTEGER = ("max", "count")
+# Sizes step in proportion (+ and - multiply or divide by 1.1; Shift: 1.01), so a press does
+# as much to a 5 cm peg as to a 3 m ball; from 0 (a thin wall) + gives the first step here.
+PROPORTIONAL = {"radius": 0.05, "mass": 0.1, "density": 0.1, "stiffness": 5.0, "every": 0.05}
+RATIO, FINE_RATIO = 1.1, 1.01
+ROTATE_STEP = 15.0          # degrees R turns the selection (Shift: 1 degree)
+SCALE_STEP = 1.1            # . scales the selection up by this, , down (Shift: 1.01)
+# The level panel (nothing selected): its rows, (label, key, index); keys are top-level
+# settings ("material.friction": a key of the material).
+LEVEL_ROWS = (("name", "name", None), ("description", "description", None),
+              ("gravity x", "gravity", 0), ("gravity y", "gravity", 1),
+              ("bounds x min", "bounds", 0), ("bounds y min", "bounds", 1),
+              ("bounds x max", "bounds", 2), ("bounds y max", "bounds", 3),
+              ("restitution", "material.restitution", None), ("friction", "material.friction", None),
+              ("rolling", "material.rolling", None), ("density", "material.density", None),
+              ("integrator", "integrator", None), ("sub-steps", "substeps", None))
+LEVEL_STEPS = {"gravity": 0.5, "bounds": 1.0, "material.restitution": 0.05, "material.friction": 0.05,
+               "material.rolling": 0.01, "material.density": 0.1, "substeps": 1}
+TEXT_KEYS = ("name", "description")
+# The arc tool's shape while it is being set (before Enter makes it a polyline).
+ARC_ROWS = (("centre x", "center", 0), ("centre y", "center", 1), ("radius", "radius", None),
+            ("start angle", "start", None), ("end angle", "end", None), ("pieces", "pieces", None))
+ARC_STEPS = {"center": 0.5, "radius": 0.25, "start": 15.0, "end": 15.0, "pieces": 1}
 
 TEMPLATE = {
     "$schema": "./level.schema.json",
@@ -78,6 +102,8 @@ class Editor:
         self.cursor = (0.0, 0.0)
         self.message = None
         self.pending = []           # corners of the polyline or polygon being clicked
+        self.arc = None             # the arc tool's shape being set: center, radius, start, end, pieces
+        self.corner = None          # (ref, corner index): the polyline or polygon corner last dragged
         self.hover = None           # the item under the pointer (select and spring tools)
         self._index_cache, self._index_key = None, None
         self.prop = 0
@@ -93,6 +119,7 @@ class Editor:
             raise ValueError(f"expected one of {TOOLS}, got {name!r}")
         self.tool = name
         self.pending, self.preview, self.box, self._gesture = [], None, None, None
+        self.arc = None
 
     def press(self, p, tol, shift=False):
         """Left button down at p (metres)."""
@@ -102,6 +129,9 @@ class Editor:
         t = self.tool
         if t == "select":
             self._press_select(p, tol, shift)
+        elif t == "arc":
+            self.arc = None
+            self._gesture = ("draw", self.snap(p, tol))
         elif t in ("segment", "zone"):
             self._gesture = ("draw", self.snap(p, tol))
         elif t == "spring":
@@ -141,6 +171,9 @@ class Editor:
                 self.doc.move_handle(ref, h, self.snap(p, tol, exclude=ref), merge=self._merge)
             elif kind == "box":
                 self.box = (g[1], p)
+            elif kind == "draw" and self.tool == "arc":
+                self.arc = self._arc_from(g[1], self.snap(p, tol))
+                self.preview = ("polyline", arc_points(**self.arc)[0]) if self.arc else None
             elif kind == "draw":
                 self.preview = (self.tool, [g[1], self.snap(p, tol)])
             elif kind == "spring":
@@ -172,6 +205,13 @@ class Editor:
                     self.message = "drag a rectangle to make a zone"
                 else:
                     self.doc.add("zones", {"kind": self.zone_kind, "rect": [a, b]})
+            elif g is not None and g[0] == "draw" and t == "arc":
+                self.arc = self._arc_from(g[1], self.snap(p, tol))
+                if self.arc is None:
+                    self.message = "drag from the centre out to the arc's start"
+                else:
+                    self.preview = ("polyline", arc_points(**self.arc)[0])
+                    self.message = "arc: Enter makes it; the panel sets its angles"
             elif g is not None and g[0] == "spring":
                 self._end_spring(g[1], p, tol)
             elif t in ("polyline", "polygon"):
@@ -191,9 +231,34 @@ class Editor:
                 self.pending.pop()
             self.finish(closed=False)
 
+    def _arc_from(self, center, rim):
+        """The arc tool's shape for a drag from ``center`` to ``rim``: that radius, starting
+        at the rim point's angle and turning half a circle counter-clockwise (dragged to the
+        left of the centre: a cup); None for a drag too short."""
+        dx, dy = rim[0] - center[0], rim[1] - center[1]
+        radius = math.hypot(dx, dy)
+        if radius < 1e-3:
+            return None
+        start = round(math.degrees(math.atan2(dy, dx)), 6)
+        return {"center": [float(center[0]), float(center[1])], "radius": round(radius, 9),
+                "start": start, "end": start + 180.0, "pieces": None}
+
     def finish(self, closed=False):
-        """End the polyline or polygon being clicked (Enter; C closes a polyline)."""
+        """End the polyline or polygon being clicked (Enter; C closes a polyline); the arc
+        tool's arc becomes a polyline."""
         pts, t = self.pending, self.tool
+        if t == "arc":
+            if self.arc is None:
+                self.message = "drag from the centre out to the arc's start"
+                return
+            points, full = arc_points(**self.arc)
+            try:
+                self.doc.add("polylines", {"points": points, "closed": full}, "add arc")
+            except EditRefused as e:
+                self.message = str(e)
+                return
+            self.arc, self.preview = None, None
+            return
         try:
             if t == "polyline":
                 if len(pts) < 2:
@@ -219,16 +284,21 @@ class Editor:
                 if math.dist(p, q) <= tol:
                     self._merge += 1
                     self._gesture = ("handle", ref, h)
+                    if isinstance(h, int):
+                        self.corner = (ref, h)
                     return
         ref = self.pick(p, tol)
         if ref is None:
             self._gesture = ("box", p)
             self.box = (p, p)
             return
-        if shift:
-            self.doc.selection = [r for r in sel if r != ref] if ref in sel else sel + [ref]
+        group = self.doc.group_of(ref)
+        refs = [ref] if group is None else [("polygons", group[1] + j) for j in range(group[2])]
+        if shift:                  # a non-convex polygon's pieces are chosen together
+            self.doc.selection = ([r for r in sel if r not in refs] if ref in sel
+                                  else sel + [r for r in refs if r not in sel])
         elif ref not in sel:
-            self.doc.selection = [ref]
+            self.doc.selection = refs
         if ref in self.doc.selection:
             self._merge += 1
             self._gesture = ("move", p, (0.0, 0.0))
@@ -307,11 +377,45 @@ class Editor:
         elif name == "k" and self.tool == "zone":
             self.zone_kind = ZONE_KINDS[(ZONE_KINDS.index(self.zone_kind) + 1) % len(ZONE_KINDS)]
             self.message = f"new zones: {self.zone_kind}"
-        elif name == "escape" and (self.pending or self._gesture):
-            self.pending, self.preview, self._gesture, self.box = [], None, None, None
+        elif name == "escape" and (self.pending or self._gesture or self.arc):
+            self.pending, self.preview, self._gesture, self.box, self.arc = [], None, None, None, None
+        elif name == "r" and doc.selection:
+            self.turn(-ROTATE_STEP if shift else ROTATE_STEP, fine=False)
+        elif name in (".", ",") and doc.selection:
+            self.resize(SCALE_STEP if name == "." else 1.0 / SCALE_STEP, fine=shift)
         else:
             return False
         return True
+
+    def selection_center(self):
+        """The middle of the selection's bounding box (metres)."""
+        d = self.doc.definition
+        boxes = [bbox(n, self.doc.item((n, i)), d.get("balls")) for n, i in self.doc.selection if self.doc.exists((n, i))]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def turn(self, degrees, fine=False):
+        """R / Shift+R: turn the selection about its centre (one undo step)."""
+        if not self.doc.selection:
+            return
+        try:
+            self.doc.transform(self.doc.selection, self.selection_center(), rotate=degrees)
+            self.message = f"turned {degrees:+g} degrees"
+        except EditRefused as e:
+            self.message = f"not turned: {e}"
+
+    def resize(self, factor, fine=False):
+        """. / , (Shift: finer): scale the selection about its centre (one undo step)."""
+        if not self.doc.selection:
+            return
+        if fine:
+            factor = FINE_RATIO if factor > 1 else 1.0 / FINE_RATIO
+        try:
+            self.doc.transform(self.doc.selection, self.selection_center(), factor=factor)
+            self.message = f"scaled x{factor:.3g}"
+        except EditRefused as e:
+            self.message = f"not scaled: {e}"
 
     def _say_history(self, label, verb):
         self.message = f"{verb}: {label}" if label else f"nothing to {verb}"
@@ -372,15 +476,37 @@ class Editor:
 
     # ------------------------------------------------------------------ properties
 
-    def properties(self):
-        """Rows of the property panel for the selection: (label, key, index, value); index is
-        0 or 1 for a vector's x or y, None for a number or a choice."""
+    def panel_title(self):
+        """What the property panel is about: "balls[3]", "2 items", "level", "new arc"..."""
+        if self.tool == "arc" and self.arc is not None:
+            return "new arc (Enter makes it)"
+        if self.pending:
+            return f"new {self.tool}: {len(self.pending)} point{'s' if len(self.pending) != 1 else ''}"
         sel = [r for r in self.doc.selection if self.doc.exists(r)]
         if not sel:
-            return []
+            return "level"
+        group = self.doc.group_of(sel[0])
+        if group is not None and len(sel) == group[2]:
+            return f"polygon (polygons[{group[1]}..{group[1] + group[2] - 1}])"
+        return f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
+
+    def properties(self):
+        """Rows of the property panel: (label, key, index, value); index is 0 or 1 for a
+        vector's x or y, None for a number or a choice. The selection's keys (its points'
+        coordinates first); with nothing selected the level's own settings ("level:..."
+        keys); while a shape is being drawn, the arc tool's ("arc:...") or none."""
+        if self.tool == "arc" and self.arc is not None:
+            return [(label, "arc:" + key, index, self.arc[key][index] if index is not None else
+                     (self.arc[key] if self.arc[key] is not None else len(arc_points(**self.arc)[0]) - 1))
+                    for label, key, index in ARC_ROWS]
+        if self.pending:
+            return []                           # the panel shows the shape being drawn, not an old selection
+        sel = [r for r in self.doc.selection if self.doc.exists(r)]
+        if not sel:
+            return self._level_rows()
         name, _ = sel[0]
         item = self.doc.item(sel[0])
-        rows = []
+        rows = self._point_rows(sel[0], item) if len(sel) == 1 else []
         if name == "zones":
             rows.append(("kind", "kind", None, item["kind"]))
             rows.append(("shape", "shape", None, next(k for k in ZONE_SHAPES if k in item)))
@@ -400,6 +526,35 @@ class Editor:
             rows.append((f"use {other}", "swap", None, other))
         return rows
 
+    def _point_rows(self, ref, item):
+        """The selected item's points, to type: a ball's or spawner's pos, a segment's ends,
+        the polyline or polygon corner last dragged (else its first)."""
+        name = ref[0]
+        if name in ("balls", "spawners"):
+            return [("pos x", "pos", 0, item["pos"][0]), ("pos y", "pos", 1, item["pos"][1])]
+        if name == "segments":
+            return [(f"{end} {axis}", end, k, item[end][k]) for end in ("a", "b") for k, axis in enumerate("xy")]
+        if name in ("polylines", "polygons"):
+            if self.doc.group_of(ref) is not None:
+                return []                       # a piece's corner is not one the author drew
+            c = self.corner[1] if self.corner is not None and self.corner[0] == ref else 0
+            c = min(c, len(item["points"]) - 1)
+            return [(f"corner {c} {axis}", "corner", (c, k), item["points"][c][k]) for k, axis in enumerate("xy")]
+        return []
+
+    def _level_rows(self):
+        d = self.doc.definition
+        rows = []
+        for label, key, index in LEVEL_ROWS:
+            if key.startswith("material."):
+                value = d["material"][key.split(".", 1)[1]]
+            else:
+                value = d.get(key)
+                if index is not None:
+                    value = value[index]
+            rows.append((label, "level:" + key, index, value))
+        return rows
+
     def select_prop(self, direction):
         rows = self.properties()
         if rows:
@@ -412,8 +567,32 @@ class Editor:
             return
         label, key, index, value = row
         sel = self.doc.selection
+        up = direction > 0
         try:
-            if key == "kind":
+            if key.startswith("arc:"):
+                key = key[4:]
+                step = ARC_STEPS[key] * (0.1 if fine and key != "pieces" else 1)
+                self._set_arc(key, index, value + step * (1 if up else -1))
+                return
+            if key.startswith("level:"):
+                key = key[6:]
+                if key == "integrator":
+                    k = (ORDER.index(value) + (1 if up else -1)) % len(ORDER) if value in ORDER else 0
+                    self._set_level("integrator", None, ORDER[k])
+                elif key in TEXT_KEYS:
+                    self.message = f"{label}: press V (or click the row) to type it"
+                else:
+                    step = LEVEL_STEPS[key] * (0.1 if fine and key != "substeps" else 1)
+                    self._set_level(key, index, value + step * (1 if up else -1))
+                return
+            if key in PROPORTIONAL:
+                ratio = FINE_RATIO if fine else RATIO
+                if value > 0:
+                    number = value * ratio if up else value / ratio
+                else:
+                    number = PROPORTIONAL[key] if up else 0.0
+                self._set_number(key, index, float(f"{number:.4g}") if number > 0 else 0.0)
+            elif key == "kind":
                 k = (ZONE_KINDS.index(value) + (1 if direction > 0 else -1)) % len(ZONE_KINDS)
                 self.doc.set_property(sel, "kind", ZONE_KINDS[k])
             elif key == "shape":
@@ -425,7 +604,7 @@ class Editor:
             elif key == "swap":
                 self._swap_mass(sel, value)
             else:
-                step = PROPERTY_STEPS[key] * (0.1 if fine and key not in INTEGER else 1)
+                step = (PROPERTY_STEPS.get(key) or NUDGE) * (0.1 if fine and key not in INTEGER else 1)
                 self._set_number(key, index, value + step * (1 if direction > 0 else -1))
         except EditRefused as e:
             self.message = f"{label}: {e}"
@@ -437,9 +616,16 @@ class Editor:
         if row is None:
             return False
         label, key, index, value = row
-        if key in ("kind", "shape", "swap"):
+        if key in ("kind", "shape", "swap", "level:integrator"):
             self.message = f"{label}: use + and - to choose"
             return False
+        if key[6:] in TEXT_KEYS and key.startswith("level:"):
+            try:
+                self._set_level(key[6:], None, text.strip())
+            except EditRefused as e:
+                self.message = f"{label}: {e}"
+                return False
+            return True
         try:
             number = float(text.strip())
         except ValueError:
@@ -449,7 +635,12 @@ class Editor:
             self.message = f"{label}: expected a finite number, got {text.strip()[:20]!r}"
             return False
         try:
-            self._set_number(key, index, number)
+            if key.startswith("arc:"):
+                self._set_arc(key[4:], index, number)
+            elif key.startswith("level:"):
+                self._set_level(key[6:], index, number)
+            else:
+                self._set_number(key, index, number)
         except EditRefused as e:
             self.message = f"{label}: {e}"
             return False
@@ -469,7 +660,68 @@ class Editor:
         self._merge += 1
         return ("action", self._merge)
 
+    def _set_arc(self, key, index, number):
+        """Change the arc being set (not an edit yet: Enter makes it one)."""
+        arc = self.arc
+        if key == "center":
+            arc["center"][index] = float(round(number, 9))
+        elif key == "radius":
+            if number <= 0:
+                raise EditRefused("expected a radius above 0")
+            arc["radius"] = float(round(number, 9))
+        elif key == "pieces":
+            arc["pieces"] = max(1, min(360, int(round(number))))
+        else:
+            arc[key] = float(round(number, 6))
+            if abs(arc["end"] - arc["start"]) < 1e-6:
+                raise EditRefused("expected an arc: the start and end angles are the same")
+        self.preview = ("polyline", arc_points(**arc)[0])
+
+    def _set_level(self, key, index, value):
+        """Set a level setting (``key`` as in LEVEL_ROWS) as one undoable edit, refused with
+        the loader's reason when the level would not load. A new material carries over to
+        every item that had the old one's value (what the file leaves to the material)."""
+        d = self.doc.definition
+        if key.startswith("material."):
+            part = key.split(".", 1)[1]
+            value = float(round(max(0.0, value), 9))
+            material = dict(d["material"], **{part: value})
+            self._check_level(material=material)
+            m = self._action()
+            old = d["material"][part]
+            self.doc.set_top("material", material, merge=m)
+            lists = ("balls",) if part == "density" else ("segments", "polylines", "polygons", "balls")
+            changes = {(name, i): dict(item, **{part: value}) for name in lists
+                       for i, item in enumerate(d.get(name, [])) if item.get(part) == old}
+            self.doc._replace_items(changes, f"set material {part}", merge=m)
+            self.doc.end_merge()
+            return
+        if key == "substeps":
+            value = int(round(value))
+        elif key in ("gravity", "bounds"):
+            vec = list(d[key])
+            vec[index] = float(round(value, 9))
+            value = vec
+        self._check_level(**{key: value})
+        self.doc.set_top(key, value)
+        self.doc.end_merge()
+
+    def _check_level(self, **changes):
+        """Raise EditRefused with the loader's reason if the level with ``changes`` would not load."""
+        level = dict(self.doc.definition, **changes)
+        try:
+            loads(json.dumps(level, allow_nan=False), "<level>")
+        except (LevelError, ValueError, TypeError) as e:
+            raise EditRefused(str(e).splitlines()[0].split(": ", 1)[-1]) from None
+
     def _set_number(self, key, index, number):
+        if key == "corner":
+            ref = self.doc.selection[0]
+            point = list(self.doc.item(ref)["points"][index[0]])
+            point[index[1]] = float(round(number, 9))
+            self.corner = (ref, index[0])
+            self.doc.move_handle(ref, index[0], point)
+            return
         if key in INTEGER:
             number = int(round(number))
         elif key not in SIGNED:

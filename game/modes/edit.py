@@ -18,7 +18,7 @@ import pygame
 from game.checks import check_all
 from game.editor.document import Document, handles
 from game.editor.tools import TOOLS, Editor, template_document
-from game.draw.hud import BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
+from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -30,7 +30,7 @@ CHECK_DELAY = 0.3            # s after the last edit before the level checks run
 CHECK_SECONDS = 3.0          # s: each level check's budget in the editor (it runs beside the game)
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 TOOLBAR_TOP = 8              # px
-BUTTON_SIZE = (92, 30)       # px: a toolbar button
+BUTTON_SIZE = (84, 30)       # px: a toolbar button
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
@@ -58,7 +58,7 @@ DIM = (150, 158, 176)
 WARN = (255, 210, 90)
 
 EDIT_KEYMAP = (
-    ("1 ... 8", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring"),
+    ("1 ... 9", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc"),
     ("click / shift-click", "select / add to the selection (tool 1)"),
     ("drag", "move the selection, a handle (ends, corners), or box-select on empty space"),
     ("Ctrl+A", "select everything"),
@@ -70,8 +70,12 @@ EDIT_KEYMAP = (
     ("polygon tool", "click corners; Enter closes (non-convex is split)"),
     ("zone tool", "drag a rectangle; K: goal, kill or attractor"),
     ("spring tool", "drag from a ball to a ball or a point"),
+    ("arc tool", "drag from the centre to the start (half a circle: a cup); the panel sets angles; Enter"),
+    ("R  Shift+R", "turn the selection 15 degrees counter-clockwise / clockwise"),
+    (".  ,  (Shift: finer)", "scale the selection up / down by 10 % (1 %)"),
+    ("nothing selected", "the panel sets the level: name, description, gravity, bounds, material, integrator, sub-steps"),
     ("[  ]", "previous / next property in the panel"),
-    ("+  -  wheel on panel", "change it (Shift: finer); click a row or V: type a number"),
+    ("+  -  wheel on panel", "change it (sizes by 10 %; Shift: finer); click a row or V: type a value"),
     ("G / Ctrl+wheel", "grid on or off / grid size"),
     ("Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z", "undo, redo, redo"),
     ("Ctrl+S / Ctrl+Shift+S", "save / save as a new file in levels/"),
@@ -296,7 +300,12 @@ class EditMode(Mode):
             self.entry = None
             if kind == "name":
                 if self.editor.save_as(text, self.app.level_dir):
+                    # Play goes on with the file just named; the view stays where it is.
+                    camera = self.app.camera
+                    view = (camera.center.copy(), camera.scale, camera.fitted)
                     self.app.session.open(self.doc.path)
+                    camera.center, camera.scale, camera.fitted = view
+                    self.app.renderer.invalidate()
             else:
                 self.editor.type_prop(text)
                 self._world_state = object()
@@ -436,7 +445,7 @@ class EditMode(Mode):
         rows = self.editor.properties()
         width, _ = self.app.size
         return pygame.Rect(width - PANEL_WIDTH - 8, TOOLBAR_TOP + BUTTON_SIZE[1] + 8, PANEL_WIDTH,
-                           34 + ROW_HEIGHT * max(1, len(rows)) + 22)
+                           34 + ROW_HEIGHT * max(2, len(rows)) + 22)
 
     def panel_hit(self, pos):
         rows = self.editor.properties()
@@ -453,9 +462,9 @@ class EditMode(Mode):
         app = self.app
         if self.testing:
             app.play.draw(surface)
-            # Below play's status row (paused, warming up), which sits under the top bar.
-            self._label(surface, "PLAY-TEST    Tab: back to the editor",
-                        (surface.get_width() // 2, BAR_HEIGHT + 2 * MARGIN + 30 + 14), WARN, centre=True)
+            # Just above the key hint: clear of play's status row and its LEVEL COMPLETE box.
+            self.testing_label = self._label(surface, "PLAY-TEST    Tab: back to the editor",
+                        (surface.get_width() // 2, surface.get_height() - HINT_HEIGHT - 20), WARN, centre=True)
             return
         camera = app.camera
         app.renderer.draw(surface, self.shown_world(), camera)
@@ -485,6 +494,14 @@ class EditMode(Mode):
             surface.blit(panel, box.topleft)
         surface.blit(s, rect)
         return rect
+
+    def _drawn_item(self, ref):
+        """The item to outline for ``ref``: a piece of a non-convex polygon is outlined as the
+        whole polygon its author drew (no seams inside it)."""
+        group = self.doc.group_of(ref)
+        if group is not None:
+            return dict(self.doc.item(ref), points=group[0])
+        return self.doc.item(ref)
 
     def _outline(self, surface, name, item, colour, width=2):
         px, scale = self._px, self.app.camera.scale
@@ -523,12 +540,12 @@ class EditMode(Mode):
     def draw_selection(self, surface):
         hover = self.editor.hover
         if hover is not None and self.doc.exists(hover) and hover not in self.doc.selection:
-            self._outline(surface, hover[0], self.doc.item(hover), HOVER, 1)
+            self._outline(surface, hover[0], self._drawn_item(hover), HOVER, 1)
         for ref in self.doc.selection:
             if not self.doc.exists(ref):
                 continue
             item = self.doc.item(ref)
-            self._outline(surface, ref[0], item, SELECTED)
+            self._outline(surface, ref[0], self._drawn_item(ref), SELECTED)
             for _, p in handles(ref[0], item):
                 x, y = self._px(p)
                 pygame.draw.rect(surface, HANDLE, pygame.Rect(x - 4, y - 4, 9, 9), 2)
@@ -574,15 +591,24 @@ class EditMode(Mode):
         for k, f in enumerate(self.findings):
             if len(self.findings) <= MARKER_LABELS or (near is not None and near[1] == k):
                 x, y = self._px(f.point)
-                reason = f.reason if len(f.reason) <= 90 else f.reason[:89] + "..."
-                s = self.app.hud.text(reason, SIZE_SMALL, MARKER)
-                rect = s.get_rect(topleft=(x + MARKER_RADIUS + 8, y - 8)).inflate(10, 6)
-                if rect.right > surface.get_width():            # no room on the right: the left
+                # Wrapped to a column that fits the window, beside the marker (right, else
+                # left), and kept inside the window: never cut at its edge.
+                hud, width = self.app.hud, surface.get_width()
+                lines = hud.wrap_fit(f.reason, SIZE_SMALL, min(360, width // 2), max_lines=3)
+                step = hud.font(SIZE_SMALL).get_linesize()
+                w = max(hud.font(SIZE_SMALL).size(t)[0] for t in lines)
+                rect = pygame.Rect(x + MARKER_RADIUS + 8, y - 8, w, step * len(lines)).inflate(10, 6)
+                if rect.right > width:                          # no room on the right: the left
                     rect.right = x - MARKER_RADIUS - 4
+                rect.left = max(0, min(rect.left, width - rect.width))
                 while rect.collidelist(placed) >= 0:
                     rect.y += rect.height + 2
                 placed.append(rect)
-                self._label(surface, reason, (rect.x + 5, rect.y + 3), MARKER, SIZE_SMALL)
+                panel = pygame.Surface(rect.size, pygame.SRCALPHA)
+                panel.fill(PANEL_BG)
+                surface.blit(panel, rect.topleft)
+                for k, text in enumerate(lines):
+                    surface.blit(hud.text(text, SIZE_SMALL, MARKER), (rect.x + 5, rect.y + 3 + k * step))
 
     def draw_toolbar(self, surface):
         name = self.doc.definition.get("name") or "(no name)"
@@ -598,15 +624,23 @@ class EditMode(Mode):
 
     def draw_panel(self, surface):
         rows = self.editor.properties()
-        if not rows:
+        title = self.editor.panel_title()
+        if not rows and not self.editor.pending:
             return
         rect = self.panel_rect()
         panel = pygame.Surface(rect.size, pygame.SRCALPHA)
         panel.fill(PANEL_BG)
         surface.blit(panel, rect.topleft)
-        sel = self.doc.selection
-        title = f"{sel[0][0]}[{sel[0][1]}]" if len(sel) == 1 else f"{len(sel)} items"
-        surface.blit(self.app.hud.text(title, SIZE_BODY, WARN, bold=True), (rect.x + 8, rect.y + 6))
+        surface.blit(self.app.hud.text(_fit_text(self.app.hud, title, SIZE_BODY, rect.width - 16, bold=True), SIZE_BODY,
+                                       WARN, bold=True), (rect.x + 8, rect.y + 6))
+        if not rows:                        # drawing a polyline or polygon: how to go on
+            tip = "Enter ends, C closes" if self.editor.tool == "polyline" else "Enter closes it"
+            hud = self.app.hud
+            step = hud.font(SIZE_SMALL).get_linesize()
+            for k, line in enumerate(hud.wrap_fit(tip + ", Backspace takes the last point back, Esc drops it",
+                                                  SIZE_SMALL, rect.width - 16)):
+                surface.blit(hud.text(line, SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32 + k * step))
+            return
         current = self.editor.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
             y = rect.y + 30 + k * ROW_HEIGHT
@@ -614,6 +648,7 @@ class EditMode(Mode):
                 pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
             surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else DIM), (rect.x + 8, y + 3))
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+            shown = _fit_text(self.app.hud, shown, SIZE_BODY, rect.width - 138)
             surface.blit(self.app.hud.text(shown, SIZE_BODY, TEXT), (rect.x + 130, y + 3))
         foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, DIM)
         surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
@@ -634,13 +669,26 @@ class EditMode(Mode):
             many = len(self.findings) > MARKER_LABELS
             parts.append(f"{len(self.findings)} check{'s' if many or len(self.findings) > 1 else ''} found"
                          + (" (point at a ! for its reason)" if many else ""))
-        colour = TEXT
+        hud = self.app.hud
         if self.check_notes:
             parts.append(self.check_notes[0])
-        if ed.message:
-            parts.append(ed.message)
-            colour = WARN
-        surface.blit(self.app.hud.text("    ".join(parts), SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
+        line = "    ".join(parts)
+        message = ed.message
+        if message and hud.font(SIZE_BODY).size(line + "    " + message)[0] <= width - 20:
+            line, message = line + "    " + message, None
+        colour = WARN if ed.message else TEXT
+        surface.blit(hud.text(line, SIZE_BODY, colour), (10, height - STATUS_HEIGHT + 6))
+        if message:
+            # Too long for the status line: wrapped on a panel just above it, never cut at the edge.
+            lines = hud.wrap_fit(message, SIZE_BODY, width - 40, max_lines=4)
+            step = hud.font(SIZE_BODY).get_linesize()
+            top = height - STATUS_HEIGHT - 8 - step * len(lines)
+            box = pygame.Rect(6, top - 4, max(hud.font(SIZE_BODY).size(t)[0] for t in lines) + 16, step * len(lines) + 8)
+            panel = pygame.Surface(box.size, pygame.SRCALPHA)
+            panel.fill(PANEL_BG)
+            surface.blit(panel, box.topleft)
+            for k, text in enumerate(lines):
+                surface.blit(hud.text(text, SIZE_BODY, WARN), (box.x + 8, top + k * step))
 
     def draw_prompt(self, surface):
         if self.prompt is not None:
@@ -664,8 +712,15 @@ class EditMode(Mode):
             rows = self.editor.properties()
             label = rows[self.editor.prop % len(rows)][0] if rows else "value"
             line = f"{label} = {text}_    (Enter sets, Esc cancels)"
+            line = _fit_text(self.app.hud, line, SIZE_TITLE, surface.get_width() - 20)
         self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
                     centre=True)
+
+
+def _fit_text(hud, text, size, width, bold=False):
+    """``text`` cut with "..." to ``width`` px (the panel's columns)."""
+    from game.draw.hud import _fit
+    return _fit(hud.font(size, bold), text, width)
 
 
 class _Checker(threading.Thread):

@@ -6,25 +6,37 @@ import numpy as np
 import pygame
 
 from game import defaults
-
+from game.app import placing
 from game.physics import geometry
 from game.app.clock import TIME_SCALES
 from game.app.gestures import Fling, Hold, Pan, far
-from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
+from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, HINT_PANEL, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.physics.integrators import ORDER, next_integrator
 from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
-from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim
+from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim, draw_spin
 from game.app.session import goal_reached
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
-SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while the spray's spot is taken
+SPRAY_BACKLOG = 3            # balls a slow frame may owe the spray at most
+SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while no spot near it is free
+PLAYER_SEED = 2718           # the player's jitter: the same clicks make the same balls every run
+# The ball picker (B / Shift+B, C / Shift+C): radii in metres (the level's own joins them),
+# and materials, each (name, overrides of the level's material or None, preview colour).
+BALL_RADII = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)
+BALL_MATERIALS = (
+    ("level's", None, (235, 235, 235)),
+    ("rubber", {"restitution": 0.85, "friction": 0.9, "density": 1.2}, (240, 110, 110)),
+    ("steel", {"restitution": 0.3, "friction": 0.15, "density": 7.8}, (170, 185, 205)),
+    ("wood", {"restitution": 0.45, "friction": 0.5, "density": 0.6}, (200, 150, 90)),
+    ("ice", {"restitution": 0.1, "friction": 0.02, "density": 0.9}, (140, 220, 245)),
+)
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
@@ -41,11 +53,13 @@ KEYMAP = (
     ("left click", "spawn a ball"),
     ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
     ("Shift / Ctrl + fling", "with topspin / backspin (it would roll at its horizontal speed)"),
-    ("left hold", "spray balls (a red ring: the spot is taken)"),
+    ("left hold", "spray balls into the free spots nearest the pointer (a red ring: none free)"),
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
+    ("B   Shift+B", "bigger / smaller balls (the cursor shows the next ball)"),
+    ("C   Shift+C", "next / previous ball material: level's, rubber, steel, wood, ice"),
     ("Space", "pause / run"),
     (".", "step one tick (pauses)"),
     ("-   =", "slower / faster (time scale)"),
@@ -67,7 +81,7 @@ KEYMAP = (
     ("Esc", "close help, or quit"),
 )
 
-HINT = (("H", "help"), ("L", "levels"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
+HINT = (("H", "help"), ("L", "levels"), ("B/C", "ball"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
         ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
 
 
@@ -145,6 +159,10 @@ class PlayMode(Mode):
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
         self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
+        self.rng = np.random.default_rng(PLAYER_SEED)   # the player's balls' jitter, per run of the level
+        self.picked_radius = None      # m: the picker's ball radius (None: the level's own)
+        self.material_index = 0        # into BALL_MATERIALS
+        self.picker_level = None       # the level file the picked radius was chosen on
 
     @property
     def world(self):
@@ -165,6 +183,9 @@ class PlayMode(Mode):
         self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
+        self.rng = np.random.default_rng(PLAYER_SEED)
+        if os.path.realpath(self.app.session.path) != self.picker_level:
+            self.picked_radius = None          # another level: its own ball size again
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
@@ -218,22 +239,25 @@ class PlayMode(Mode):
                 self.world.move_grab(self.left.handle, self.app.cursor_world())
 
     def spray(self, frame_dt):
-        """A held press sprays a ball at the pointer every SPRAY_EVERY wall seconds, where
-        the spot is free (spot_taken says so, and the pointer shows it)."""
-        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_EVERY)
-        point = self.app.cursor_world()
-        self.spot_taken = self.taken(point)
-        if self.spray_clock >= SPRAY_EVERY and not self.spot_taken:
-            self.spray_clock = 0.0
-            self.spawn(point)
+        """A held press sprays a ball every SPRAY_EVERY wall seconds into the free spot
+        nearest the pointer (placing.nearest_free: no ball, no wall, within a few diameters);
+        spot_taken says none is free, and the pointer shows it."""
+        # A slow frame makes the balls it owes (a few at most): the rate holds at any frame rate.
+        self.spray_clock = min(self.spray_clock + frame_dt, SPRAY_BACKLOG * SPRAY_EVERY)
+        radius = self.spawn_radius()
+        size = placing.jitter_size(radius)
+        while self.spray_clock >= SPRAY_EVERY:
+            spot = placing.nearest_free(self.world, self.app.cursor_world(), radius, self.rng.uniform(-size, size, 2))
+            self.spot_taken = spot is None
+            if spot is None:
+                self.spray_clock = SPRAY_EVERY        # the next free spot gets the next ball at once
+                return
+            self.spray_clock -= SPRAY_EVERY
+            self.spawn(spot)
 
     def taken(self, point):
-        """Whether a new ball at ``point`` would overlap a ball already there."""
-        if self.world.count == 0:
-            return False
-        radius = self.spawn_radius() or defaults.BALL_RADIUS
-        d = np.linalg.norm(self.world.pos - np.asarray(point, float), axis=1)
-        return bool(np.any(d < self.world.radius + radius))
+        """Whether a new ball at ``point`` would overlap a ball or a wall, or lie outside."""
+        return not bool(placing.free(self.world, np.asarray(point, float)[None], self.spawn_radius())[0])
 
     # ---- input -------------------------------------------------------------------------------
     def handle_event(self, event):
@@ -300,6 +324,10 @@ class PlayMode(Mode):
             self.save_snapshot()
         elif key == pygame.K_s:
             app.push(SettingsMode(app))
+        elif key == pygame.K_b:
+            self.pick_radius(-1 if event.mod & pygame.KMOD_SHIFT else +1)
+        elif key == pygame.K_c:
+            self.pick_material(-1 if event.mod & pygame.KMOD_SHIFT else +1)
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):
@@ -378,6 +406,7 @@ class PlayMode(Mode):
                 self.left = Hold(pos, self.world.grab(hit, point))
             else:
                 self.left = Fling(pos, point)
+                self.spray_clock = 0.0
         elif button in (2, 3):
             self.pan = Pan(button, pos, pos)
 
@@ -390,7 +419,9 @@ class PlayMode(Mode):
             elif left.spraying:
                 pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
-                self.spawn(left.start_world)
+                # A click: a small seeded jitter, so balls clicked onto one another topple
+                # as real ones would (a column placed exactly in a level file still stands).
+                self.spawn(placing.jittered(left.start_world, self.spawn_radius(), self.rng))
             else:
                 end = self.app.camera.screen_to_world(pos)
                 velocity = (end - left.start_world) * FLING_GAIN
@@ -410,7 +441,8 @@ class PlayMode(Mode):
         if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
             self.app.toast("outside the level")
             return -1
-        index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin)
+        material = BALL_MATERIALS[self.material_index][1] or {}
+        index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin, **material)
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
         return index
@@ -444,7 +476,12 @@ class PlayMode(Mode):
         return False
 
     def spawn_radius(self):
-        """New balls match the level's own: its first spawner's, else its first ball's."""
+        """m: the radius of the player's next ball: the picker's, else the level's own."""
+        return self.picked_radius if self.picked_radius is not None else self.level_radius()
+
+    def level_radius(self):
+        """m: the level's own ball size: its first spawner's, else its first ball's, else the
+        default."""
         doc = self.app.session.doc
         for spawner in doc.get("spawners", ()):
             if "radius" in spawner:
@@ -452,7 +489,31 @@ class PlayMode(Mode):
         for ball in doc.get("balls", ()):
             if "radius" in ball:
                 return float(ball["radius"])
-        return None
+        return defaults.BALL_RADIUS
+
+    def pick_radius(self, direction):
+        """B / Shift+B: the next bigger (+1) or smaller (-1) ball of BALL_RADII and the level's own."""
+        sizes = sorted(set(BALL_RADII) | {self.level_radius()})
+        now = self.spawn_radius()
+        if direction > 0:
+            bigger = [r for r in sizes if r > now + 1e-12]
+            radius = bigger[0] if bigger else sizes[-1]
+        else:
+            smaller = [r for r in sizes if r < now - 1e-12]
+            radius = smaller[-1] if smaller else sizes[0]
+        self.picked_radius = radius
+        self.picker_level = os.path.realpath(self.app.session.path)
+        self.app.toast(f"ball: {self.ball_label()}")
+
+    def pick_material(self, direction):
+        """C / Shift+C: the next or previous material of BALL_MATERIALS."""
+        self.material_index = (self.material_index + direction) % len(BALL_MATERIALS)
+        self.app.toast(f"ball: {self.ball_label()}")
+
+    def ball_label(self):
+        """ "0.25 m rubber": the picker's next ball, as the HUD shows it."""
+        name = BALL_MATERIALS[self.material_index][0]
+        return f"{self.spawn_radius():g} m " + ("level material" if name == "level's" else name)
 
     def save_snapshot(self):
         """Ctrl+S: the running world as a new level file beside the levels (what --save
@@ -480,37 +541,75 @@ class PlayMode(Mode):
         app = self.app
         # The debug layers' line of solver options ends left of the energy plot's column.
         text_right = energy_plot_rect(surface.get_size(), HINT_HEIGHT).left - 10 if self.show_energy else None
+        # The world (and its debug grid) stops at the key hint's row: nothing crosses the hint.
+        width, height = surface.get_size()
+        clip = surface.get_clip()
+        surface.set_clip(clip.clip(pygame.Rect(0, 0, width, height - HINT_HEIGHT)))
         app.renderer.draw(surface, self.world, app.camera, debug=self.debug_layers,
                           trails=self.trails if self.show_trails else None, text_right=text_right)
+        surface.set_clip(clip)
+        surface.fill(HINT_PANEL[:3], pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT))
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
-            radius = (self.spawn_radius() or defaults.BALL_RADIUS) * app.camera.scale
+            radius = self.spawn_radius() * app.camera.scale
             pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
+        elif self.left is None and self.pan is None and app.mouse_known:
+            self.draw_ball_preview(surface)
         self.draw_hud(surface)
+
+    def draw_ball_preview(self, surface):
+        """The picker's next ball on the cursor: its size and its material's colour, faint."""
+        app = self.app
+        x, y = app.mouse
+        width, height = surface.get_size()
+        if not (0 <= x < width and BAR_HEIGHT <= y < height - HINT_HEIGHT):
+            return                                   # over the HUD: no ball goes there
+        radius = max(3, int(round(self.spawn_radius() * app.camera.scale)))
+        if radius > max(width, height):
+            return
+        colour = BALL_MATERIALS[self.material_index][2]
+        disc = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
+        pygame.draw.circle(disc, colour + (60,), (radius + 1, radius + 1), radius)
+        pygame.draw.circle(disc, colour + (200,), (radius + 1, radius + 1), radius, 1)
+        surface.blit(disc, (x - radius - 1, y - radius - 1))
 
     def draw_aim(self, surface):
         app, fling = self.app, self.left
         end_world = app.cursor_world()
         velocity = (end_world - fling.start_world) * FLING_GAIN
-        radius = self.spawn_radius() or defaults.BALL_RADIUS
+        radius = self.spawn_radius()
         path = app.camera.world_to_screen(flight_preview(self.world, fling.start_world, velocity, radius))
         speed = float(np.hypot(*velocity))
-        draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
+        mods = pygame.key.get_mods() if pygame.display.get_init() else 0
+        spin = fling_spin(velocity, radius, mods)
+        label = f"{speed:.1f} m/s"
+        if spin:
+            label += f", {'topspin' if mods & pygame.KMOD_SHIFT else 'backspin'} {abs(spin):.0f} rad/s"
+        draw_aim(surface, fling.start, app.mouse, label, lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
+        if spin:
+            draw_spin(surface, fling.start, radius * app.camera.scale, spin)
+
+    def hint(self):
+        """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber")."""
+        return HINT[:2] + ((HINT[2][0], f"ball {self.ball_label()}"),) + HINT[3:]
 
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
         stats = app.stats
         top = 0
         energy = self.energy if self.energy is not None else world.energy()
-        fps = f"{stats.fps:.0f} FPS    " if stats.fps > 0 else ""
-        draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
+        # Cells (text, the widest it gets): each right-aligned in a fixed slot, so the block
+        # does not shift as the numbers change width.
         balls = "1 ball" if world.count == 1 else f"{world.count} balls"
-        lines = [f"{balls}    time {world.time:.1f} s    energy {short_number(energy['total'])} J",
-                 f"{fps}physics {stats.tick_ms:.2f} ms/tick{draw}"]
+        lines = [[(balls, "88888 balls"), (f"time {world.time:.1f} s", "time 8888.8 s"),
+                  (f"energy {short_number(energy['total'])} J", "energy -8.88M J")],
+                 [(f"{stats.fps:.0f} FPS" if stats.fps > 0 else "", "888 FPS"),
+                  (f"physics {stats.tick_ms:.2f} ms/tick", "physics 88.88 ms/tick"),
+                  (f"draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else "", "draw 88.8 ms")]]
         if app.mouse_known:
             cursor = app.cursor_world()
-            lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
+            lines.append([(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m", "cursor (-888.88, -888.88) m")])
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                      world.integrator, lines, world.goal_progress(), counter=self.counter)
         hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
@@ -525,5 +624,5 @@ class PlayMode(Mode):
         elif self.blew_up_under is not None:
             hud.draw_alert(surface, blow_up_line(self.blew_up_under))
         else:
-            hud.draw_hint(surface, HINT)
+            hud.draw_hint(surface, self.hint())
 

@@ -32,6 +32,8 @@ from game.physics.sleep import Sleep, reached, rest_limits
 from game.physics.compiled import loader
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
+
+SLEEP_CONTACT_SLOP = 0.05  # of a radius: a sleeping pair this far apart still shows as touching (debug)
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
@@ -499,6 +501,49 @@ class World:
     def sleeping(self):
         """(N,) bool: the balls asleep now (game.physics.sleep): at rest, left out of the tick."""
         return self._sleep.asleep.copy()
+
+    def sleeping_contacts(self, slop=SLEEP_CONTACT_SLOP):
+        """(points (C, 2) m, offsets (C, 2) m) of the contacts of the sleeping balls, for
+        the debug layer (the tick leaves sleeping islands out, so its contacts hold none of
+        theirs): every pair of sleeping balls, and every sleeping ball and static shape,
+        nearer than touching plus ``slop`` of the ball's radius (a pile at rest is held a
+        hair apart by its soft contacts). Points and offsets as contact_points and
+        contact_offsets give them. Computed afresh from the positions, by numpy, and kept
+        while the sleeping balls stay where they are (a pile asleep costs it once); reads
+        the world, never writes it."""
+        empty = (np.zeros((0, 2)), np.zeros((0, 2)))
+        k = np.flatnonzero(self._sleep.asleep) if len(self._sleep) == self.count else np.zeros(0, np.int64)
+        key = (self.count, hash(k.tobytes()), hash(self.pos[k].tobytes()), id(self.statics))
+        cached = getattr(self, "_sleeping_contacts", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        if len(k) == 0:
+            self._sleeping_contacts = (key, empty)
+            return empty
+        pos, radius = self.pos[k], self.radius[k]
+        margin = slop * radius
+        i, j, si, s = collide.find_candidates(pos, pos, radius, self.grid, self.statics, margin)
+        points, offsets = [], []
+        if len(i):
+            d = pos[i] - pos[j]
+            dist = np.sqrt(np.einsum("ij,ij->i", d, d))
+            depth = radius[i] + radius[j] - dist
+            near = depth > -(margin[i] + margin[j])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                n = np.where((dist > 0)[:, None], d / dist[:, None], np.array((0.0, 1.0)))
+            i, n, depth = i[near], n[near], depth[near]
+            points.append(pos[i] - n * (radius[i] - depth)[:, None])
+            offsets.append(n * np.maximum(depth, 0.0)[:, None])
+        if len(si):
+            n, depth = collide.ball_static_geometry(pos, pos, radius, self.statics, si, s)
+            collide.polygon_insides(pos, radius, self.statics, si, s, n, depth)
+            near = depth > -margin[si]
+            si, n, depth = si[near], n[near], depth[near]
+            points.append(pos[si] - n * (radius[si] - depth)[:, None])
+            offsets.append(n * np.maximum(depth, 0.0)[:, None])
+        out = (np.concatenate(points), np.concatenate(offsets)) if points else empty
+        self._sleeping_contacts = (key, out)
+        return out
 
     def wake(self, balls=None):
         """Wake balls (indices or an (N,) bool mask; None: all) with their whole islands."""

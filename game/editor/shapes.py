@@ -1,0 +1,93 @@
+"""Geometry the editor makes and changes items with: arcs, and rotating or scaling items
+about a point. Pure functions on level items (dicts as the loader fills them in); no pygame.
+
+Angles are in degrees, counter-clockwise from +x; points are [x, y] in metres.
+"""
+import math
+
+ARC_STEP = 10.0             # degrees of arc a polyline piece spans at most
+
+
+def arc_points(center, radius, start, end, pieces=None):
+    """The corners of a polyline along the circle of ``radius`` round ``center`` from angle
+    ``start`` to ``end`` (counter-clockwise when end > start), ``pieces`` chords (default:
+    one per ARC_STEP degrees, at least 4). A sweep of a whole turn or more gives the circle's
+    corners once (the polyline is then closed)."""
+    sweep = float(end) - float(start)
+    full = abs(sweep) >= 360.0 - 1e-9
+    if full:
+        sweep = 360.0 if sweep > 0 else -360.0
+    n = int(pieces) if pieces else max(4, int(math.ceil(abs(sweep) / ARC_STEP - 1e-9)))
+    count = n if full else n + 1
+    cx, cy = float(center[0]), float(center[1])
+    out = []
+    for k in range(count):
+        a = math.radians(float(start) + sweep * k / n)
+        out.append([round(cx + radius * math.cos(a), 9), round(cy + radius * math.sin(a), 9)])
+    return out, full
+
+
+def arc_is_full(start, end):
+    return abs(float(end) - float(start)) >= 360.0 - 1e-9
+
+
+def rotate_point(p, center, degrees):
+    a = math.radians(degrees)
+    c, s = math.cos(a), math.sin(a)
+    x, y = p[0] - center[0], p[1] - center[1]
+    return [round(center[0] + c * x - s * y, 9), round(center[1] + s * x + c * y, 9)]
+
+
+def scale_point(p, center, factor):
+    return [round(center[0] + (p[0] - center[0]) * factor, 9), round(center[1] + (p[1] - center[1]) * factor, 9)]
+
+
+def _rotate_vector(v, degrees):
+    return rotate_point(v, (0.0, 0.0), degrees)
+
+
+def transformed(name, item, point_map, rotate=0.0, factor=1.0):
+    """``item`` of list ``name`` with its points mapped by ``point_map`` (a rotation by
+    ``rotate`` degrees, a scaling by ``factor``, about one centre): velocities turn with
+    a rotation, lengths (radii, a spring's rest) grow with a scaling. A rectangle zone
+    turned by other than a multiple of 90 degrees becomes a polygon zone."""
+    new = dict(item)
+    if name == "segments":
+        new["a"], new["b"] = point_map(item["a"]), point_map(item["b"])
+        new["radius"] = item["radius"] * factor
+    elif name in ("polylines", "polygons"):
+        new["points"] = [point_map(p) for p in item["points"]]
+        if "radius" in item:
+            new["radius"] = item["radius"] * factor
+    elif name in ("balls", "spawners"):
+        new["pos"] = point_map(item["pos"])
+        new["radius"] = item["radius"] * factor
+        if "vel" in item and rotate:
+            new["vel"] = _rotate_vector(item["vel"], rotate)
+        if name == "spawners" and "jitter" in item:
+            new["jitter"] = item["jitter"] * factor
+    elif name == "springs":
+        if isinstance(item["b"], list):
+            new["b"] = point_map(item["b"])
+        if "rest" in item:
+            new["rest"] = item["rest"] * factor
+    elif name == "zones":
+        if "rect" in item:
+            (x0, y0), (x1, y1) = item["rect"]
+            corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+            mapped = [point_map(p) for p in corners]
+            if rotate % 90.0 == 0.0:
+                xs, ys = [p[0] for p in mapped], [p[1] for p in mapped]
+                new["rect"] = [[min(xs), min(ys)], [max(xs), max(ys)]]
+            else:
+                new = {k: v for k, v in item.items() if k != "rect"}
+                new["polygon"] = mapped
+        elif "polygon" in item:
+            new["polygon"] = [point_map(p) for p in item["polygon"]]
+        elif "circle" in item:
+            new["circle"] = dict(item["circle"], center=point_map(item["circle"]["center"]),
+                                 radius=item["circle"]["radius"] * factor)
+        else:
+            new["ellipse"] = dict(item["ellipse"], center=point_map(item["ellipse"]["center"]),
+                                  radii=[r * factor for r in item["ellipse"]["radii"]])
+    return new
