@@ -231,9 +231,9 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
 
 @needs_kernels
 def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
-    """_kernels._impacts finds the next contact to look at by the lowest set bit of a 64-bit
+    """compiled.solver._impacts finds the next contact to look at by the lowest set bit of a 64-bit
     word through a de Bruijn table: every power of two must land on its own entry."""
-    from game.physics.compiled import kernels as _kernels
+    from game.physics.compiled import solver as _kernels
     for place in range(64):
         word = 1 << place
         top = ((word * int(_kernels.DE_BRUIJN)) % (1 << 64)) >> 58

@@ -7,20 +7,19 @@ looped instead of vectorised, to the same bits. numba is imported only when ``lo
 where numba is missing or broken, ``KERNELS`` is None and the numpy path serves.
 
 Launch stays quick: the game starts on the numpy path and calls ``load_in_background()``.
-On a cold cache (the first run after installing) compiling the kernels takes about 37 s of
-CPU (60 % of it LLVM's), which on a thread would hold the interpreter's lock and slow the
+On a cold cache (the first run after installing) compiling the kernels takes tens of seconds
+of CPU (docs/performance.md), which on a thread would hold the interpreter's lock and slow the
 frames meanwhile; so child processes compile them into numba's on-disk cache: two at once,
 each one half of the kernels (``COMPILE_PARTS``, balanced by measured compile times; the
 first also loads what the caller names: the game names its ball stamper,
 ``game.draw.sprites``), so the compile takes as long as its larger half where two cores
-are free. The game then loads the kernels from that cache
-(about a second, with a short switch interval so that its frames keep their turns at the
-interpreter's lock). The world switches at the next sub-step once ``KERNELS`` is set.
-A third child then compiles the one-call tick (``game.physics.compiled.step``, about 25 s of CPU
-though every kernel it calls is cached by then: numba links each callee's optimised module
-into the caller's and runs LLVM's optimisation and code generation over the whole again, at
-each level of calls: _candidates, _substep, tick), and the world runs whole ticks in one
-call once ``TICK`` is set.
+are free. The game then loads the kernels from that cache (a short switch interval lets its
+frames keep their turns at the interpreter's lock meanwhile). The world switches at the next
+sub-step once ``KERNELS`` is set. A third child then compiles the one-call tick
+(``game.physics.compiled.step``: though every kernel it calls is cached by then, numba links
+each callee's optimised module into the caller's and runs LLVM's optimisation and code
+generation over the whole again, at each level of calls: _candidates, _substep, tick), and
+the world runs whole ticks in one call once ``TICK`` is set.
 Headless runs and benchmarks call ``load()`` first, so a run stays on one path from start
 to end and its hash repeats.
 
@@ -38,13 +37,12 @@ import time
 
 from game import paths
 
-KERNELS = None          # the kernel module once loaded
+KERNELS = None          # the kernels' namespace once loaded (game.physics.compiled.warm.kernels())
 TICK = None             # game.physics.compiled.step once loaded: a whole tick in one compiled call
 _lock = threading.Lock()
-_MODULES = {"_kernels": "kernels", "_step_kernels": "step"}   # STAGES' modules in game.physics.compiled
 
-# The halves of the compile work (_kernels.warm_up(part)), one child each, about as long as each
-# other (the kernels of each: _kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
+# The halves of the compile work (KERNELS.warm_up(part)), one child each, about as long as each
+# other (the kernels of each: game.physics.compiled.warm.WARM_UP_PARTS): "prepare" (the contacts' preparation,
 # the ball pairs, the force steppers, the statics' geometry; its child loads ``also`` too) and
 # "solve" (the solve, the sweep, the statics' candidates, the uniform steppers).
 COMPILE_PARTS = ("prepare", "solve")
@@ -76,15 +74,16 @@ def load(tick=True):
     with _lock:
         if KERNELS is None:
             try:
-                from game.physics.compiled import kernels as _kernels
-                _loading(_kernels.warm_up)
+                from game.physics.compiled import warm
+                kernels = warm.kernels()
+                _loading(kernels.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
             # numba brings ~100,000 long-lived objects, and a full collection then walks them
             # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
             # few frames. Frozen, they are left out of every later collection.
             gc.freeze()
-            KERNELS = _kernels
+            KERNELS = kernels
     if tick:
         load_tick()
     return KERNELS
@@ -128,7 +127,7 @@ def compile_in_child(timeout=900, also=(), stage="_kernels"):
         codes = [f"from game.physics.compiled import loader; loader.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
                  for k, part in enumerate(COMPILE_PARTS)]
     else:
-        codes = [f"from game.physics.compiled import {_MODULES[stage]} as m; m.warm_up()"]
+        codes = ["from game.physics.compiled import step; step.warm_up()"]
     try:
         with _child_lock:
             for code in codes:
@@ -148,8 +147,8 @@ def child_main(part, also=()):
     of each module named in ``also``. (At the normal priority: below it, on a machine other
     programs kept busy, the children took longer than one child had, and the frame rate
     meanwhile was no better; benchmarks/bench_coldstart.py.)"""
-    from game.physics.compiled import kernels as _kernels
-    _kernels.warm_up(part)
+    from game.physics.compiled import warm
+    warm.kernels().warm_up(part)
     for name in also:
         importlib.import_module(name).load()
 

@@ -3,8 +3,8 @@
 Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
 sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
 contacts, solve them, sweep again, record the impacts. It calls the kernels of
-``game.physics.compiled.kernels`` in the order and with the arguments the Python sub-step gives them, and
-integrates with the uniform steppers (gravity and drag: ``_kernels.UNIFORM_STEPPERS``) or,
+``game.physics.compiled`` (collide, contacts, solver, integrators, forces) in the order and with the arguments the Python sub-step gives them, and
+integrates with the uniform steppers (gravity and drag: ``compiled.integrators.UNIFORM_STEPPERS``) or,
 under springs (the grab's among them) and attractors, with ``game.physics.compiled.forces.step``, as
 ``World._integrate`` chooses, and does the glue between them (copies, the (N + 1,) arrays with the statics' still stand-in,
 the warm start kept in canonical order) with the same arithmetic: it changes no bit, and the
@@ -13,16 +13,19 @@ a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel d
 
 Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it as ``game.physics.compiled.loader.TICK``.
 """
-import hashlib
 import sys
 
 import numpy as np
 from numba import njit
 
 from game.physics.compiled import forces as FK
-from game.physics.compiled import kernels as K
+from game.physics.compiled import stamps
+from game.physics.compiled import collide as CK
+from game.physics.compiled import contacts as PK
+from game.physics.compiled import integrators as IK
+from game.physics.compiled import solver as SK
 
-STEPPERS = tuple(K.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
+STEPPERS = tuple(IK.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
 # _force_kernels.step's kind for each of STEPPERS (the same integrator under every force)
 FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verlet": FK.VERLET,
                      "rk4": FK.RK4}[name] for name in STEPPERS)
@@ -31,7 +34,7 @@ FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verl
 @njit(cache=True)
 def _integrate(forces, field, pos, vel, inv_mass, h):
     """World._integrate's (pos, vel) step: ``forces`` (uniform, stepper, kind, gx, gy, drag);
-    where uniform, _kernels.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
+    where uniform, compiled.integrators.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
     ``kind`` (FORCE_KINDS[stepper]) under the rest of Forces.packed(), ``field`` (the springs'
     and the attractors' arrays)."""
     uniform, stepper, kind, gx, gy, drag = forces
@@ -45,15 +48,15 @@ def _integrate(forces, field, pos, vel, inv_mass, h):
 
 @njit(cache=True)
 def _uniform_step(stepper, pos, vel, gx, gy, drag, h):
-    """_kernels.UNIFORM_STEPPERS[STEPPERS[stepper]](pos, vel, gx, gy, drag, h)."""
+    """compiled.integrators.UNIFORM_STEPPERS[STEPPERS[stepper]](pos, vel, gx, gy, drag, h)."""
     if stepper == 0:
-        K.euler_uniform(pos, vel, gx, gy, drag, h)
+        IK.euler_uniform(pos, vel, gx, gy, drag, h)
     elif stepper == 1:
-        K.semi_implicit_uniform(pos, vel, gx, gy, drag, h)
+        IK.semi_implicit_uniform(pos, vel, gx, gy, drag, h)
     elif stepper == 2:
-        K.verlet_uniform(pos, vel, gx, gy, drag, h)
+        IK.verlet_uniform(pos, vel, gx, gy, drag, h)
     else:
-        K.rk4_uniform(pos, vel, gx, gy, drag, h)
+        IK.rk4_uniform(pos, vel, gx, gy, drag, h)
 
 
 @njit(cache=True)
@@ -127,7 +130,7 @@ def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, gr
     (st_ax, st_ay, st_bx, st_by, st_radius, st_nx, st_ny, st_polygon, st_box, st_rest, st_fric, st_roll,
      start, index, s_cell, s_ox, s_oy, s_ncx, s_ncy) = statics
     if len(index):
-        bi, s, _, _, _ = K.static_contacts(px, py, _column(prev, 0), _column(prev, 1), radius, margin, s_cell,
+        bi, s, _, _, _ = CK.static_contacts(px, py, _column(prev, 0), _column(prev, 1), radius, margin, s_cell,
                                            s_ox, s_oy, s_ncx, s_ncy, start, index, st_ax, st_ay, st_bx, st_by,
                                            st_radius, st_nx, st_ny, st_polygon)
     else:
@@ -140,7 +143,7 @@ def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, gr
         oy = lo_y - 2.0 * cell
         ncx = int(np.ceil((hi_x - ox) / cell)) + 3
         ncy = int(np.ceil((hi_y - oy) / cell)) + 3
-    i, j = K.ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy)
+    i, j = CK.ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy)
     return (i, j, bi, s), pos.copy(), margin, True
 
 
@@ -174,7 +177,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     acc_x[n] = 0.0
     acc_y[n] = 0.0
     # 2. Sweep fast balls against the statics.
-    fast, hits = K.sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay,
+    fast, hits = CK.sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay,
                          st_bx, st_by, st_radius, st_nx, st_ny, st_rest, st_fric, st_box, st_polygon)
     # 3. Collide: the candidates, then this sub-step's contacts (Solver.prepare).
     found, found_at, margin, refound = _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics,
@@ -188,7 +191,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     e_vx = _extended_column(vel, 0)
     e_vy = _extended_column(vel, 1)
     if len(bi):
-        snx, sny, sdepth = K.static_geometry(e_px[:n], e_py[:n], _column(prev, 0), _column(prev, 1), radius, bi, s,
+        snx, sny, sdepth = CK.static_geometry(e_px[:n], e_py[:n], _column(prev, 0), _column(prev, 1), radius, bi, s,
                                              st_ax, st_ay, st_bx, st_by, st_nx, st_ny, st_radius, st_polygon)
         touch = np.nonzero(sdepth > -touch_slop)[0]
         bi = bi[touch]
@@ -207,7 +210,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
         old_n = np.zeros(0)
         old_t = np.zeros(0)
         old_r = np.zeros(0)
-    fields = K.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, e_vx, e_vy, acc_x, acc_y, w, inv_i,
+    fields = PK.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, e_vx, e_vy, acc_x, acc_y, w, inv_i,
                                 e_radius, ids, e_rest, e_fric, e_roll, st_rest, st_fric, st_roll, h_move, touch_slop,
                                 static_key, old_key, old_n, old_t, old_r, support_cos)
     (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
@@ -221,7 +224,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
         pos = np.empty((n, 2))
         e_spin = _extended(spin)
         e_angle = _extended(angle)
-        K.solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
+        SK.solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
                 c_rest, c_fric, c_roll, static, pn, pt, pr, e_px, e_py, e_vx, e_vy, e_spin, e_angle, w, inv_i,
                 tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
                 rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
@@ -244,7 +247,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
         w_n[order[e]] = pn[e]
         w_t[order[e]] = pt[e]
         w_r[order[e]] = pr[e]
-    K.sweep(solved_from, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay, st_bx,
+    CK.sweep(solved_from, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay, st_bx,
             st_by, st_radius, st_nx, st_ny, st_rest, st_fric, st_box, st_polygon)
     # 5. Events: impacts (Contacts.points on the loud contacts).
     loud = 0
@@ -332,26 +335,10 @@ def _append_rows(rows, more):
     return out
 
 
-def source_stamp(path):
-    """SHA-256 of a source file's bytes (numba stamps a cached function's own file so)."""
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).digest()
-
-
-def _depend_on_kernels():
-    """numba checks a cached function against its own source file only, but ``tick`` links
-    the kernels of _kernels.py and _force_kernels.py into itself: its cache must go stale when
-    they change, or a change to the solver would be missed by the compiled execution until the
-    cache was cleared. So every cached function here also carries their stamps."""
-    kernels = (source_stamp(K.__file__), source_stamp(FK.__file__))
-    for dispatcher in (_integrate, _uniform_step, _extended, _column, _extended_column, _candidates, _substep, tick,
-                       _append_rows, _resting):
-        cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-        if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-            cache_file._source_stamp = (cache_file._source_stamp,) + kernels
-
-
-_depend_on_kernels()
+KERNEL_MODULES = (CK, PK, SK, IK, FK)     # what tick links into itself: its cache depends on their files
+# numba checks a cached function against its own source file only, but ``tick`` links the
+# kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.
+stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)
 
 
 def warm_up():
