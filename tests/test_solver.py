@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from scenes import build_world
 from game.physics import collide, solver
-from game.physics.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
+from game.physics.contacts import Contacts, colour_contacts, priorities
+from game.physics.solver import Solver, SolverOptions
 from game.physics.world import TICK, World
 from tests.conftest import KERNELS
 
@@ -98,11 +99,14 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     captured = []
     original = solver.solve_numpy
 
-    def both(*args):
-        copies = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in args]
-        original(*args)
+    def copied(bundle):
+        return type(bundle)(*(np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in bundle))
+
+    def both(*bundles):
+        copies = [copied(x) for x in bundles]
+        original(*bundles)
         KERNELS.solve(*copies)
-        captured.append((args, copies))
+        captured.append((bundles, copies))
 
     solver.solve_numpy = both
     try:
@@ -110,9 +114,13 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     finally:
         solver.solve_numpy = original
     (numpy_args, compiled_args), = captured
-    for x, y in zip(numpy_args, compiled_args):
-        if isinstance(x, np.ndarray):
-            assert np.array_equal(x, y)
+    for x, y in zip(numpy_args, compiled_args):       # the contacts, the balls, the constants
+        assert type(x) is type(y)
+        for name in x._fields:
+            if isinstance(getattr(x, name), np.ndarray):
+                assert np.array_equal(getattr(x, name), getattr(y, name)), name
+            else:
+                assert getattr(x, name) == getattr(y, name), name
 
 
 @needs_kernels

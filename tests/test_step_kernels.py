@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scenes import build_world
 from game.physics.compiled import loader as accel
 from game.physics import collide
-from game.physics.solver import colour_contacts, priorities
+from game.physics.contacts import colour_contacts, priorities
 from game.physics.world import TICK
 from tests.conftest import KERNELS
 from tests.test_solver import random_contacts

@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import geometry
+from game.physics import bundles, geometry
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -365,12 +365,10 @@ def _ball_contacts_compiled(kernels, grid, pos, radius, margin):
 
 def _static_contacts_compiled(kernels, statics, pos, prev, radius, margin):
     """(ball, static, normal, depth) as candidates + ball_static_geometry give them."""
-    g = statics.grid
     i, s, nx, ny, depth = kernels.static_contacts(
         np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
         np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), np.ascontiguousarray(radius),
-        margin, g.cell, g.origin[0], g.origin[1], g.nx, g.ny, statics._start, statics._index,
-        statics.ax, statics.ay, statics.bx, statics.by, statics.radius, statics.nx, statics.ny, statics.polygon)
+        margin, bundles.statics(statics))
     return i, s, np.stack((nx, ny), axis=1), depth
 
 
@@ -423,10 +421,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
     slower hits do not bounce.
     """
     if kernels is not None:
-        st = statics
         return kernels.sweep(prev, pos, vel, radius, restitution, friction, CCD_FRACTION, resting_speed,
-                             st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny, st.restitution,
-                             st.friction, st.box, st.polygon)
+                             bundles.statics(statics))
     move = pos - prev
     fast = np.nonzero(_norm(move) > CCD_FRACTION * radius)[0]
     if len(fast) == 0 or len(statics) == 0:

@@ -11,6 +11,8 @@ import math
 import numpy as np
 from numba import njit
 
+from game.physics import bundles
+from game.physics.compiled import stamps
 from game.physics.geometry import EPS, ON_SEGMENT_ULPS
 
 TINY = np.finfo(np.float64).tiny    # as game.physics.geometry.TINY
@@ -194,16 +196,18 @@ def _sorted_pairs(n, oi, oj):
 
 
 @njit(cache=True)
-def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, start, index,
-                    ax, ay, bx, by, seg_radius, snx, sny, polygon):
+def static_contacts(px, py, qx, qy, radius, margin, statics):
     """Balls against the capsules listed in their grid cell: (ball, static, nx, ny, depth).
 
     Mirrors ``collide.ball_static_geometry``: the offset vector from the closest point on
     the core segment; a centre that crossed the core since (qx, qy) (the sub-step's start)
     or sits on it is pushed to the side it came from (polygon edges: always outwards). Kept
     where depth > -margin, and polygon edges with the centre on their inner side (for
-    ``collide.polygon_insides``).
+    ``collide.polygon_insides``). ``statics``: bundles.Statics, the capsules and their grid.
     """
+    ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
+    snx, sny, polygon, start, index = statics.nx, statics.ny, statics.polygon, statics.start, statics.index
+    cell, ox, oy, ncx, ncy = statics.cell, statics.ox, statics.oy, statics.ncx, statics.ncy
     n = len(px)
     inv = 1.0 / cell
     total = 0
@@ -269,10 +273,12 @@ def static_contacts(px, py, qx, qy, radius, margin, cell, ox, oy, ncx, ncy, star
 
 
 @njit(cache=True)
-def static_geometry(px, py, qx, qy, radius, i, s, ax, ay, bx, by, snx, sny, seg_radius, polygon):
+def static_geometry(px, py, qx, qy, radius, i, s, statics):
     """collide.ball_static_geometry, pair by pair with its arithmetic: (nx, ny, depth) of
-    balls i at (px, py) against capsules s, (qx, qy) the balls' positions at the sub-step's
-    start."""
+    balls i at (px, py) against capsules s (of bundles.Statics ``statics``), (qx, qy) the
+    balls' positions at the sub-step's start."""
+    ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
+    snx, sny, polygon = statics.nx, statics.ny, statics.polygon
     m = len(i)
     nx = np.empty(m)
     ny = np.empty(m)
@@ -375,15 +381,17 @@ def _swept(cx, cy, r, mx, my, ax, ay, bx, by, seg_r):
 
 
 @njit(cache=True)
-def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_speed,
-          ax, ay, bx, by, seg_radius, snx, sny, srest, sfric, box, polygon):
+def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_speed, statics):
     """collide.sweep, in place on ``pos`` and ``vel``: balls that moved more than
     ccd_fraction of their radius are swept from ``prev`` against every capsule whose box
     meets the box of the move, except polygon edges it starts on the inner side of; at the
     first touch (the lowest-numbered capsule among equal times) a ball stops and its
     velocity responds. A touch at t = 0 counts only if the centre's path crosses the core
     segment. Returns (fast ball indices, (F, 2) touch
-    points, NaN where no touch)."""
+    points, NaN where no touch). ``statics``: bundles.Statics."""
+    ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
+    snx, sny, srest, sfric = statics.nx, statics.ny, statics.restitution, statics.friction
+    box, polygon = statics.box, statics.polygon
     n = pos.shape[0]
     m = len(ax)
     fast = np.empty(n, np.int64)        # room for every ball: one pass, cut to size at the end
@@ -468,3 +476,6 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         hits[f - 1, 1] = ty
     return fast[:f].copy(), hits[:f].copy()
 
+
+# The kernels here read the bundles' fields by name.
+stamps.depend_on(stamps.dispatchers(globals()), (bundles,))

@@ -1,6 +1,6 @@
 """Compiled twins of ``game.physics.contacts``: a sub-step's contacts, coloured and prepared.
 
-``prepare_contacts`` is ``contacts.prepare_numpy`` (with ``_colour_contacts``, the rounds of
+``prepare_contacts`` is ``contacts.prepare_numpy`` (with ``_colour_contacts``, the twin of
 ``contacts.colour_contacts``), contact by contact where numpy takes all at once, to the same
 bits (tests/test_solver.py).
 
@@ -10,6 +10,8 @@ Arrays indexed by ball have one more entry: index N is the still stand-in of the
 import numpy as np
 from numba import njit
 
+from game.physics import bundles
+from game.physics.bundles import ContactRows
 from game.physics.compiled import collide, stamps
 from game.physics.compiled.collide import _counting_order
 
@@ -20,7 +22,7 @@ HASH = np.uint64(0x9E3779B97F4A7C15)    # as game.physics.contacts._HASH
 
 @njit(cache=True)
 def _colour_contacts(a, b, n, priority):
-    """(C,) colour of each contact: the rounds of ``solver.colour_contacts`` without the rounds.
+    """(C,) colour of each contact: the twin of ``contacts.colour_contacts``, without its rounds.
 
     In those rounds a contact is coloured as soon as every contact of lower priority sharing
     a ball with it (index n, the statics' stand-in, is shared freely) is coloured, so its
@@ -89,12 +91,18 @@ def _colour_contacts(a, b, n, priority):
 
 
 @njit(cache=True)
-def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
-                     rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                     old_key, old_n, old_t, old_r, support_cos):
-    """solver.prepare_numpy, contact by contact. The canonical order is a merge of the two
+def prepare_contacts(i, j, touches, balls, statics, warm, params):
+    """The compiled twin of ``game.physics.contacts.prepare_numpy`` (the same bundles in, the
+    same ContactRows out), contact by contact. The canonical order is a merge of the two
     sorted lists by ball (ball ids grow with the index, so it is the order by key); the
     colours, the same rounds; the solve order, a counting sort by colour."""
+    n = len(balls.ids)
+    bi, s, snx, sny, sdepth = touches.ball, touches.static, touches.nx, touches.ny, touches.depth
+    px, py, vx, vy, gx, gy, w, inv_i = balls.px, balls.py, balls.vx, balls.vy, balls.gx, balls.gy, balls.w, balls.inv_i
+    radius, ids, rest, fric, roll = balls.radius, balls.ids, balls.restitution, balls.friction, balls.rolling
+    st_rest, st_fric, st_roll = statics.restitution, statics.friction, statics.rolling
+    old_key, old_n, old_t, old_r = warm.key, warm.pn, warm.pt, warm.pr
+    h_move, touch_slop, static_key, support_cos = params.h_move, params.touch_slop, params.static_key, params.support_cos
     # Ball pairs that touch.
     m1 = len(i)
     ti = np.empty(m1, np.int64)
@@ -173,7 +181,7 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
             wn[k] = old_n[o]
             wt[k] = old_t[o]
             wr[k] = old_r[o]
-    # Colours: the rounds of solver.colour_contacts.
+    # Colours: the rounds of contacts.colour_contacts.
     priority = np.empty(m, np.uint64)
     for k in range(m):
         priority[k] = np.uint64(ckey[k]) * HASH
@@ -257,7 +265,7 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
         restitution[e] = max(rest[A], e_b)
         friction[e] = np.sqrt(fric[A] * f_b)
         rolling[e] = max(roll[A] * r_a, roll_b)
-    # Contact mass scaling (solver.support_scales): the fixed point of minima of inverse
+    # Contact mass scaling (contacts.support_scales): the fixed point of minima of inverse
     # masses down the resting contacts, reached in place (the same whatever the order).
     # Balls all of one inverse mass (the static stand-in n takes part in no resting pair):
     # no minimum can lower one, so every scale stays 1 and the search is skipped.
@@ -304,10 +312,10 @@ def prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w
             scale_a[e] = support_w[A] / w[A]
         if support_w[B] != w[B]:
             scale_b[e] = support_w[B] / w[B]
-    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-            mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b)
+    return ContactRows(a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
+                       mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b)
 
 
 
-# prepare_contacts links compiled.collide's _counting_order into itself.
-stamps.depend_on(stamps.dispatchers(globals()), (collide,))
+# prepare_contacts links compiled.collide's _counting_order into itself, and reads the bundles.
+stamps.depend_on(stamps.dispatchers(globals()), (collide, bundles))

@@ -12,6 +12,9 @@ stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i,
 import numpy as np
 from numba import int64, njit, uint64
 
+from game.physics import bundles
+from game.physics.compiled import stamps
+
 # The lowest set bit's place in a 64-bit word w: _LOW_BIT[((w & -w) * DE_BRUIJN) >> 58] (a de Bruijn
 # sequence: each of the 64 powers of two lands on its own top six bits); numba's public API has
 # no count of trailing zeros.
@@ -35,9 +38,7 @@ KEEP_COLUMNS = 8
 
 
 @njit(cache=True)
-def _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
-                   h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                   scale_a, scale_b, warm_start, pn, pt, pr, pnb, ptb, prb):
+def _contact_terms(contacts, st, params, pnb, ptb, prb):
     """(C, CONTACT_COLUMNS) the terms of solver._pass that stay the same through a solve, for
     the biased passes: solver._colour_terms' bias and mass scaling, with the same arithmetic,
     found once a solve where _soft_pass found them every pass (the balls' masses do not
@@ -47,7 +48,15 @@ def _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, fri
     contact in solve order (with ``warm_start``; else pn, pt, pr become 0), and the biased
     passes' impulses pnb, ptb, prb as copies of pn, pt, pr: the warm start reads the masses
     only, which the terms read too (a ball's w times its scale is the term's, scale 1 or not:
-    w * 1.0 is w), and no term depends on a velocity."""
+    w * 1.0 is w), and no term depends on a velocity. ``contacts``: bundles.ContactRows (its
+    pn, pt, pr the warm start's); ``params``: bundles.SolveParams."""
+    c, p_ = contacts, params
+    a, b, nx, ny, separation, ra, rb = c.a, c.b, c.nx, c.ny, c.separation, c.ra, c.rb
+    mass_n, mass_t, mass_r, friction, rolling, static = c.mass_n, c.mass_t, c.mass_r, c.friction, c.rolling, c.static
+    scale_a, scale_b, pn, pt, pr = c.scale_a, c.scale_b, c.pn, c.pt, c.pr
+    h_move, rate, mass_scale, impulse_scale = p_.h_move, p_.rate, p_.mass_scale, p_.impulse_scale
+    s_rate, s_mass_scale, s_impulse_scale = p_.s_rate, p_.s_mass_scale, p_.s_impulse_scale
+    max_push, warm_start = p_.max_push, p_.warm_start
     m = len(a)
     ct = np.empty((m, CONTACT_COLUMNS))
     for k in range(m):
@@ -300,8 +309,7 @@ def _energy_gained(label, held, st, keep, w, inv_i):
 
 
 @njit(cache=True)
-def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt, keep,
-                    st, h_move, label, held, gained, partial):
+def _give_back_turn(contacts, pn_move, pt_move, keep, st, h_move, label, held, gained, partial):
     """solver.give_back_turn, contact by contact in solve order (the islands ``label``,
     ``held``: _islands_held, the union-find the energy guard uses too), on the packed state
     ``st`` (solve): its positions are the moved ones (``keep``'s those before), its
@@ -309,7 +317,10 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
     ``partial``, only the contacts of the (size,) bool ``gained`` balls give back (the energy
     guard's retry: the other islands keep what they ended their relax with, as solve_numpy's
     retry gives them the same give-back again); those islands touch no static
-    (_energy_gained)."""
+    (_energy_gained). ``contacts``: bundles.ContactRows (its pn, pt the warm start's)."""
+    c = contacts
+    a, b, nx, ny, static, ra, rb, pn, pt = c.a, c.b, c.nx, c.ny, c.static, c.ra, c.rb, c.pn, c.pt
+    scale_a, scale_b = c.scale_a, c.scale_b
     m = len(a)
     if not partial:
         any_pair = False
@@ -355,8 +366,7 @@ def _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_
 
 
 @njit(cache=True)
-def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static,
-            st, tau_max, threshold, touch_slop, max_passes):
+def _impacts(contacts, st, params):
     """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
     faster than the threshold (solver.solve_numpy's passes, contact by contact).
 
@@ -372,7 +382,12 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
     contacts after it in this pass), so it visits the contacts in the order a scan of all
     of them would, without reading the rest (a rain of balls makes ~20 passes a call over
     ~4,000 contacts, visiting ~200 contacts each). ``bits`` holds this pass's words and the
-    next one's, which swap places each pass (cur)."""
+    next one's, which swap places each pass (cur). ``contacts``: bundles.ContactRows;
+    ``params``: bundles.SolveParams."""
+    c = contacts
+    a, b, nx, ny, base, ax, ay, ra, rb = c.a, c.b, c.nx, c.ny, c.base, c.ax, c.ay, c.ra, c.rb
+    mass_n, mass_t, restitution, friction, static = c.mass_n, c.mass_t, c.restitution, c.friction, c.static
+    tau_max, threshold, touch_slop, max_passes = params.tau_max, params.threshold, params.touch_slop, params.max_passes
     m = len(a)
     size = st.shape[0]
     # each ball's contacts: slot[start[x] : start[x + 1]] (start is shifted one place while
@@ -503,16 +518,21 @@ def _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, fr
 
 
 @njit(cache=True)
-def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
-          restitution, friction, rolling, static, pn, pt, pr,
-          px, py, vx, vy, spin, angle, w, inv_i,
-          tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-          rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
-    """solver.solve_numpy, contact by contact in the same order with the same arithmetic.
+def solve(contacts, balls, params):
+    """The compiled twin of ``game.physics.solver.solve_numpy`` (the same bundles: ContactRows,
+    BallColumns written in place, SolveParams), contact by contact in the same order with the
+    same arithmetic.
 
     The passes work on the balls' state packed a row a ball (``st``, columns V_X .. ANGLE):
     a contact reads and writes its two balls' rows, one or two cache lines each, where eight
     separate arrays were eight lines each."""
+    c = contacts
+    colour_start, a, b, nx, ny, ra, rb, static = c.colour_start, c.a, c.b, c.nx, c.ny, c.ra, c.rb, c.static
+    pn, pt, pr = c.pn, c.pt, c.pr
+    px, py, vx, vy, spin, angle, w, inv_i = (balls.px, balls.py, balls.vx, balls.vy, balls.spin, balls.angle,
+                                             balls.w, balls.inv_i)
+    h_move, warm_start = params.h_move, params.warm_start
+    iterations, relax_iterations = params.iterations, params.relax_iterations
     m = len(a)
     size = len(px)
     colours = len(colour_start) - 1
@@ -532,8 +552,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
         st[e, INV_I] = inv_i[e]
         st[e, ANGLE] = angle[e]
     # 1. impacts
-    _impacts(a, b, nx, ny, base, ax, ay, ra, rb, mass_n, mass_t, restitution, friction, static, st, tau_max,
-             threshold, touch_slop, max_passes)
+    _impacts(contacts, st, params)
     # 2. warm start (in _contact_terms' loop), from the velocities kept here
     keep = np.empty((size, KEEP_COLUMNS))
     for e in range(size):
@@ -546,9 +565,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     pnb = np.empty(m)
     ptb = np.empty(m)
     prb = np.empty(m)
-    ct = _contact_terms(a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, static, st,
-                        h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                        scale_a, scale_b, warm_start, pn, pt, pr, pnb, ptb, prb)
+    ct = _contact_terms(contacts, st, params, pnb, ptb, prb)
     for e in range(size):
         keep[e, K_VXW] = st[e, V_X]
         keep[e, K_VYW] = st[e, V_Y]
@@ -572,8 +589,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     # contacts do not change in a solve; held: on a static, or a ball alone, which has no
     # contact to give back along and keeps its velocities).
     label, held = _islands_held(a, b, static, size)
-    _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnb, ptb, pn, pt, keep, st, h_move,
-                    label, held, np.zeros(0, np.bool_), no)
+    _give_back_turn(contacts, pnb, ptb, keep, st, h_move, label, held, np.zeros(0, np.bool_), no)
     _relax_normals(a, b, nx, ny, ra, rb, static, st, ct)
     for _ in range(relax_iterations):
         for c in range(colours):
@@ -608,8 +624,7 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
                         runs += 1
             # The give-back again, from the state kept (solve_numpy's retry gives the other
             # islands the same one again: their velocities and impulses are the first's).
-            _give_back_turn(a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnb, ptb, pn, pt, keep, st,
-                            h_move, label, held, gained, yes)
+            _give_back_turn(contacts, pnb, ptb, keep, st, h_move, label, held, gained, yes)
             for _ in range(relax_iterations):
                 for r in range(runs):
                     _soft_pass(run_lo[r], run_hi[r], a, b, ct, pn, pt, pr, st)
@@ -627,3 +642,6 @@ def solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, 
     spin[size - 1] = 0.0
     angle[size - 1] = 0.0
 
+
+# The kernels here read the bundles' fields by name.
+stamps.depend_on(stamps.dispatchers(globals()), (bundles,))
