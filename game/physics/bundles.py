@@ -85,6 +85,18 @@ TickResult = namedtuple("TickResult", "pos vel angle spin contacts found found_a
                                       "points speeds refinds resting")
 
 
+def world_balls(world):
+    """The Balls bundle of a World: its own arrays (what a writer writes, the world sees)."""
+    return Balls(*(getattr(world, name) for name in Balls._fields))
+
+
+def contiguous(balls):
+    """The Balls with each array float64 (ids int64) and C-contiguous, as a kernel takes them
+    (one signature): the same arrays where they are so already, else copies."""
+    c = np.ascontiguousarray
+    return Balls(*(c(x, float) for x in balls[:-1]), c(balls.ids, np.int64))
+
+
 def extended(array):
     """The (N,) array as (N + 1,) float64 with a 0 for the statics' still stand-in."""
     out = np.empty(len(array) + 1)

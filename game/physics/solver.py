@@ -222,16 +222,16 @@ def solve_numpy(contacts, balls, params):
     and the (C,) impulses pn, pt, pr of ``contacts`` (bundles.ContactRows); ``params``:
     bundles.SolveParams. Each colour is one vectorised gather-compute-scatter; the compiled
     twin ``game.physics.compiled.solver.solve`` is the same, contact by contact."""
-    c = contacts
-    colour_start, a, b, nx, ny, base = c.colour_start, c.a, c.b, c.nx, c.ny, c.base
-    ax, ay, ra, rb, mass_n, mass_t = c.ax, c.ay, c.ra, c.rb, c.mass_n, c.mass_t
-    restitution, friction, static, pn, pt, pr = c.restitution, c.friction, c.static, c.pn, c.pt, c.pr
+    cr = contacts
+    colour_start, a, b, nx, ny, base = cr.colour_start, cr.a, cr.b, cr.nx, cr.ny, cr.base
+    ax, ay, ra, rb, mass_n, mass_t = cr.ax, cr.ay, cr.ra, cr.rb, cr.mass_n, cr.mass_t
+    restitution, friction, static, pn, pt, pr = cr.restitution, cr.friction, cr.static, cr.pn, cr.pt, cr.pr
     px, py, vx, vy, spin, angle, w, inv_i = (balls.px, balls.py, balls.vx, balls.vy, balls.spin, balls.angle,
                                              balls.w, balls.inv_i)
     tau_max, h_move, threshold, touch_slop = params.tau_max, params.h_move, params.threshold, params.touch_slop
     max_passes, warm_start, iterations = params.max_passes, params.warm_start, params.iterations
     relax_iterations = params.relax_iterations
-    scale_a, scale_b = c.scale_a, c.scale_b
+    scale_a, scale_b = cr.scale_a, cr.scale_b
     colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
     on_static = static >= 0
     # 1. Impacts, until no contact closes faster than the threshold.
@@ -434,9 +434,9 @@ def give_back_turn(colours, contacts, balls, pn_move, pt_move, px_from, py_from,
     off its wall's contact was pushed into the wall in the next sub-step: tests/test_world.py,
     the thin-wall push), and not where mass scaling acts (under forces, where momentum is
     not kept either: ``support_scales``)."""
-    k = contacts
-    a, b, nx, ny, static, ra, rb, pn, pt = k.a, k.b, k.nx, k.ny, k.static, k.ra, k.rb, k.pn, k.pt
-    scale_a, scale_b = k.scale_a, k.scale_b
+    cr = contacts
+    a, b, nx, ny, static, ra, rb, pn, pt = cr.a, cr.b, cr.nx, cr.ny, cr.static, cr.ra, cr.rb, cr.pn, cr.pt
+    scale_a, scale_b = cr.scale_a, cr.scale_b
     px, py, vx, vy, w = balls.px, balls.py, balls.vx, balls.vy, balls.w
     c = np.zeros(len(a))
     pair = (static < 0) & (scale_a == 1.0) & (scale_b == 1.0)
@@ -539,13 +539,13 @@ def _colour_terms(lo, hi, use_bias, contacts, balls, params):
     ``contacts``: bundles.ContactRows; ``balls``: bundles.BallColumns (positions px, py, inverse
     masses w, inv_i); ``params``: bundles.SolveParams (h_move, the soft terms, max_push). The
     compiled twins: ``_contact_terms`` and ``_relax_normals`` of game.physics.compiled.solver."""
-    c, p = contacts, params
-    a, b, nx, ny, separation, ra, rb = c.a, c.b, c.nx, c.ny, c.separation, c.ra, c.rb
-    mass_n, mass_t, mass_r, friction, rolling = c.mass_n, c.mass_t, c.mass_r, c.friction, c.rolling
-    on_static, scale_a, scale_b = c.static >= 0, c.scale_a, c.scale_b
+    cr, sp = contacts, params
+    a, b, nx, ny, separation, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.separation, cr.ra, cr.rb
+    mass_n, mass_t, mass_r, friction, rolling = cr.mass_n, cr.mass_t, cr.mass_r, cr.friction, cr.rolling
+    on_static, scale_a, scale_b = cr.static >= 0, cr.scale_a, cr.scale_b
     px, py, w, inv_i = balls.px, balls.py, balls.w, balls.inv_i
-    h_move, rate, mass_scale, impulse_scale = p.h_move, p.rate, p.mass_scale, p.impulse_scale
-    s_rate, s_mass_scale, s_impulse_scale, max_push = p.s_rate, p.s_mass_scale, p.s_impulse_scale, p.max_push
+    h_move, rate, mass_scale, impulse_scale = sp.h_move, sp.rate, sp.mass_scale, sp.impulse_scale
+    s_rate, s_mass_scale, s_impulse_scale, max_push = sp.s_rate, sp.s_mass_scale, sp.s_impulse_scale, sp.max_push
     ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
     if use_bias:
         s = separation[lo:hi]

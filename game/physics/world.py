@@ -27,7 +27,7 @@ from game.physics.forces import Forces
 from game.physics.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.physics import bundles
-from game.physics.bundles import Balls, StepConstants
+from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.solver import Solver, SolverOptions, solve_params
 from game.physics.sleep import Sleep, reached, rest_limits
@@ -451,8 +451,8 @@ class World:
             if before is not None:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
-                self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
-                                   self.statics, dt, self.forces.gravity, self.grid, kernels, rest)
+                self._sleep.settle(before, bundles.world_balls(self), self.springs, self.statics, dt,
+                                   self.forces.gravity, self.grid, kernels, rest)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
@@ -606,10 +606,7 @@ class World:
         substeps = self.substeps
         h = dt / substeps
         h_move = CONTACT_WEIGHT[self._integrator] * h
-        c = np.ascontiguousarray
-        balls = Balls(*(c(x, float) for x in (self.pos, self.vel, self.angle, self.spin, self.radius, self.inv_mass,
-                                              self.inv_inertia, self.restitution, self.friction, self.rolling)),
-                      c(self.ids, np.int64))
+        balls = bundles.contiguous(bundles.world_balls(self))
         # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
         stepper = fused.STEPPERS.index(self._integrator)
         speed2, way2 = rest_limits(dt)

@@ -79,9 +79,10 @@ def load(tick=True):
                 _loading(kernels.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
-            # numba brings ~100,000 long-lived objects, and a full collection then walks them
-            # all (~80 ms): drawing 10,000 balls makes enough small tuples to set one off every
-            # few frames. Frozen, they are left out of every later collection.
+            # numba brings some 100,000 long-lived objects, and a full collection then walks
+            # them all (a frame's time: docs/performance.md, issue 23): drawing 10,000 balls
+            # makes enough small tuples to set one off every few frames. Frozen, they are left
+            # out of every later collection.
             gc.freeze()
             KERNELS = kernels
     if tick:

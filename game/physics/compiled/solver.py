@@ -50,13 +50,13 @@ def _contact_terms(contacts, st, params, pnb, ptb, prb):
     only, which the terms read too (a ball's w times its scale is the term's, scale 1 or not:
     w * 1.0 is w), and no term depends on a velocity. ``contacts``: bundles.ContactRows (its
     pn, pt, pr the warm start's); ``params``: bundles.SolveParams."""
-    c, p_ = contacts, params
-    a, b, nx, ny, separation, ra, rb = c.a, c.b, c.nx, c.ny, c.separation, c.ra, c.rb
-    mass_n, mass_t, mass_r, friction, rolling, static = c.mass_n, c.mass_t, c.mass_r, c.friction, c.rolling, c.static
-    scale_a, scale_b, pn, pt, pr = c.scale_a, c.scale_b, c.pn, c.pt, c.pr
-    h_move, rate, mass_scale, impulse_scale = p_.h_move, p_.rate, p_.mass_scale, p_.impulse_scale
-    s_rate, s_mass_scale, s_impulse_scale = p_.s_rate, p_.s_mass_scale, p_.s_impulse_scale
-    max_push, warm_start = p_.max_push, p_.warm_start
+    cr, sp = contacts, params
+    a, b, nx, ny, separation, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.separation, cr.ra, cr.rb
+    mass_n, mass_t, mass_r, friction, rolling, static = cr.mass_n, cr.mass_t, cr.mass_r, cr.friction, cr.rolling, cr.static
+    scale_a, scale_b, pn, pt, pr = cr.scale_a, cr.scale_b, cr.pn, cr.pt, cr.pr
+    h_move, rate, mass_scale, impulse_scale = sp.h_move, sp.rate, sp.mass_scale, sp.impulse_scale
+    s_rate, s_mass_scale, s_impulse_scale = sp.s_rate, sp.s_mass_scale, sp.s_impulse_scale
+    max_push, warm_start = sp.max_push, sp.warm_start
     m = len(a)
     ct = np.empty((m, CONTACT_COLUMNS))
     for k in range(m):
@@ -318,9 +318,9 @@ def _give_back_turn(contacts, pn_move, pt_move, keep, st, h_move, label, held, g
     guard's retry: the other islands keep what they ended their relax with, as solve_numpy's
     retry gives them the same give-back again); those islands touch no static
     (_energy_gained). ``contacts``: bundles.ContactRows (its pn, pt the warm start's)."""
-    c = contacts
-    a, b, nx, ny, static, ra, rb, pn, pt = c.a, c.b, c.nx, c.ny, c.static, c.ra, c.rb, c.pn, c.pt
-    scale_a, scale_b = c.scale_a, c.scale_b
+    cr = contacts
+    a, b, nx, ny, static, ra, rb, pn, pt = cr.a, cr.b, cr.nx, cr.ny, cr.static, cr.ra, cr.rb, cr.pn, cr.pt
+    scale_a, scale_b = cr.scale_a, cr.scale_b
     m = len(a)
     if not partial:
         any_pair = False
@@ -384,9 +384,9 @@ def _impacts(contacts, st, params):
     ~4,000 contacts, visiting ~200 contacts each). ``bits`` holds this pass's words and the
     next one's, which swap places each pass (cur). ``contacts``: bundles.ContactRows;
     ``params``: bundles.SolveParams."""
-    c = contacts
-    a, b, nx, ny, base, ax, ay, ra, rb = c.a, c.b, c.nx, c.ny, c.base, c.ax, c.ay, c.ra, c.rb
-    mass_n, mass_t, restitution, friction, static = c.mass_n, c.mass_t, c.restitution, c.friction, c.static
+    cr = contacts
+    a, b, nx, ny, base, ax, ay, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.base, cr.ax, cr.ay, cr.ra, cr.rb
+    mass_n, mass_t, restitution, friction, static = cr.mass_n, cr.mass_t, cr.restitution, cr.friction, cr.static
     tau_max, threshold, touch_slop, max_passes = params.tau_max, params.threshold, params.touch_slop, params.max_passes
     m = len(a)
     size = st.shape[0]
@@ -526,9 +526,9 @@ def solve(contacts, balls, params):
     The passes work on the balls' state packed a row a ball (``st``, columns V_X .. ANGLE):
     a contact reads and writes its two balls' rows, one or two cache lines each, where eight
     separate arrays were eight lines each."""
-    c = contacts
-    colour_start, a, b, nx, ny, ra, rb, static = c.colour_start, c.a, c.b, c.nx, c.ny, c.ra, c.rb, c.static
-    pn, pt, pr = c.pn, c.pt, c.pr
+    cr = contacts
+    colour_start, a, b, nx, ny, ra, rb, static = cr.colour_start, cr.a, cr.b, cr.nx, cr.ny, cr.ra, cr.rb, cr.static
+    pn, pt, pr = cr.pn, cr.pt, cr.pr
     px, py, vx, vy, spin, angle, w, inv_i = (balls.px, balls.py, balls.vx, balls.vy, balls.spin, balls.angle,
                                              balls.w, balls.inv_i)
     h_move, warm_start = params.h_move, params.warm_start
@@ -538,7 +538,7 @@ def solve(contacts, balls, params):
     colours = len(colour_start) - 1
     # _give_back_turn's flag as a value known only at run time: numba compiles a callee once
     # for each constant passed to it (it types the argument by its value); with True and False
-    # it compiled twice (~1 s of the first launch), for no speed.
+    # it compiled twice (docs/performance.md, issue 23), for no speed.
     yes = size >= 0
     no = not yes
     st = np.empty((size, BALL_COLUMNS))

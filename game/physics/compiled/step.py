@@ -28,7 +28,7 @@ from game.physics.compiled import integrators as IK
 from game.physics.compiled import solver as SK
 
 STEPPERS = tuple(IK.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
-# _force_kernels.step's kind for each of STEPPERS (the same integrator under every force)
+# compiled.forces.step's kind for each of STEPPERS (the same integrator under every force)
 FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verlet": FK.VERLET,
                      "rk4": FK.RK4}[name] for name in STEPPERS)
 
