@@ -186,8 +186,10 @@ def prepare_numpy(i, j, touches, balls, statics, warm, params):
     ax = gx[a] - gx[b]
     ay = gy[a] - gy[b]
     scale_a, scale_b = support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos)
-    return ContactRows(a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-                       mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach, scale_a, scale_b)
+    return ContactRows(a=a, b=b, static=static, key=key, order=order, colour_start=colour_start, nx=nx, ny=ny,
+                       depth=depth, base=base, separation=separation, ax=ax, ay=ay, ra=ra, rb=rb, mass_n=mass_n,
+                       mass_t=mass_t, mass_r=mass_r, restitution=restitution, friction=friction, rolling=rolling,
+                       pn=wn, pt=wt, pr=wr, approach=approach, scale_a=scale_a, scale_b=scale_b)
 
 
 def support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos):

@@ -203,9 +203,12 @@ class Forces:
             zones, arrays = tuple(self.attractors), _pack_attractors(self.attractors)
             self._zones_packed = (zones, arrays)
         c = np.ascontiguousarray
-        return ForceField(float(self.gravity[0]), float(self.gravity[1]), float(self.drag), c(s.a, np.int64),
-                          c(s.b, np.int64), c(s.anchor, float), c(s.stiffness, float), c(s.damping, float),
-                          c(s.rest, float), *arrays)
+        shape, center, strength, numbers, edges, edge_start = arrays
+        return ForceField(gx=float(self.gravity[0]), gy=float(self.gravity[1]), drag=float(self.drag),
+                          sa=c(s.a, np.int64), sb=c(s.b, np.int64), anchor=c(s.anchor, float),
+                          stiffness=c(s.stiffness, float), damping=c(s.damping, float), rest=c(s.rest, float),
+                          shape=shape, center=center, strength=strength, numbers=numbers, edges=edges,
+                          edge_start=edge_start)
 
     def potential_energy(self, pos, mass):
         """(gravitational, spring) energy in joules; gravity's zero is at the origin."""
