@@ -8,7 +8,7 @@
 
 Four measures, each in fresh processes (SDL dummy drivers):
 
-- *compile*: ``python -c "from game.physics.compiled import kernels; kernels.warm_up()"`` with numba's cache
+- *compile*: ``python -c "from game.physics.compiled import warm; warm.kernels().warm_up()"`` with numba's cache
   in a new empty folder (``NUMBA_CACHE_DIR``): a cold compile, as on the first launch after
   ``pip install -r requirements.txt``; wall seconds and CPU seconds (``getrusage`` of the
   child). Then the same command again, loading from that cache (a warm launch). Then
@@ -102,9 +102,9 @@ def _env(extra=None):
 
 COMPILES = {
     # one process compiles every kernel: the compile work, serially
-    "cold": "from game.physics.compiled import kernels; kernels.warm_up()",
+    "cold": "from game.physics.compiled import warm; warm.kernels().warm_up()",
     # the same from the cache "cold" filled: a warm launch
-    "warm": "from game.physics.compiled import kernels; kernels.warm_up()",
+    "warm": "from game.physics.compiled import warm; warm.kernels().warm_up()",
     # as the game does it, into an empty cache: accel.compile_in_child (its child processes)
     "game": "import sys; from game.physics.compiled import loader; sys.exit(0 if loader.compile_in_child() else 1)",
 }
@@ -355,7 +355,7 @@ def report(data):
     lines = []
     c = data.get("compile")
     if c:
-        lines.append(f"compile (_kernels.warm_up in a fresh process): cold {c['cold']['wall_s']:.1f} s wall, "
+        lines.append(f"compile (compiled.warm in a fresh process): cold {c['cold']['wall_s']:.1f} s wall, "
                      f"{c['cold']['cpu_s']:.1f} s CPU; from the cache {c['warm']['wall_s']:.1f} s wall, "
                      f"{c['warm']['cpu_s']:.1f} s CPU")
         if "game" in c:

@@ -151,7 +151,7 @@ def test_the_compiled_acceleration_is_the_numpy_one_to_the_bit(seed, n, springs,
         forces.springs.add(a, b, anchor, rng.uniform(1, 3000), rng.uniform(0, 5), rng.uniform(0, 1))
     want = forces.acceleration(pos, vel, inv_mass)
     got = np.full_like(pos, np.nan)
-    _force_kernels.accelerate(got, pos, vel, inv_mass, *forces.packed())
+    _force_kernels.accelerate(got, pos, vel, inv_mass, forces.packed())
     assert got.tobytes() == want.tobytes()
 
 
@@ -172,7 +172,7 @@ def test_every_compiled_stepper_is_its_numpy_stepper_under_every_force(integrato
 
     want = INTEGRATORS[integrator](f, 0.0, np.stack((pos, vel)), 1 / 240)
     got_pos, got_vel = pos.copy(), vel.copy()
-    kernels.FORCE_STEPPERS[integrator](got_pos, got_vel, inv_mass, 1 / 240, *forces.packed())
+    kernels.FORCE_STEPPERS[integrator](got_pos, got_vel, inv_mass, 1 / 240, forces.packed())
     assert got_pos.tobytes() == np.ascontiguousarray(want[0]).tobytes()
     assert got_vel.tobytes() == np.ascontiguousarray(want[1]).tobytes()
 

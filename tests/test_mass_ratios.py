@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes import build_world
-from game.physics.solver import support_scales
+from game.physics.contacts import support_scales
 from game.physics.world import TICK
 from tests.conftest import KERNELS
 

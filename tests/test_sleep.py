@@ -128,7 +128,7 @@ def test_the_one_call_ticks_resting_test_is_sleeps(n, seed):
     pos, vel, spin = before + draw((n, 2)), draw((n, 2)), draw(n) * 10
     radius = rng.choice([0.1, 0.05, 1.0], n)
     expected = resting(before, pos, vel, spin, radius, TICK)
-    got = ONE_CALL_TICK._resting(before, pos, vel, spin, radius, (speed2, way2))
+    got = ONE_CALL_TICK._resting(before, pos, vel, spin, radius, speed2, way2)
     assert got.dtype == bool and np.array_equal(got, expected)
 
 

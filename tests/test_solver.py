@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from scenes import build_world
 from game.physics import collide, solver
-from game.physics.solver import Contacts, Solver, SolverOptions, colour_contacts, priorities
+from game.physics.contacts import Contacts, colour_contacts, priorities
+from game.physics.solver import Solver, SolverOptions
 from game.physics.world import TICK, World
 from tests.conftest import COMPILED, KERNELS
 
@@ -99,11 +100,14 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     captured = []
     original = solver.solve_numpy
 
-    def both(*args):
-        copies = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in args]
-        original(*args)
+    def copied(bundle):
+        return type(bundle)(*(np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in bundle))
+
+    def both(*bundles):
+        copies = [copied(x) for x in bundles]
+        original(*bundles)
         KERNELS.solve(*copies)
-        captured.append((args, copies))
+        captured.append((bundles, copies))
 
     solver.solve_numpy = both
     try:
@@ -111,9 +115,13 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     finally:
         solver.solve_numpy = original
     (numpy_args, compiled_args), = captured
-    for x, y in zip(numpy_args, compiled_args):
-        if isinstance(x, np.ndarray):
-            assert np.array_equal(x, y)
+    for x, y in zip(numpy_args, compiled_args):       # the contacts, the balls, the constants
+        assert type(x) is type(y)
+        for name in x._fields:
+            if isinstance(getattr(x, name), np.ndarray):
+                assert np.array_equal(getattr(x, name), getattr(y, name)), name
+            else:
+                assert getattr(x, name) == getattr(y, name), name
 
 
 @needs_kernels
@@ -239,9 +247,9 @@ def test_islands_the_energy_guard_relaxes_again_end_alike_in_both_executions(mon
 
 @needs_kernels
 def test_the_impacts_lowest_set_bit_table_finds_every_bit_of_a_word():
-    """_kernels._impacts finds the next contact to look at by the lowest set bit of a 64-bit
+    """compiled.solver._impacts finds the next contact to look at by the lowest set bit of a 64-bit
     word through a de Bruijn table: every power of two must land on its own entry."""
-    from game.physics.compiled import kernels as _kernels
+    from game.physics.compiled import solver as _kernels
     for place in range(64):
         word = 1 << place
         top = ((word * int(_kernels.DE_BRUIJN)) % (1 << 64)) >> 58

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from scenes import build_world
 from game.physics import collide
-from game.physics.solver import colour_contacts, priorities
+from game.physics.contacts import colour_contacts, priorities
 from game.physics.world import TICK
 from tests.conftest import COMPILED, KERNELS
 from tests.test_solver import random_contacts
@@ -164,7 +164,8 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
     pos[:20] = pos[20:40]                                   # coincident centres too
     radius = rng.uniform(0.05, 0.25, n) * grid.cell          # r + margin <= cell / 2: the grid's contract
     margin = rng.uniform(0.0, 0.25, n) * grid.cell
-    assert (grid.size <= KERNELS.MAX_COUNTING_CELLS * n + 1024) == (cells == 40)
+    from game.physics.compiled import collide as compiled_collide
+    assert (grid.size <= compiled_collide.MAX_COUNTING_CELLS * n + 1024) == (cells == 40)
     i, j = KERNELS.ball_contacts(pos[:, 0].copy(), pos[:, 1].copy(), radius, margin, grid.cell, grid.origin[0],
                                  grid.origin[1], grid.nx, grid.ny)
     dx, dy = pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1]
@@ -177,12 +178,20 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 @needs_kernels
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of _kernels.py and _force_kernels.py into itself, so its cache index carries their stamps too."""
-    from game.physics.compiled import forces as _force_kernels, kernels as _kernels, step as _step_kernels
+    of compiled/collide.py, contacts.py, solver.py, integrators.py and forces.py into itself
+    and reads the bundles' fields by name (game/physics/bundles.py), so its cache index carries
+    their stamps too; so does each kernel's (prepare_contacts: also collide.py's, whose counting
+    sort it links)."""
+    from game.physics import bundles
+    from game.physics.compiled import collide, contacts, forces, integrators, solver, stamps, step as _step_kernels
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
-    assert stamp[1] == _step_kernels.source_stamp(_kernels.__file__)
-    assert stamp[2] == _step_kernels.source_stamp(_force_kernels.__file__)
-    assert stamp[0] == _step_kernels.source_stamp(_step_kernels.__file__)
+    assert stamp[0] == stamps.source_stamp(_step_kernels.__file__)
+    assert stamp[1:] == tuple(stamps.source_stamp(m.__file__)
+                              for m in (collide, contacts, solver, integrators, forces, bundles))
+    assert contacts.prepare_contacts._cache._cache_file._source_stamp[1:] == tuple(
+        stamps.source_stamp(m.__file__) for m in (collide, bundles))
+    for kernel in (collide.sweep, solver.solve, forces.step):
+        assert kernel._cache._cache_file._source_stamp[1:] == (stamps.source_stamp(bundles.__file__),)
 
 
 @needs_kernels
@@ -195,7 +204,8 @@ def test_the_compiled_colours_are_the_rounds_of_the_numpy_colouring(seed, balls,
     a, b, key = random_contacts(seed, balls, contacts, static_share)
     priority = priorities(key)
     rounds = colour_contacts(a, b, balls, priority)
-    assert np.array_equal(KERNELS._colour_contacts(a, b, balls, priority), rounds)
+    from game.physics.compiled import contacts as compiled_contacts
+    assert np.array_equal(compiled_contacts._colour_contacts(a, b, balls, priority), rounds)
 
 
 def test_candidates_kept_from_tick_to_tick_are_found_again_when_the_balls_change(execution):

@@ -27,7 +27,7 @@ def test_swept_test_is_zero_for_a_centre_on_the_core_both_executions(execution, 
     assert got == 0.0
     from tests.conftest import KERNELS
     if KERNELS is not None:
-        from game.physics.compiled import kernels as _kernels
+        from game.physics.compiled import collide as _kernels
         assert _kernels._swept.py_func(c[0], c[1], 0.1, mx, my, ax, ay, bx, by, seg_r) == got
 
 

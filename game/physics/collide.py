@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import geometry
+from game.physics import bundles, geometry
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -21,6 +21,8 @@ IMPACT_SPEED = 0.6         # m/s: slower contacts make no impact event
 MAX_GRID_CELLS = 1 << 21   # the broad-phase grid never has more cells than this
 MAX_STATIC_ENTRIES = 1 << 21  # (cell, capsule) entries the cell choice allows, estimated: about 1 s to bin
 MAX_MARGIN_CELLS = 0.5     # cells: find_candidates finds every pair within margins this long
+CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
+                             # more candidates to measure each sub-step, fewer searches)
 
 # The half neighbourhood: each pair of neighbouring cells is visited once.
 _HALF_NEIGHBOURS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, 1))
@@ -365,12 +367,10 @@ def _ball_contacts_compiled(kernels, grid, pos, radius, margin):
 
 def _static_contacts_compiled(kernels, statics, pos, prev, radius, margin):
     """(ball, static, normal, depth) as candidates + ball_static_geometry give them."""
-    g = statics.grid
     i, s, nx, ny, depth = kernels.static_contacts(
         np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
         np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), np.ascontiguousarray(radius),
-        margin, g.cell, g.origin[0], g.origin[1], g.nx, g.ny, statics._start, statics._index,
-        statics.ax, statics.ay, statics.bx, statics.by, statics.radius, statics.nx, statics.ny, statics.polygon)
+        margin, bundles.statics(statics))
     return i, s, np.stack((nx, ny), axis=1), depth
 
 
@@ -423,10 +423,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
     slower hits do not bounce.
     """
     if kernels is not None:
-        st = statics
         return kernels.sweep(prev, pos, vel, radius, restitution, friction, CCD_FRACTION, resting_speed,
-                             st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny, st.restitution,
-                             st.friction, st.box, st.polygon)
+                             bundles.statics(statics))
     move = pos - prev
     fast = np.nonzero(_norm(move) > CCD_FRACTION * radius)[0]
     if len(fast) == 0 or len(statics) == 0:

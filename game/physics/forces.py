@@ -17,6 +17,7 @@ import numpy as np
 from game import defaults
 
 from game.physics import geometry
+from game.physics.bundles import ForceField
 
 SPRING_MIN_LENGTH = 1e-12       # m: a spring shorter than this has no direction and pulls nowhere
 ATTRACTOR_MIN_DISTANCE = 1e-9   # m: a ball this near an attractor's centre is not pulled
@@ -186,7 +187,7 @@ class Forces:
         return acc
 
     def packed(self):
-        """The force field as the plain numbers and arrays the compiled steppers take
+        """The force field (a bundles.ForceField) as the plain numbers and arrays the compiled steppers take
         (game.physics.compiled.forces): gx, gy (m/s^2), drag (1/s); the springs' a, b, anchor,
         stiffness, damping, rest (as Springs holds them); the attractors' shape (Z,) (index
         in ATTRACTOR_SHAPES), centre (Z, 2) m, strength (Z,) m/s^2, numbers (Z, 5) and
@@ -202,8 +203,12 @@ class Forces:
             zones, arrays = tuple(self.attractors), _pack_attractors(self.attractors)
             self._zones_packed = (zones, arrays)
         c = np.ascontiguousarray
-        return (float(self.gravity[0]), float(self.gravity[1]), float(self.drag), c(s.a, np.int64), c(s.b, np.int64),
-                c(s.anchor, float), c(s.stiffness, float), c(s.damping, float), c(s.rest, float)) + arrays
+        shape, center, strength, numbers, edges, edge_start = arrays
+        return ForceField(gx=float(self.gravity[0]), gy=float(self.gravity[1]), drag=float(self.drag),
+                          sa=c(s.a, np.int64), sb=c(s.b, np.int64), anchor=c(s.anchor, float),
+                          stiffness=c(s.stiffness, float), damping=c(s.damping, float), rest=c(s.rest, float),
+                          shape=shape, center=center, strength=strength, numbers=numbers, edges=edges,
+                          edge_start=edge_start)
 
     def potential_energy(self, pos, mass):
         """(gravitational, spring) energy in joules; gravity's zero is at the origin."""

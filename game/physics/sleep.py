@@ -114,13 +114,13 @@ class Sleep:
         return s & ((pos[:, 0] != self.rest[:, 0]) | (pos[:, 1] != self.rest[:, 1])
                     | (vel[:, 0] != 0.0) | (vel[:, 1] != 0.0) | (spin != 0.0))
 
-    def settle(self, before, pos, vel, spin, radius, ids, springs, statics, dt, gravity, grid, kernels,
-               rest=None):
+    def settle(self, before, balls, springs, statics, dt, gravity, grid, kernels, rest=None):
         """After a tick: the awake balls' rest timers, then the islands whose every ball has
         rested SLEEP_TIME and that are held (a ball of it within reach of a static, or on an
-        anchored spring) fall asleep: velocity and spin set to zero, in place on ``vel`` and
-        ``spin``. Arrays are the World's (N, ...); ``springs`` its Springs, ``statics`` its
-        collide.Statics; ``before`` (N, 2) m the positions before the tick: a ball rests only
+        anchored spring) fall asleep: velocity and spin set to zero, in place on the arrays
+        ``vel`` and ``spin`` of ``balls`` (bundles.Balls: the World's (N, ...) arrays themselves).
+        ``springs`` the World's Springs, ``statics`` its collide.Statics; ``before`` (N, 2) m
+        the positions before the tick: a ball rests only
         if it also moved less than SLEEP_SPEED dt (a soft contact pushing a ball out of an
         overlap moves it with no velocity). Returns how many balls fell asleep. ``rest``: (N,)
         bool, ``resting(before, pos, vel, spin, radius, dt)``, where the caller has it already
@@ -128,6 +128,7 @@ class Sleep:
 
         A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
         (no gravity) keep drifting, as a player expects, instead of stopping dead."""
+        pos, vel, spin, radius, ids = balls.pos, balls.vel, balls.spin, balls.radius, balls.ids
         if rest is None:
             rest = resting(before, pos, vel, spin, radius, dt)
         # (A sleeper rests, so its timer runs on, unread until it wakes, which starts it again.)
@@ -182,7 +183,7 @@ def resting(before, pos, vel, spin, radius, dt):
     """(N,) bool: the balls that rest after a tick of ``dt`` s from positions ``before``: slower
     than SLEEP_SPEED, their rim too (|spin| r), and moved less than SLEEP_SPEED dt. Every
     tick, so in as few numpy calls as the same arithmetic allows (whole (N, 2) arrays squared
-    at once, then their columns summed: vx vx + vy vy); _step_kernels._resting is its
+    at once, then their columns summed: vx vx + vy vy); compiled.step._resting is its
     compiled twin (the same sums and tests, so the same booleans)."""
     speed2, way2 = rest_limits(dt)
     v2 = vel * vel

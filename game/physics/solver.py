@@ -1,18 +1,15 @@
 """The contact solver: impacts, then Box2D v3's soft step, over contacts solved in colours.
 
 One algorithm, two executions: numpy solves a colour at once (gather, compute, scatter; no
-two contacts of a colour share a ball, so nothing collides), the compiled kernels of
-``game.physics.compiled.kernels`` loop over the colour's contacts one by one with the same arithmetic in the
-same order. Both give the same bits (tests/test_solver.py).
+two contacts of a colour share a ball, so nothing collides), the compiled twin
+``game.physics.compiled.solver`` loops over the colour's contacts one by one with the same
+arithmetic in the same order. Both give the same bits (tests/test_solver.py).
 
-A sub-step's contacts (``prepare``): every candidate pair's normal and depth are measured
-afresh at the integrated positions x*; the pairs that touch (depth > -TOUCH_SLOP) become
-contacts, in a canonical order (by ball id, then the other ball's id, then static index),
-coloured, and warm-started from the last sub-step's impulses matched by the same key.
+A sub-step's contacts come from ``game.physics.contacts`` (``Solver.prepare`` calls it).
 
 The solve (``solve``), Box2D's sign convention with the normal n pointing from body b to
 ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_x):
-0. contact mass scaling (``support_scales``): a ball holding up a heavier one through
+0. contact mass scaling (``contacts.support_scales``): a ball holding up a heavier one through
    resting contacts counts as heavy as it in the warm start and the soft passes, so stacks
    with mass ratios of 1:1000 (and beyond) stand; collisions keep the true masses.
 1. impacts: a contact closing faster than ``restitution_threshold`` gets the collision
@@ -52,19 +49,21 @@ import math
 import numpy as np
 
 from game.physics import collide
+from game.physics import bundles
+from game.physics.bundles import Impulses, SolveParams, Touches
+from game.physics.contacts import TOUCH_SLOP, Contacts, contact_params, prepare_numpy
 
-TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 IMPACT_LOOKBACK = 1.0      # sub-steps: how far back a touch is looked for (more lets the
                            # impact moves reach deeper into third balls: 2 gave 6 cm overlaps)
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
-SUPPORT_COS = 0.5          # cos 60 deg: a ball whose forces press it onto another within 60 degrees
-                           # of their normal rests on it (contact mass scaling, support_scales)
-_HASH = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing: the colouring's priorities
-_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
-STATIC_KEY = 1 << 31       # key = id_a * 2^32 + (id_b, or this + static index)
 EXECUTIONS = ("compiled", "numpy")
-_NO_WARM = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+_NO_WARM = Impulses(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+
+
+def no_warm():
+    """The stored impulses of a solver that has none yet (nothing to warm-start from)."""
+    return _NO_WARM
 
 
 @dataclasses.dataclass
@@ -112,200 +111,6 @@ def soft(hertz, damping_ratio, h):
     return omega / a1, a2 * a3, a3
 
 
-class Contacts:
-    """One sub-step's contacts in solve order (by colour, then canonical), as arrays (C,).
-
-    ``a``: ball; ``b``: other ball, or N (the statics' still stand-in); ``static``: capsule
-    index or -1; ``nx, ny``: unit normal from b towards a; ``depth``: overlap at x* (m);
-    ``base``: depth + (p_a - p_b) . n, so that depth(p) = base - (p_a - p_b) . n;
-    ``separation``: the gap at x* - h v*, where the soft step moves from (m, > 0 apart);
-    ``ax, ay``: the forces' relative acceleration a_a - a_b this sub-step (m/s^2);
-    ``ra, rb``: lever arms (m, 0 for statics); ``mass_n, mass_t, mass_r``: effective masses
-    of the normal, tangent and rolling rows; ``restitution, friction, rolling`` (rolling in
-    m: coefficient times radius); ``pn, pt, pr``: accumulated impulses (warm start in,
-    result out); ``key``: int64 ids; ``order``: each contact's place in the canonical
-    order (by key); ``colour_start``: (K + 1,) the colours' slices;
-    ``approach``: closing speed at x* before the solve (m/s, > 0 closing);
-    ``scale_a, scale_b``: contact mass scaling, factors on the balls' inverse mass and
-    moment in the warm start and soft passes (1 but where a ball holds up a heavier one).
-    """
-
-    # What prepare_numpy and its kernel twin return, in this order.
-    FIELDS = ("a", "b", "static", "key", "order", "colour_start", "nx", "ny", "depth", "base", "separation",
-              "ax", "ay", "ra", "rb", "mass_n", "mass_t", "mass_r", "restitution", "friction", "rolling",
-              "pn", "pt", "pr", "approach", "scale_a", "scale_b")
-    _INTEGER = ("a", "b", "static", "key", "order", "colour_start")
-
-    def __init__(self, n, **arrays):
-        self.n = n
-        for name in self.FIELDS:
-            setattr(self, name, arrays[name])
-
-    @classmethod
-    def empty(cls, n):
-        fields = {name: np.zeros(0, np.int64 if name in cls._INTEGER else float) for name in cls.FIELDS}
-        fields["colour_start"] = np.zeros(1, np.int64)
-        return cls(n, **fields)
-
-    def __len__(self):
-        return len(self.a)
-
-    @property
-    def colours(self):
-        return len(self.colour_start) - 1
-
-    def points(self, pos, radius, rows=None):
-        """(K, 2) touch points on ball a's surface where the other body meets it."""
-        rows = np.arange(len(self)) if rows is None else rows
-        a = self.a[rows]
-        lever = radius[a] - self.depth[rows]
-        return pos[a] - np.stack((self.nx[rows] * lever, self.ny[rows] * lever), axis=1)
-
-
-def colour_contacts(a, b, n, priority):
-    """(C,) colour of each contact: no two contacts of a colour share a ball (index n, the
-    statics' stand-in, is shared freely).
-
-    Rounds: a contact whose ``priority`` (uint64, all different: the key Fibonacci-hashed, a
-    fixed pseudo-random order, so chains of contacts do not wait one a round) is the least
-    among the uncoloured contacts of both its balls takes this round's colour. Integer work
-    only: the compiled twin in ``_kernels.prepare_contacts`` gives the same colours.
-    """
-    m = len(a)
-    colour = np.full(m, -1, np.int64)
-    left = np.arange(m)
-    best = np.empty(n + 1, np.uint64)
-    c = 0
-    while len(left):
-        la, lb, lp = a[left], b[left], priority[left]
-        best.fill(_NONE)
-        np.minimum.at(best, la, lp)
-        np.minimum.at(best, lb, lp)
-        chosen = (best[la] == lp) & ((lb == n) | (best[lb] == lp))
-        colour[left[chosen]] = c
-        left = left[~chosen]
-        c += 1
-    return colour
-
-
-def priorities(key):
-    """(C,) uint64: the keys Fibonacci-hashed (a bijection of 64-bit integers, so no ties)."""
-    return key.astype(np.uint64) * _HASH          # wraps modulo 2^64, as intended
-
-
-def prepare_numpy(n, i, j, bi, s, snx, sny, sdepth, px, py, vx, vy, gx, gy, w, inv_i, radius, ids,
-                  rest, fric, roll, st_rest, st_fric, st_roll, h_move, touch_slop, static_key,
-                  old_key, old_n, old_t, old_r, support_cos):
-    """The numpy execution of Solver.prepare's arithmetic: ball pairs' fresh geometry, the
-    canonical order, colours, the solve order, masses, materials and warm starts.
-
-    Ball arrays have N + 1 entries (index N: the statics' still stand-in); (i, j) touching
-    candidates sorted, (bi, s, snx, sny, sdepth) the touching ball-static contacts sorted;
-    old_*: last sub-step's keys (sorted) and impulses; support_cos: SUPPORT_COS. Returns the arrays of
-    Contacts.FIELDS, in solve order."""
-    # Ball pairs: the normal from the centres, n = (p_i - p_j) / |p_i - p_j|.
-    dx = px[i] - px[j]
-    dy = py[i] - py[j]
-    dist = np.sqrt(dx * dx + dy * dy)
-    reach = radius[i] + radius[j]
-    touch = np.nonzero(reach - dist > -touch_slop)[0]
-    i, j, dist, reach = i[touch], j[touch], dist[touch], reach[touch]
-    # Their normal where the soft step moves them from, x* - h_move v* (see separation below):
-    # impulses along the line of centres there keep angular momentum as the balls move on.
-    dx = (px[i] - h_move * vx[i]) - (px[j] - h_move * vx[j])
-    dy = (py[i] - h_move * vy[i]) - (py[j] - h_move * vy[j])
-    length = np.sqrt(dx * dx + dy * dy)
-    apart = length > 1e-12
-    inv = 1.0 / np.where(apart, length, 1.0)
-    a = np.concatenate((i, bi))
-    b = np.concatenate((j, np.full(len(bi), n, np.int64)))
-    static = np.concatenate((np.full(len(i), -1, np.int64), s))
-    key = ids[a] * (1 << 32) + np.concatenate((ids[j], static_key + s))
-    nx = np.concatenate((np.where(apart, dx * inv, 1.0), snx))      # coincident centres part along +x
-    ny = np.concatenate((np.where(apart, dy * inv, 0.0), sny))
-    depth = np.concatenate((reach - dist, sdepth))
-    # Canonical order by key, then colours; the solve order is by colour, then key.
-    canonical = np.argsort(key, kind="stable")
-    a, b, static, key, nx, ny, depth = (x[canonical] for x in (a, b, static, key, nx, ny, depth))
-    m = len(a)
-    # Warm start: last sub-step's impulses of the same keys, zero for new contacts.
-    wn, wt, wr = np.zeros(m), np.zeros(m), np.zeros(m)
-    if len(old_key) and m:
-        at = np.minimum(np.searchsorted(old_key, key), len(old_key) - 1)
-        found = old_key[at] == key
-        wn, wt, wr = (np.where(found, old[at], 0.0) for old in (old_n, old_t, old_r))
-    colour = colour_contacts(a, b, n, priorities(key))
-    order = np.argsort(colour, kind="stable")
-    colour_start = np.zeros(int(colour.max(initial=-1)) + 2, np.int64)
-    np.cumsum(np.bincount(colour, minlength=len(colour_start) - 1), out=colour_start[1:])
-    a, b, static, key, nx, ny, depth, wn, wt, wr = (x[order] for x in (a, b, static, key, nx, ny, depth, wn, wt, wr))
-    on_ball = static < 0
-    st = np.maximum(static, 0)
-    base = depth + ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
-    # The soft step moves the positions to x* + h_move (v - v*): as if from x* - h_move v*
-    # with the solved velocity v, as Box2D integrates after its solve. So it measures the
-    # gap there: a gap that the move closes may close, no more.
-    separation = 0.0 - (depth + h_move * ((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny))
-    ra = radius[a]
-    rb = np.where(on_ball, radius[b], 0.0)
-    k_n = w[a] + w[b]
-    k_t = k_n + (inv_i[a] * (ra * ra) + inv_i[b] * (rb * rb))
-    k_r = inv_i[a] + inv_i[b]
-    with np.errstate(divide="ignore"):
-        mass_n = np.where(k_n > 0, 1.0 / k_n, 0.0)
-        mass_t = np.where(k_t > 0, 1.0 / k_t, 0.0)
-        mass_r = np.where(k_r > 0, 1.0 / k_r, 0.0)
-    # Materials as Box2D mixes them: the livelier restitution, the geometric mean of
-    # friction, the larger rolling resistance (times the radius: an arm, in metres).
-    restitution = np.maximum(rest[a], np.where(on_ball, rest[b], st_rest[st]))
-    friction = np.sqrt(fric[a] * np.where(on_ball, fric[b], st_fric[st]))
-    rolling = np.maximum(roll[a] * ra, np.where(on_ball, roll[b] * rb, st_roll[st] * ra))
-    approach = -((vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny)
-    ax = gx[a] - gx[b]
-    ay = gy[a] - gy[b]
-    scale_a, scale_b = support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos)
-    return (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-            mass_n, mass_t, mass_r, restitution, friction, rolling, wn, wt, wr, approach, scale_a, scale_b)
-
-
-def support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos):
-    """(C,), (C,): contact mass scaling, factors (<= 1) on the inverse mass and moment of each
-    contact's balls a and b in its warm start and soft passes (the impacts keep the true
-    masses).
-
-    Ball u rests on ball l where u's forces (acceleration gx, gy: m/s^2, from the (N + 1,)
-    arrays) press it onto l within acos(support_cos) of their normal (C,) nx, ny. A ball
-    counts as heavy as the heaviest ball it holds up through any chain of resting contacts,
-    so a stack of alternating 1 kg and 1000 kg balls is solved as a stack of equal masses
-    is: Gauss-Seidel on the true masses gains a thousandth of the heavy ball's support a
-    pass, and the light ball is squeezed out (overlaps of 30-50 % of the radius). This is
-    PhysX's contact mass scaling in shock propagation's order (the lower body heavier).
-    It breaks action and reaction where a ball rests on a lighter one: their supports carry
-    more than the true load (a heavy ball on a light one on the floor: the floor carries the
-    light one as heavy), and such a pair touching gently in free fall (closing slower than
-    the restitution threshold, so no impact) does not keep its momentum. Collisions above
-    the threshold and balls without forces keep it exactly. (Scaling only balls that rest
-    on a static through the chain was tried: a light ball lifted off the floor for one
-    sub-step under a falling 1e6 kg ball then lost its scaling and was shot out.) The fixed
-    point of minima is the same in whatever order it is reached (the kernel loops in place).
-    """
-    up_a = on_ball & (gx[a] * nx + gy[a] * ny < 0.0 - support_cos * np.sqrt(gx[a] * gx[a] + gy[a] * gy[a]))
-    up_b = on_ball & (gx[b] * nx + gy[b] * ny > support_cos * np.sqrt(gx[b] * gx[b] + gy[b] * gy[b]))
-    upper = np.concatenate((a[up_a], b[up_b]))
-    lower = np.concatenate((b[up_a], a[up_b]))
-    support_w = w.copy()
-    while len(upper):
-        held = support_w.copy()
-        np.minimum.at(held, lower, support_w[upper])
-        if np.array_equal(held, support_w):
-            break
-        support_w = held
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale_a = np.where(support_w[a] != w[a], support_w[a] / w[a], 1.0)
-        scale_b = np.where(support_w[b] != w[b], support_w[b] / w[b], 1.0)
-    return scale_a, scale_b
-
-
 def _canonical(array, order):
     """The solve-order ``array`` back in canonical order (``order``: canonical index by place)."""
     out = np.empty_like(array)
@@ -351,13 +156,12 @@ class Solver:
         # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
         # the polygons' insides (numpy in both executions: the case is rare).
         kernels = self.kernels
+        statics_bundle = bundles.statics(statics)
         if len(bi):
             if kernels is not None:
-                st = statics
                 snx, sny, sdepth = kernels.static_geometry(
                     np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
-                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s,
-                    st.ax, st.ay, st.bx, st.by, st.nx, st.ny, st.radius, st.polygon)
+                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s, statics_bundle)
                 snormal = np.stack((snx, sny), axis=1)
             else:
                 snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
@@ -367,19 +171,13 @@ class Solver:
             snx, sny = np.ascontiguousarray(snormal[touch, 0]), np.ascontiguousarray(snormal[touch, 1])
         else:
             snx = sny = sdepth = np.zeros(0)
-        one = np.zeros(1)       # the statics' materials when there are none (never read)
-        st_rest = statics.restitution if len(statics) else one
-        st_fric = statics.friction if len(statics) else one
-        st_roll = statics.rolling if len(statics) else one
         acc = np.zeros((n, 2)) if acceleration is None else acceleration
+        balls = bundles.ball_columns(pos, world.vel, world.spin, world.angle, world.inv_mass, world.inv_inertia, radius,
+                                     (world.restitution, world.friction, world.rolling), acc, world.ids)
         warm = self._warm if self.options.warm_start else _NO_WARM
-        args = (n, i, j, bi, s, snx, sny, sdepth, _extended(pos[:, 0]), _extended(pos[:, 1]),
-                _extended(world.vel[:, 0]), _extended(world.vel[:, 1]), _extended(acc[:, 0]),
-                _extended(acc[:, 1]), _extended(world.inv_mass), _extended(world.inv_inertia),
-                _extended(radius), world.ids, _extended(world.restitution), _extended(world.friction),
-                _extended(world.rolling), st_rest, st_fric, st_roll, h_move, TOUCH_SLOP, STATIC_KEY) + warm + (SUPPORT_COS,)
-        fields = (kernels.prepare_contacts if kernels is not None else prepare_numpy)(*args)
-        return Contacts(n, **dict(zip(Contacts.FIELDS, fields)))
+        prepare = kernels.prepare_contacts if kernels is not None else prepare_numpy
+        rows = prepare(i, j, Touches(bi, s, snx, sny, sdepth), balls, statics_bundle, warm, contact_params(h_move))
+        return Contacts(n, rows)
 
     # --------------------------------------------------------------------- solve
     def solve(self, world, contacts, h, h_move):
@@ -387,47 +185,52 @@ class Solver:
         the soft step's velocity change dv moves positions by h_move dv (see prepare)."""
         c = contacts
         if len(c):
-            o = self.options
-            rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
-            s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
             n = world.count
-            px, py = _extended(world.pos[:, 0]), _extended(world.pos[:, 1])
-            vx, vy = _extended(world.vel[:, 0]), _extended(world.vel[:, 1])
-            spin, angle = _extended(world.spin), _extended(world.angle)
-            w, inv_i = _extended(world.inv_mass), _extended(world.inv_inertia)
-            args = (c.colour_start, c.a, c.b, c.nx, c.ny, c.base, c.separation, c.ax, c.ay, c.ra, c.rb, c.mass_n, c.mass_t, c.mass_r,
-                    c.restitution, c.friction, c.rolling, c.static, c.pn, c.pt, c.pr,
-                    px, py, vx, vy, spin, angle, w, inv_i,
-                    IMPACT_LOOKBACK * h, h_move, o.restitution_threshold, TOUCH_SLOP, MAX_IMPACT_PASSES, bool(o.warm_start), int(o.iterations),
-                    int(o.relax_iterations), rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                    s_impulse_scale, o.max_push_speed * (h / h_move),   # positions move h_move dv
-                    c.scale_a, c.scale_b)
+            balls = bundles.ball_columns(world.pos, world.vel, world.spin, world.angle, world.inv_mass,
+                                         world.inv_inertia, world.radius,
+                                         (world.restitution, world.friction, world.rolling), np.zeros((n, 2)),
+                                         world.ids)
             kernels = self.kernels
-            (kernels.solve if kernels is not None else solve_numpy)(*args)
-            world.pos = np.stack((px[:n], py[:n]), axis=1)
-            world.vel = np.stack((vx[:n], vy[:n]), axis=1)
-            world.spin = spin[:n].copy()
-            world.angle = angle[:n].copy()
+            (kernels.solve if kernels is not None else solve_numpy)(c.rows, balls, solve_params(self.options, h, h_move))
+            world.pos = np.stack((balls.px[:n], balls.py[:n]), axis=1)
+            world.vel = np.stack((balls.vx[:n], balls.vy[:n]), axis=1)
+            world.spin = balls.spin[:n].copy()
+            world.angle = balls.angle[:n].copy()
         # Kept in canonical order (sorted keys) for the next sub-step's warm start.
-        self._warm = tuple(_canonical(x, c.order) for x in (c.key, c.pn, c.pt, c.pr))
+        self._warm = Impulses(*(_canonical(x, c.order) for x in (c.key, c.pn, c.pt, c.pr)))
 
 
-def _extended(array):
-    """The array with one more entry, 0, for the still stand-in of the statics."""
-    out = np.empty(len(array) + 1)
-    out[:-1] = array
-    out[-1] = 0.0
-    return out
+def solve_params(options, h, h_move):
+    """The SolveParams of one sub-step h (s) whose velocity change dv moves positions by
+    h_move dv, under the SolverOptions: the soft contacts' terms (``soft``, the statics'
+    STATIC_STIFFNESS times stiffer) and the push-out's limit in those units."""
+    o = options
+    rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
+    s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
+    return SolveParams(tau_max=float(IMPACT_LOOKBACK * h), h_move=float(h_move), threshold=float(o.restitution_threshold),
+                       touch_slop=float(TOUCH_SLOP), max_passes=int(MAX_IMPACT_PASSES), warm_start=bool(o.warm_start),
+                       iterations=int(o.iterations), relax_iterations=int(o.relax_iterations), rate=float(rate),
+                       mass_scale=float(mass_scale), impulse_scale=float(impulse_scale), s_rate=float(s_rate),
+                       s_mass_scale=float(s_mass_scale), s_impulse_scale=float(s_impulse_scale),
+                       max_push=float(o.max_push_speed * (h / h_move)))     # positions move h_move dv
 
 
-def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
-                restitution, friction, rolling, static, pn, pt, pr,
-                px, py, vx, vy, spin, angle, w, inv_i,
-                tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b):
+def solve_numpy(contacts, balls, params):
     """The numpy execution of the solve (see the module docstring), in place on the
-    extended (N + 1,) state arrays and the (C,) impulses pn, pt, pr. Each colour is one
-    vectorised gather-compute-scatter; ``_kernels.solve`` is the same, contact by contact."""
+    extended (N + 1,) state of ``balls`` (bundles.BallColumns: px, py, vx, vy, spin, angle)
+    and the (C,) impulses pn, pt, pr of ``contacts`` (bundles.ContactRows); ``params``:
+    bundles.SolveParams. Each colour is one vectorised gather-compute-scatter; the compiled
+    twin ``game.physics.compiled.solver.solve`` is the same, contact by contact."""
+    cr = contacts
+    colour_start, a, b, nx, ny, base = cr.colour_start, cr.a, cr.b, cr.nx, cr.ny, cr.base
+    ax, ay, ra, rb, mass_n, mass_t = cr.ax, cr.ay, cr.ra, cr.rb, cr.mass_n, cr.mass_t
+    restitution, friction, static, pn, pt, pr = cr.restitution, cr.friction, cr.static, cr.pn, cr.pt, cr.pr
+    px, py, vx, vy, spin, angle, w, inv_i = (balls.px, balls.py, balls.vx, balls.vy, balls.spin, balls.angle,
+                                             balls.w, balls.inv_i)
+    tau_max, h_move, threshold, touch_slop = params.tau_max, params.h_move, params.threshold, params.touch_slop
+    max_passes, warm_start, iterations = params.max_passes, params.warm_start, params.iterations
+    relax_iterations = params.relax_iterations
+    scale_a, scale_b = cr.scale_a, cr.scale_b
     colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
     on_static = static >= 0
     # 1. Impacts, until no contact closes faster than the threshold.
@@ -566,11 +369,8 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # velocities and impulses then go back to the warm start's: the push moves, and never
     # becomes speed (split impulses), so a deep overlap cannot gain energy.
     vxw, vyw, spinw, pnw, ptw, prw = vx.copy(), vy.copy(), spin.copy(), pn.copy(), pt.copy(), pr.copy()
-    soft_terms = (a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling, on_static, px, py,
-                  w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push,
-                  scale_a, scale_b)
     if iterations > 0:
-        terms = _by_colour(_colour_terms(0, len(a), True, *soft_terms), colours)
+        terms = _by_colour(_colour_terms(0, len(a), True, contacts, balls, params), colours)
     for _ in range(iterations):
         for t in terms:
             _pass(t, pn, pt, pr, vx, vy, spin)
@@ -583,10 +383,9 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
     # left with more kinetic energy than before it is relaxed again from before it.
     # Without a warm start there is nothing to undo (the relax from before it is the first).
     for attempt in range(2 if warm_start else 1):
-        give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pnm, ptm, pn, pt, pxm, pym,
-                       px, py, vx, vy, w, h_move)
+        give_back_turn(colours, contacts, balls, pnm, ptm, pxm, pym, h_move)
         if relax_iterations > 0 and attempt == 0:    # the moved positions stay put from here on
-            terms = _by_colour(_colour_terms(0, len(a), False, *soft_terms), colours)
+            terms = _by_colour(_colour_terms(0, len(a), False, contacts, balls, params), colours)
         for _ in range(relax_iterations):
             for t in terms:
                 _pass(t, pn, pt, pr, vx, vy, spin)
@@ -603,17 +402,18 @@ def solve_numpy(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, ma
         array[-1] = 0.0
 
 
-def give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_move, pt_move, pn, pt,
-                   px_from, py_from, px, py, vx, vy, w, h_move):
+def give_back_turn(colours, contacts, balls, pn_move, pt_move, px_from, py_from, h_move):
     """Each ball pair gives back the angular momentum its warm start and split-impulse move
     gave the pair's orbit, by an impulse across its line of centres; in place on the
     (N + 1,) velocities vx, vy, before the relax passes (so they, and the walls' contacts,
     answer what it adds).
 
-    ``colours``: the colours' (lo, hi) slices; (C,) contact arrays; ``pn_move, pt_move``:
-    the impulses (N s) after the soft passes, whose velocity change moved the positions by
-    h_move dv from (px_from, py_from) to (px, py) (m); ``pn, pt``: the warm start's (N s,
-    0 where it was dropped); vx, vy: the velocities (m/s) kept through the move.
+    ``colours``: the colours' (lo, hi) slices; ``contacts``: bundles.ContactRows, whose
+    ``pn, pt`` are the warm start's (N s, 0 where it was dropped); ``balls``:
+    bundles.BallColumns, positions (px, py) m and velocities (vx, vy) m/s kept through the
+    move; ``pn_move, pt_move``: the impulses (N s) after the soft passes, whose velocity
+    change moved the positions by h_move dv from (px_from, py_from) to (px, py) (m). The
+    compiled twin is ``game.physics.compiled.solver._give_back_turn``.
 
     With d = x_a - x_b, u = v_a - v_b and the contact's impulse S = p_n n + p_t t
     (t = (-n_y, n_x)), the angular momentum about the origin, sum (m x cross v + I spin),
@@ -633,6 +433,10 @@ def give_back_turn(colours, a, b, nx, ny, static, ra, rb, scale_a, scale_b, pn_m
     off its wall's contact was pushed into the wall in the next sub-step: tests/test_world.py,
     the thin-wall push), and not where mass scaling acts (under forces, where momentum is
     not kept either: ``support_scales``)."""
+    cr = contacts
+    a, b, nx, ny, static, ra, rb, pn, pt = cr.a, cr.b, cr.nx, cr.ny, cr.static, cr.ra, cr.rb, cr.pn, cr.pt
+    scale_a, scale_b = cr.scale_a, cr.scale_b
+    px, py, vx, vy, w = balls.px, balls.py, balls.vx, balls.vy, balls.w
     c = np.zeros(len(a))
     pair = (static < 0) & (scale_a == 1.0) & (scale_b == 1.0)
     if not pair.any():
@@ -718,9 +522,7 @@ def energy_gained(a, b, static, vx, vy, spin, vx0, vy0, spin0, w, inv_i):
     return gained
 
 
-def _colour_terms(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, mass_t, mass_r, friction, rolling,
-                  on_static, px, py, w, inv_i, h_move, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                  s_impulse_scale, max_push, scale_a, scale_b):
+def _colour_terms(lo, hi, use_bias, contacts, balls, params):
     """What a soft pass (_pass) over the contacts lo:hi reads that the passes do not change:
     the balls, normals, bias, softness, (scaled) inverse masses and effective masses, the
     lever arms and the friction and rolling limits' factors. Worked out once a solve for
@@ -731,7 +533,18 @@ def _colour_terms(lo, hi, use_bias, a, b, nx, ny, separation, ra, rb, mass_n, ma
     With the bias (s: the gap at the sub-step's start): a gap may close within the sub-step
     (speculative, bias s / h), an overlap is pushed out softly. Without it (relax), the
     contacts that pushed stop their approach, no more: the push-out speed goes, and a ball
-    at rest reports no speed."""
+    at rest reports no speed.
+
+    ``contacts``: bundles.ContactRows; ``balls``: bundles.BallColumns (positions px, py, inverse
+    masses w, inv_i); ``params``: bundles.SolveParams (h_move, the soft terms, max_push). The
+    compiled twins: ``_contact_terms`` and ``_relax_normals`` of game.physics.compiled.solver."""
+    cr, sp = contacts, params
+    a, b, nx, ny, separation, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.separation, cr.ra, cr.rb
+    mass_n, mass_t, mass_r, friction, rolling = cr.mass_n, cr.mass_t, cr.mass_r, cr.friction, cr.rolling
+    on_static, scale_a, scale_b = cr.static >= 0, cr.scale_a, cr.scale_b
+    px, py, w, inv_i = balls.px, balls.py, balls.w, balls.inv_i
+    h_move, rate, mass_scale, impulse_scale = sp.h_move, sp.rate, sp.mass_scale, sp.impulse_scale
+    s_rate, s_mass_scale, s_impulse_scale, max_push = sp.s_rate, sp.s_mass_scale, sp.s_impulse_scale, sp.max_push
     ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
     if use_bias:
         s = separation[lo:hi]

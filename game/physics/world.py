@@ -26,8 +26,10 @@ from game import defaults
 from game.physics.forces import Forces
 from game.physics.grab import GRAB_LEVER, Grab, grab_anchors, grab_spring_constants
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
-from game.physics.solver import (IMPACT_LOOKBACK, MAX_IMPACT_PASSES, STATIC_KEY, STATIC_STIFFNESS, SUPPORT_COS, TOUCH_SLOP,
-                         EXECUTIONS, Contacts, Solver, SolverOptions, soft)
+from game.physics import bundles
+from game.physics.bundles import StepConstants
+from game.physics.contacts import Contacts, contact_params
+from game.physics.solver import EXECUTIONS, Solver, SolverOptions, solve_params
 from game.physics.sleep import Sleep, reached, rest_limits
 from game.physics.compiled import loader
 
@@ -36,8 +38,6 @@ from game.defaults import TICK  # s: the fixed tick the game steps with
 SLEEP_CONTACT_SLOP = 0.05  # of a radius: a sleeping pair this far apart still shows as touching (debug)
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
-CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
-                             # more candidates to measure each sub-step, fewer searches)
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
 
@@ -477,8 +477,8 @@ class World:
             if before is not None:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
-                self._sleep.settle(before, self.pos, self.vel, self.spin, self.radius, self.ids, self.springs,
-                                   self.statics, dt, self.forces.gravity, self.grid, kernels, rest)
+                self._sleep.settle(before, bundles.world_balls(self), self.springs, self.statics, dt,
+                                   self.forces.gravity, self.grid, kernels, rest)
         self.time += dt
         self._run_spawners(dt)
         self._apply_kill_zones()
@@ -670,54 +670,38 @@ class World:
         """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
         _substep's phases, the same kernels in the same order with the same arguments, so the
         same bits; what goes is the Python and numpy glue between the kernels."""
-        n = self.count
-        o = self.solver.options
         substeps = self.substeps
         h = dt / substeps
         h_move = CONTACT_WEIGHT[self._integrator] * h
-        # What Solver.solve hands the solve kernel besides the contacts and the balls.
-        rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
-        s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
-        solve_consts = (float(collide.CCD_FRACTION), float(TOUCH_SLOP), int(STATIC_KEY), float(collide.IMPACT_SPEED),
-                        float(IMPACT_LOOKBACK * h), int(MAX_IMPACT_PASSES), float(rate), float(mass_scale),
-                        float(impulse_scale), float(s_rate), float(s_mass_scale), float(s_impulse_scale),
-                        float(o.max_push_speed * (h / h_move)), float(SUPPORT_COS))
-        options = (bool(o.warm_start), int(o.iterations), int(o.relax_iterations), float(o.restitution_threshold))
-        st, sg, g = self.statics, self.statics.grid, self.grid
-        one = np.zeros(1)       # the statics' materials when there are none (never read)
-        statics = (st.ax, st.ay, st.bx, st.by, st.radius, st.nx, st.ny, st.polygon, st.box,
-                   st.restitution if len(st) else one, st.friction if len(st) else one,
-                   st.rolling if len(st) else one, st._start, st._index,
-                   float(sg.cell), float(sg.origin[0]), float(sg.origin[1]), int(sg.nx), int(sg.ny))
-        grid = (float(g.cell), float(g.origin[0]), float(g.origin[1]), int(g.nx), int(g.ny), float(g.lo[0]),
-                float(g.lo[1]), float(g.hi[0]), float(g.hi[1]))
+        balls = bundles.contiguous(bundles.world_balls(self))
         # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
-        packed = self.forces.packed()
         stepper = fused.STEPPERS.index(self._integrator)
-        forces = (bool(self.forces.uniform), stepper, fused.FORCE_KINDS[stepper]) + packed[:3]
+        speed2, way2 = rest_limits(dt)
+        step = StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(h_move),
+                             uniform=bool(self.forces.uniform), stepper=int(stepper),
+                             kind=int(fused.FORCE_KINDS[stepper]), ccd_fraction=float(collide.CCD_FRACTION),
+                             impact_speed=float(collide.IMPACT_SPEED), contact_margin=float(collide.CONTACT_MARGIN),
+                             max_margin_cells=float(collide.MAX_MARGIN_CELLS), rest_speed2=float(speed2),
+                             rest_way2=float(way2))
         found = self._candidates_kept()
         if found is not None:
             found_at, margin = self._found_at, self._margin
         else:
             none = np.zeros(0, np.int64)
             found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
-        (self.pos, self.vel, self.angle, self.spin, fields, found, found_at, margin, warm, prev, fast, hits,
-         points, speeds, _, self._tick_rest) = fused.tick(
-            substeps, *(np.ascontiguousarray(x, float) for x in (
-                self.pos, self.vel, self.angle, self.spin, self.radius, self.inv_mass, self.inv_inertia,
-                self.restitution, self.friction, self.rolling)), np.ascontiguousarray(self.ids, np.int64), h, dt, h_move, forces,
-            packed[3:], statics, grid,
-            (float(CONTACT_MARGIN), float(collide.MAX_MARGIN_CELLS)), solve_consts, found, found_at, margin,
-            self.solver._warm, options, rest_limits(dt))
-        self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), found_at, margin
-        self.solver._warm = warm
-        if len(speeds):
-            self._impact_points.append(points)
-            self._impact_speeds.append(speeds)
-        self._last_contacts = (Contacts(n, **dict(zip(Contacts.FIELDS, fields))), self.pos, self.radius)
-        self.swept_from = prev[fast]
-        self.swept_to = self.pos[fast]
-        self.swept_hit = hits
+        r = fused.tick(balls, self.forces.packed(), bundles.statics(self.statics), bundles.grid_frame(self.grid),
+                       step, contact_params(h_move), solve_params(self.solver.options, h, h_move), found, found_at,
+                       margin, self.solver._warm)
+        self.pos, self.vel, self.angle, self.spin, self._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
+        self._candidates, self._found_at, self._margin = (self.ids, self.grid, r.found), r.found_at, r.margin
+        self.solver._warm = r.warm
+        if len(r.speeds):
+            self._impact_points.append(r.points)
+            self._impact_speeds.append(r.speeds)
+        self._last_contacts = (Contacts(self.count, r.contacts), self.pos, self.radius)
+        self.swept_from = r.prev[r.fast]
+        self.swept_to = self.pos[r.fast]
+        self.swept_hit = r.hits
 
     def _candidates_kept(self):
         """The candidate pairs found last, while the balls and the grid are the ones they were
@@ -737,7 +721,7 @@ class World:
             if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < self._margin * self._margin):
                 return kept
         speed = np.sqrt(self.vel[:, 0] * self.vel[:, 0] + self.vel[:, 1] * self.vel[:, 1])
-        margin = np.minimum(speed * dt + CONTACT_MARGIN * self.radius, collide.MAX_MARGIN_CELLS * self.grid.cell)
+        margin = np.minimum(speed * dt + collide.CONTACT_MARGIN * self.radius, collide.MAX_MARGIN_CELLS * self.grid.cell)
         found = collide.find_candidates(self.pos, prev, self.radius, self.grid, self.statics, margin, kernels)
         self._candidates, self._found_at, self._margin = (self.ids, self.grid, found), self.pos.copy(), margin
         return found
@@ -756,7 +740,7 @@ class World:
             return
         if kernels is not None and self._integrator in kernels.FORCE_STEPPERS:
             # The same stepper, compiled, under springs (the grab's too) and attractors.
-            kernels.FORCE_STEPPERS[self._integrator](self.pos, self.vel, self.inv_mass, h, *self.forces.packed())
+            kernels.FORCE_STEPPERS[self._integrator](self.pos, self.vel, self.inv_mass, h, self.forces.packed())
             return
         inv_mass = self.inv_mass
         acceleration = self.forces.acceleration

@@ -1,5 +1,6 @@
 """numba twins of ``game.physics.integrators`` under the whole force field of ``game.physics.forces.Forces``:
-gravity, drag, springs (the grab's among them) and attractors (loaded with ``game.physics.compiled.kernels``).
+gravity, drag, springs (the grab's among them) and attractors (loaded with the other kernels,
+``game.physics.compiled.warm``).
 
 ``accelerate`` is ``Forces.acceleration`` with the same arithmetic in the same order:
 gravity minus drag times velocity; the springs' forces summed per ball in spring order, the
@@ -8,9 +9,9 @@ inverse mass; each attractor's pull added in zone order. The steppers take their
 exactly as the numpy steppers do on the stacked state y = [x, v], so the two agree to the
 last bit (tests/test_forces_compiled.py). No fastmath: it would reorder the sums.
 
-Every stepper of FORCE_STEPPERS has the signature ``stepper(pos, vel, inv_mass, h, *Forces.packed())`` and
+Every stepper of FORCE_STEPPERS has the signature ``stepper(pos, vel, inv_mass, h, Forces.packed())`` and
 advances ``pos`` and ``vel`` (N, 2) in place by h seconds; ``inv_mass`` (N,) 1/kg. The
-packed forces (see ``Forces.packed``): gx, gy m/s^2, drag 1/s; the springs' a (S,), b (S,)
+packed forces (a bundles.ForceField, see ``Forces.packed``): gx, gy m/s^2, drag 1/s; the springs' a (S,), b (S,)
 (-1: anchored), anchor (S, 2) m, stiffness (S,) N/m, damping (S,) N s/m, rest (S,) m; the
 attractors' shape (Z,) (index in forces.ATTRACTOR_SHAPES), centre (Z, 2) m, strength (Z,) m/s^2, shape
 numbers (Z, 5) and their polygons' edges (E, 4) from edge_start (Z + 1,).
@@ -20,6 +21,9 @@ import math
 import numpy as np
 from numba import njit
 
+from game.physics import bundles
+from game.physics.bundles import ForceField
+from game.physics.compiled import stamps
 from game.physics.forces import ATTRACTOR_MIN_DISTANCE, ATTRACTOR_SHAPES, SPRING_MIN_LENGTH
 
 RECT, CIRCLE, ELLIPSE, POLYGON = (ATTRACTOR_SHAPES.index(name) for name in ("rect", "circle", "ellipse", "polygon"))
@@ -75,9 +79,13 @@ def _inside(shape, numbers, edges, first, last, x, y):
 
 
 @njit(cache=True)
-def accelerate(out, pos, vel, inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-               shape, center, strength, numbers, edges, edge_start):
-    """Write into ``out`` (N, 2) m/s^2 ``Forces.acceleration(pos, vel, inv_mass)``, the same bits."""
+def accelerate(out, pos, vel, inv_mass, field):
+    """Write into ``out`` (N, 2) m/s^2 ``Forces.acceleration(pos, vel, inv_mass)``, the same bits;
+    ``field``: the bundles.ForceField of ``Forces.packed()``."""
+    gx, gy, drag, sa, sb, anchor = field.gx, field.gy, field.drag, field.sa, field.sb, field.anchor
+    stiffness, damping, rest = field.stiffness, field.damping, field.rest
+    shape, center, strength, numbers, edges, edge_start = (field.shape, field.center, field.strength, field.numbers,
+                                                           field.edges, field.edge_start)
     n = pos.shape[0]
     for i in range(n):
         if drag != 0.0:
@@ -135,9 +143,9 @@ EULER, SEMI_IMPLICIT, VERLET, RK4 = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-         shape, center, strength, numbers, edges, edge_start):
-    """Advance ``pos`` and ``vel`` (N, 2) in place by h seconds with stepper ``kind`` (EULER,
+def step(kind, pos, vel, inv_mass, h, field):
+    """Advance ``pos`` and ``vel`` (N, 2) in place by h seconds under the force field ``field``
+    (bundles.ForceField) with stepper ``kind`` (EULER,
     SEMI_IMPLICIT, VERLET or RK4), each as game.physics.integrators computes it on y = [x, v]:
 
     - euler: x1 = x + h v; v1 = v + h a(x, v);
@@ -164,8 +172,7 @@ def step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, d
             xs[i, d] = pos[i, d]
             speed[0, i, d] = vel[i, d]
     for k in range(stages):
-        accelerate(slope[k], xs, speed[k], inv_mass, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest,
-                   shape, center, strength, numbers, edges, edge_start)
+        accelerate(slope[k], xs, speed[k], inv_mass, field)
         if k + 1 < stages:
             _next_stage(kind, k, pos, vel, h, half, slope, speed, xs)
     _finish(kind, pos, vel, h, slope, speed, xs)
@@ -221,12 +228,12 @@ def _finish(kind, pos, vel, h, slope, speed, xs):
 
 
 def _stepper(kind):
-    def stepper(pos, vel, inv_mass, h, *forces):
-        step(kind, pos, vel, inv_mass, h, *forces)
+    def stepper(pos, vel, inv_mass, h, field):
+        step(kind, pos, vel, inv_mass, h, field)
     return stepper
 
 
-# name -> stepper(pos, vel, inv_mass, h, *Forces.packed()), as game.physics.integrators.INTEGRATORS names them
+# name -> stepper(pos, vel, inv_mass, h, Forces.packed()), as game.physics.integrators.INTEGRATORS names them
 FORCE_STEPPERS = {"euler": _stepper(EULER), "semi-implicit": _stepper(SEMI_IMPLICIT), "verlet": _stepper(VERLET),
                   "rk4": _stepper(RK4)}
 
@@ -237,9 +244,13 @@ def warm_up():
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     inv_mass = np.ones(3)
     ints = np.array([0, 1], np.int64)
-    packed = (0.0, -9.81, 0.1, ints, np.array([1, -1], np.int64), np.zeros((2, 2)), np.ones(2), np.ones(2),
+    packed = ForceField(0.0, -9.81, 0.1, ints, np.array([1, -1], np.int64), np.zeros((2, 2)), np.ones(2), np.ones(2),
               np.ones(2), np.array([RECT, CIRCLE, ELLIPSE, POLYGON], np.int64), np.zeros((4, 2)), np.ones(4),
               np.ones((4, 5)), np.array([[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, -1.0, 1.0], [0.0, 1.0, 0.0, -1.0]]),
               np.array([0, 0, 0, 0, 3], np.int64))
     for kind in (EULER, SEMI_IMPLICIT, VERLET, RK4):
-        step(kind, pos.copy(), np.zeros((3, 2)), inv_mass, 1 / 240, *packed)
+        step(kind, pos.copy(), np.zeros((3, 2)), inv_mass, 1 / 240, packed)
+
+
+# The kernels here read the bundles' fields by name.
+stamps.depend_on(stamps.dispatchers(globals()), (bundles,))

@@ -37,11 +37,10 @@ import typing
 from game import paths
 
 _lock = threading.Lock()
-_loaded = {}            # stage -> its module once loaded (a cache of this loader's; nobody reads it)
-_MODULES = {"_kernels": "kernels", "_step_kernels": "step"}   # STAGES' modules in game.physics.compiled
+_loaded = {}            # stage -> what it loaded (a cache of this loader's; no world reads it)
 
-# The halves of the compile work (kernels.warm_up(part)), one child each, about as long as each
-# other (the kernels of each: kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
+# The halves of the compile work (the kernels' warm_up(part)), one child each, about as long as each
+# other (the kernels of each: game.physics.compiled.warm.WARM_UP_PARTS): "prepare" (the contacts' preparation,
 # the ball pairs, the force steppers, the statics' geometry; its child loads ``also`` too) and
 # "solve" (the solve, the sweep, the statics' candidates, the uniform steppers).
 COMPILE_PARTS = ("prepare", "solve")
@@ -82,15 +81,20 @@ def _load_stage(stage):
     with _lock:
         if stage not in _loaded:
             try:
-                module = importlib.import_module(f"game.physics.compiled.{_MODULES[stage]}")
-                _loading(module.warm_up)
+                if stage == "_kernels":
+                    from game.physics.compiled import warm
+                    loaded = warm.kernels()
+                else:
+                    from game.physics.compiled import step as loaded
+                _loading(loaded.warm_up)
             except Exception:  # noqa: BLE001 - no numba, or it cannot compile here: numpy serves
                 return None
-            # numba brings ~100,000 long-lived objects, and a full collection then walks them
-            # all: drawing 10,000 balls makes enough small tuples to set one off every few
-            # frames. Frozen, they are left out of every later collection.
+            # numba brings some 100,000 long-lived objects, and a full collection then walks
+            # them all (a frame's time: docs/performance.md, issue 23): drawing 10,000 balls
+            # makes enough small tuples to set one off every few frames. Frozen, they are left
+            # out of every later collection.
             gc.freeze()
-            _loaded[stage] = module
+            _loaded[stage] = loaded
         return _loaded[stage]
 
 
@@ -126,7 +130,7 @@ def compile_in_child(timeout=900, also=(), stage="_kernels"):
         codes = [f"from game.physics.compiled import loader; loader.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
                  for k, part in enumerate(COMPILE_PARTS)]
     else:
-        codes = [f"from game.physics.compiled import {_MODULES[stage]} as m; m.warm_up()"]
+        codes = ["from game.physics.compiled import step; step.warm_up()"]
     try:
         with _child_lock:
             for code in codes:
@@ -146,8 +150,8 @@ def child_main(part, also=()):
     of each module named in ``also``. (At the normal priority: below it, on a machine other
     programs kept busy, the children took longer than one child had, and the frame rate
     meanwhile was no better; benchmarks/bench_coldstart.py.)"""
-    from game.physics.compiled import kernels as _kernels
-    _kernels.warm_up(part)
+    from game.physics.compiled import warm
+    warm.kernels().warm_up(part)
     for name in also:
         importlib.import_module(name).load()
 

@@ -3,8 +3,8 @@
 Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
 sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
 contacts, solve them, sweep again, record the impacts. It calls the kernels of
-``game.physics.compiled.kernels`` in the order and with the arguments the Python sub-step gives them, and
-integrates with the uniform steppers (gravity and drag: ``_kernels.UNIFORM_STEPPERS``) or,
+``game.physics.compiled`` (collide, contacts, solver, integrators, forces) in the order and with the arguments the Python sub-step gives them, and
+integrates with the uniform steppers (gravity and drag: ``compiled.integrators.UNIFORM_STEPPERS``) or,
 under springs (the grab's among them) and attractors, with ``game.physics.compiled.forces.step``, as
 ``World._integrate`` chooses, and does the glue between them (copies, the (N + 1,) arrays with the statics' still stand-in,
 the warm start kept in canonical order) with the same arithmetic: it changes no bit, and the
@@ -13,48 +13,48 @@ a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel d
 
 Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it as ``game.physics.compiled.loader.TICK``.
 """
-import hashlib
-import sys
-import types
 
 import numpy as np
 from numba import njit
 
+from game.physics import bundles
+from game.physics.bundles import BallColumns, Balls, Impulses, TickResult, Touches
 from game.physics.compiled import forces as FK
-from game.physics.compiled import kernels as K
+from game.physics.compiled import stamps
+from game.physics.compiled import collide as CK
+from game.physics.compiled import contacts as PK
+from game.physics.compiled import integrators as IK
+from game.physics.compiled import solver as SK
 
-STEPPERS = tuple(K.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
-# _force_kernels.step's kind for each of STEPPERS (the same integrator under every force)
+STEPPERS = tuple(IK.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
+# compiled.forces.step's kind for each of STEPPERS (the same integrator under every force)
 FORCE_KINDS = tuple({"euler": FK.EULER, "semi-implicit": FK.SEMI_IMPLICIT, "verlet": FK.VERLET,
                      "rk4": FK.RK4}[name] for name in STEPPERS)
 
 
 @njit(cache=True)
-def _integrate(forces, field, pos, vel, inv_mass, h):
-    """World._integrate's (pos, vel) step: ``forces`` (uniform, stepper, kind, gx, gy, drag);
-    where uniform, _kernels.UNIFORM_STEPPERS[STEPPERS[stepper]], else _force_kernels.step of
-    ``kind`` (FORCE_KINDS[stepper]) under the rest of Forces.packed(), ``field`` (the springs'
-    and the attractors' arrays)."""
-    uniform, stepper, kind, gx, gy, drag = forces
-    if uniform:
-        _uniform_step(stepper, pos, vel, gx, gy, drag, h)
+def _integrate(step, field, pos, vel, inv_mass):
+    """World._integrate's (pos, vel) step of h (``step``: bundles.StepConstants): where
+    ``step.uniform``, compiled.integrators.UNIFORM_STEPPERS[STEPPERS[step.stepper]], else
+    compiled.forces.step of ``step.kind`` (FORCE_KINDS[stepper]) under ``field`` (the
+    bundles.ForceField of Forces.packed())."""
+    if step.uniform:
+        _uniform_step(step.stepper, pos, vel, field.gx, field.gy, field.drag, step.h)
         return
-    (sa, sb, anchor, stiffness, damping, rest, shape, center, strength, numbers, edges, edge_start) = field
-    FK.step(kind, pos, vel, inv_mass, h, gx, gy, drag, sa, sb, anchor, stiffness, damping, rest, shape, center,
-            strength, numbers, edges, edge_start)
+    FK.step(step.kind, pos, vel, inv_mass, step.h, field)
 
 
 @njit(cache=True)
 def _uniform_step(stepper, pos, vel, gx, gy, drag, h):
-    """_kernels.UNIFORM_STEPPERS[STEPPERS[stepper]](pos, vel, gx, gy, drag, h)."""
+    """compiled.integrators.UNIFORM_STEPPERS[STEPPERS[stepper]](pos, vel, gx, gy, drag, h)."""
     if stepper == 0:
-        K.euler_uniform(pos, vel, gx, gy, drag, h)
+        IK.euler_uniform(pos, vel, gx, gy, drag, h)
     elif stepper == 1:
-        K.semi_implicit_uniform(pos, vel, gx, gy, drag, h)
+        IK.semi_implicit_uniform(pos, vel, gx, gy, drag, h)
     elif stepper == 2:
-        K.verlet_uniform(pos, vel, gx, gy, drag, h)
+        IK.verlet_uniform(pos, vel, gx, gy, drag, h)
     else:
-        K.rk4_uniform(pos, vel, gx, gy, drag, h)
+        IK.rk4_uniform(pos, vel, gx, gy, drag, h)
 
 
 @njit(cache=True)
@@ -90,10 +90,11 @@ def _extended_column(pos, d):
 
 
 @njit(cache=True)
-def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, grid, consts):
+def _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid, step):
     """World._find_candidates and collide.find_candidates, compiled: the candidate pairs
     (i, j, bi, s), kept while every ball is nearer than its margin to where they were found,
-    else found afresh. Returns (found, found_at, margin, fresh)."""
+    else found afresh (``statics``: bundles.Statics; ``grid``: bundles.GridFrame; ``step``:
+    bundles.StepConstants). Returns (found, found_at, margin, fresh)."""
     n = pos.shape[0]
     keep = len(found_at) == n
     if keep:
@@ -105,8 +106,8 @@ def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, gr
                 break
     if keep:
         return found, found_at, margin, False
-    contact_margin, max_margin_cells = consts
-    cell, ox, oy, ncx, ncy, lo_x, lo_y, hi_x, hi_y = grid
+    dt, contact_margin, max_margin_cells = step.dt, step.contact_margin, step.max_margin_cells
+    cell, ox, oy, ncx, ncy = grid.cell, grid.ox, grid.oy, grid.ncx, grid.ncy
     cap = max_margin_cells * cell
     margin = np.empty(n)
     widest = -np.inf
@@ -125,37 +126,31 @@ def _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics, gr
     px = _column(pos, 0)
     py = _column(pos, 1)
     # Statics: the capsules listed in each ball's cell (in order of ball, then capsule).
-    (st_ax, st_ay, st_bx, st_by, st_radius, st_nx, st_ny, st_polygon, st_box, st_rest, st_fric, st_roll,
-     start, index, s_cell, s_ox, s_oy, s_ncx, s_ncy) = statics
-    if len(index):
-        bi, s, _, _, _ = K.static_contacts(px, py, _column(prev, 0), _column(prev, 1), radius, margin, s_cell,
-                                           s_ox, s_oy, s_ncx, s_ncy, start, index, st_ax, st_ay, st_bx, st_by,
-                                           st_radius, st_nx, st_ny, st_polygon)
+    if len(statics.index):
+        bi, s, _, _, _ = CK.static_contacts(px, py, _column(prev, 0), _column(prev, 1), radius, margin, statics)
     else:
         bi = np.zeros(0, np.int64)
         s = np.zeros(0, np.int64)
     # Ball pairs, on a coarser grid where a margin needs it (collide.Grid.coarser).
     if np.isfinite(widest) and widest > cell:
         cell = widest
-        ox = lo_x - 2.0 * cell
-        oy = lo_y - 2.0 * cell
-        ncx = int(np.ceil((hi_x - ox) / cell)) + 3
-        ncy = int(np.ceil((hi_y - oy) / cell)) + 3
-    i, j = K.ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy)
+        ox = grid.lo_x - 2.0 * cell
+        oy = grid.lo_y - 2.0 * cell
+        ncx = int(np.ceil((grid.hi_x - ox) / cell)) + 3
+        ncy = int(np.ceil((grid.hi_y - oy) / cell)) + 3
+    i, j = CK.ball_contacts(px, py, radius, margin, cell, ox, oy, ncx, ncy)
     return (i, j, bi, s), pos.copy(), margin, True
 
 
 @njit(cache=True)
-def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics, grid, consts,
-             solve_consts, found, found_at, margin, warm, options):
-    """One World._substep: returns (pos, vel, angle, spin, fields, found, found_at, margin,
-    warm, prev, fast, hits, impact points, impact speeds, refound)."""
-    (st_ax, st_ay, st_bx, st_by, st_radius, st_nx, st_ny, st_polygon, st_box, st_rest, st_fric, st_roll,
-     start, index, s_cell, s_ox, s_oy, s_ncx, s_ncy) = statics
-    w, inv_i, e_radius, e_rest, e_fric, e_roll, restitution, friction = ext
-    warm_start, iterations, relax_iterations, threshold = options
-    (ccd_fraction, touch_slop, static_key, impact_speed, tau_max, max_passes, rate, mass_scale, impulse_scale,
-     s_rate, s_mass_scale, s_impulse_scale, max_push, support_cos) = solve_consts
+def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
+    """One World._substep of the bundles.Balls ``balls`` (``ext``: their (N + 1,) inverse
+    masses and moments, radii and materials); the rest: the bundles of ``tick``. Returns a
+    bundles.TickResult of this sub-step (its ``refinds`` 1 where the candidates were found
+    afresh, its ``resting`` empty)."""
+    w, inv_i, e_radius, e_rest, e_fric, e_roll = ext
+    pos, vel, angle, spin, radius = balls.pos, balls.vel, balls.angle, balls.spin, balls.radius
+    h, h_move, threshold = step.h, step.h_move, solve_params.threshold
     n = pos.shape[0]
     prev = pos.copy()
     # 1. Integrate: the angle by h spin, (pos, vel) by the stepper under the forces; the
@@ -167,7 +162,7 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     for k in range(n):
         acc_x[k] = vel[k, 0]
         acc_y[k] = vel[k, 1]
-    _integrate(forces, field, pos, vel, inv_mass, h)
+    _integrate(step, field, pos, vel, balls.inv_mass)
     inv_h = 1.0 / h
     for k in range(n):
         acc_x[k] = (vel[k, 0] - acc_x[k]) * inv_h
@@ -175,23 +170,22 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     acc_x[n] = 0.0
     acc_y[n] = 0.0
     # 2. Sweep fast balls against the statics.
-    fast, hits = K.sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay,
-                         st_bx, st_by, st_radius, st_nx, st_ny, st_rest, st_fric, st_box, st_polygon)
+    fast, hits = CK.sweep(prev, pos, vel, radius, balls.restitution, balls.friction, step.ccd_fraction, threshold,
+                          statics)
     # 3. Collide: the candidates, then this sub-step's contacts (Solver.prepare).
-    found, found_at, margin, refound = _candidates(pos, vel, prev, radius, dt, found_at, margin, found, statics,
-                                                   grid, consts)
+    found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
+                                                   step)
     i, j, bi, s = found
-    # The (N + 1,) columns of pos and vel, made once: static_geometry reads the first N of
-    # the positions, prepare_contacts reads them all and the solve then reads and writes the
-    # same arrays (prepare_contacts only reads them and returns none of them).
-    e_px = _extended_column(pos, 0)
-    e_py = _extended_column(pos, 1)
-    e_vx = _extended_column(vel, 0)
-    e_vy = _extended_column(vel, 1)
+    # The (N + 1,) columns of the balls, made once: static_geometry reads the first N of the
+    # positions, prepare_contacts reads them all and the solve then reads and writes the same
+    # arrays (prepare_contacts only reads them and returns none of them).
+    columns = BallColumns(_extended_column(pos, 0), _extended_column(pos, 1), _extended_column(vel, 0),
+                          _extended_column(vel, 1), _extended(spin), _extended(angle), w, inv_i, e_radius, e_rest,
+                          e_fric, e_roll, acc_x, acc_y, balls.ids)
     if len(bi):
-        snx, sny, sdepth = K.static_geometry(e_px[:n], e_py[:n], _column(prev, 0), _column(prev, 1), radius, bi, s,
-                                             st_ax, st_ay, st_bx, st_by, st_nx, st_ny, st_radius, st_polygon)
-        touch = np.nonzero(sdepth > -touch_slop)[0]
+        snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1),
+                                              radius, bi, s, statics)
+        touch = np.nonzero(sdepth > -contact_params.touch_slop)[0]
         bi = bi[touch]
         s = s[touch]
         sdepth = sdepth[touch]
@@ -201,38 +195,24 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
         snx = np.zeros(0)
         sny = np.zeros(0)
         sdepth = np.zeros(0)
-    if warm_start:
-        old_key, old_n, old_t, old_r = warm
-    else:
-        old_key = np.zeros(0, np.int64)
-        old_n = np.zeros(0)
-        old_t = np.zeros(0)
-        old_r = np.zeros(0)
-    fields = K.prepare_contacts(n, i, j, bi, s, snx, sny, sdepth, e_px, e_py, e_vx, e_vy, acc_x, acc_y, w, inv_i,
-                                e_radius, ids, e_rest, e_fric, e_roll, st_rest, st_fric, st_roll, h_move, touch_slop,
-                                static_key, old_key, old_n, old_t, old_r, support_cos)
-    (a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-     mass_n, mass_t, mass_r, c_rest, c_fric, c_roll, pn, pt, pr, approach, scale_a, scale_b) = fields
+    if not solve_params.warm_start:
+        warm = Impulses(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+    c = PK.prepare_contacts(i, j, Touches(bi, s, snx, sny, sdepth), columns, statics, warm, contact_params)
     # 4. Respond (Solver.solve).
     # The positions the solve starts from (the second sweep's): pos itself where the solve
     # writes the ball state back to a new array, a copy where there is no solve.
-    m = len(a)
+    m = len(c.a)
     if m:
         solved_from = pos
         pos = np.empty((n, 2))
-        e_spin = _extended(spin)
-        e_angle = _extended(angle)
-        K.solve(colour_start, a, b, nx, ny, base, separation, ax, ay, ra, rb, mass_n, mass_t, mass_r,
-                c_rest, c_fric, c_roll, static, pn, pt, pr, e_px, e_py, e_vx, e_vy, e_spin, e_angle, w, inv_i,
-                tau_max, h_move, threshold, touch_slop, max_passes, warm_start, iterations, relax_iterations,
-                rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, max_push, scale_a, scale_b)
+        SK.solve(c, columns, solve_params)
         for k in range(n):
-            pos[k, 0] = e_px[k]
-            pos[k, 1] = e_py[k]
-            vel[k, 0] = e_vx[k]
-            vel[k, 1] = e_vy[k]
-            spin[k] = e_spin[k]
-            angle[k] = e_angle[k]
+            pos[k, 0] = columns.px[k]
+            pos[k, 1] = columns.py[k]
+            vel[k, 0] = columns.vx[k]
+            vel[k, 1] = columns.vy[k]
+            spin[k] = columns.spin[k]
+            angle[k] = columns.angle[k]
     else:
         solved_from = pos.copy()
     # The warm start of the next sub-step, in canonical order (sorted keys).
@@ -241,78 +221,77 @@ def _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, f
     w_t = np.empty(m)
     w_r = np.empty(m)
     for e in range(m):
-        w_key[order[e]] = key[e]
-        w_n[order[e]] = pn[e]
-        w_t[order[e]] = pt[e]
-        w_r[order[e]] = pr[e]
-    K.sweep(solved_from, pos, vel, radius, restitution, friction, ccd_fraction, threshold, st_ax, st_ay, st_bx,
-            st_by, st_radius, st_nx, st_ny, st_rest, st_fric, st_box, st_polygon)
+        w_key[c.order[e]] = c.key[e]
+        w_n[c.order[e]] = c.pn[e]
+        w_t[c.order[e]] = c.pt[e]
+        w_r[c.order[e]] = c.pr[e]
+    CK.sweep(solved_from, pos, vel, radius, balls.restitution, balls.friction, step.ccd_fraction, threshold, statics)
     # 5. Events: impacts (Contacts.points on the loud contacts).
     loud = 0
     for e in range(m):
-        if approach[e] > impact_speed:
+        if c.approach[e] > step.impact_speed:
             loud += 1
     points = np.empty((loud, 2))
     speeds = np.empty(loud)
     q = 0
     for e in range(m):
-        if approach[e] > impact_speed:
-            lever = radius[a[e]] - depth[e]
-            points[q, 0] = pos[a[e], 0] - nx[e] * lever
-            points[q, 1] = pos[a[e], 1] - ny[e] * lever
-            speeds[q] = approach[e]
+        if c.approach[e] > step.impact_speed:
+            lever = radius[c.a[e]] - c.depth[e]
+            points[q, 0] = pos[c.a[e], 0] - c.nx[e] * lever
+            points[q, 1] = pos[c.a[e], 1] - c.ny[e] * lever
+            speeds[q] = c.approach[e]
             q += 1
-    return (pos, vel, angle, spin, fields, found, found_at, margin, (w_key, w_n, w_t, w_r), prev, fast, hits,
-            points, speeds, refound)
+    return TickResult(pos, vel, angle, spin, c, found, found_at, margin, Impulses(w_key, w_n, w_t, w_r), prev, fast,
+                      hits, points, speeds, int(refound), np.zeros(0, np.bool_))
 
 
 @njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app.loop draws meanwhile
-def tick(substeps, pos, vel, angle, spin, radius, inv_mass, inv_inertia, restitution, friction, rolling, ids,
-         h, dt, h_move, forces, field, statics, grid, consts, solve_consts, found, found_at, margin, warm, options,
-         rest_limits):
-    """``substeps`` sub-steps of h seconds (World._substep each), on copies of the ball arrays.
+def tick(balls, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
+    """``step.substeps`` sub-steps of ``step.h`` seconds (World._substep each), on copies of the
+    world's balls (bundles.Balls), under the force field ``field`` (bundles.ForceField), the
+    statics (bundles.Statics), in the ball grid ``grid`` (bundles.GridFrame), with the
+    constants ``step`` (bundles.StepConstants), ``contact_params`` and ``solve_params``
+    (bundles.ContactParams, SolveParams); the candidates ``found`` (i, j, bi, s) found at
+    ``found_at`` (N, 2) with ``margin`` (N,) (empty: none yet); the warm start ``warm``
+    (bundles.Impulses).
 
-    Returns (pos, vel, angle, spin, the last sub-step's Contacts fields, candidates (i, j, bi,
-    s), where they were found (N, 2), their margins (N,), warm start (key, pn, pt, pr), the last
-    sub-step's start positions (N, 2), fast balls and their hits, impact points (K, 2) and
-    speeds (K,) of the whole tick, how many times the candidates were found afresh, and the
-    balls resting after it (N,) bool: sleep.resting's test, ``rest_limits`` its (speed
-    squared, way squared))."""
-    before = pos
-    pos = pos.copy()
-    vel = vel.copy()
-    angle = angle.copy()
-    spin = spin.copy()
-    st_rest, st_fric, st_roll = statics[9], statics[10], statics[11]
-    ext = (_extended(inv_mass), _extended(inv_inertia), _extended(radius), _extended(restitution),
-           _extended(friction), _extended(rolling), restitution, friction)
+    Returns a bundles.TickResult: the balls' new state, the last sub-step's contacts, the
+    candidates, the warm start, the last sub-step's start positions, fast balls and their
+    hits, the impacts of the whole tick, how many times the candidates were found afresh,
+    and the balls resting after it (N,) bool: sleep.resting's test (``step``'s rest_speed2,
+    rest_way2)."""
+    before = balls.pos
+    moving = Balls(balls.pos.copy(), balls.vel.copy(), balls.angle.copy(), balls.spin.copy(), balls.radius,
+                   balls.inv_mass, balls.inv_inertia, balls.restitution, balls.friction, balls.rolling, balls.ids)
+    ext = (_extended(balls.inv_mass), _extended(balls.inv_inertia), _extended(balls.radius),
+           _extended(balls.restitution), _extended(balls.friction), _extended(balls.rolling))
     all_points = np.empty((0, 2))
     all_speeds = np.empty(0)
     refinds = 0
     # The last sub-step runs after the loop: numba types what a loop leaves behind only if it
-    # is bound before it, and these tuples are made by the sub-step itself.
-    for k in range(substeps - 1):
-        (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, points, speeds,
-         refound) = _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics,
-                             grid, consts, solve_consts, found, found_at, margin, warm, options)
-        all_points = _append_rows(all_points, points)
-        all_speeds = np.concatenate((all_speeds, speeds))
-        refinds += refound
-    (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, points, speeds,
-     refound) = _substep(pos, vel, angle, spin, radius, inv_mass, ext, ids, h, dt, h_move, forces, field, statics,
-                         grid, consts, solve_consts, found, found_at, margin, warm, options)
-    all_points = _append_rows(all_points, points)
-    all_speeds = np.concatenate((all_speeds, speeds))
-    refinds += refound
-    return (pos, vel, angle, spin, fields, found, found_at, margin, warm, prev, fast, hits, all_points,
-            all_speeds, refinds, _resting(before, pos, vel, spin, radius, rest_limits))
+    # is bound before it, and these bundles are made by the sub-step itself.
+    for k in range(step.substeps - 1):
+        r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
+                     warm)
+        moving = Balls(r.pos, r.vel, r.angle, r.spin, balls.radius, balls.inv_mass, balls.inv_inertia,
+                       balls.restitution, balls.friction, balls.rolling, balls.ids)
+        found, found_at, margin, warm = r.found, r.found_at, r.margin, r.warm
+        all_points = _append_rows(all_points, r.points)
+        all_speeds = np.concatenate((all_speeds, r.speeds))
+        refinds += r.refinds
+    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm)
+    all_points = _append_rows(all_points, r.points)
+    all_speeds = np.concatenate((all_speeds, r.speeds))
+    refinds += r.refinds
+    resting = _resting(before, r.pos, r.vel, r.spin, balls.radius, step.rest_speed2, step.rest_way2)
+    return TickResult(r.pos, r.vel, r.angle, r.spin, r.contacts, r.found, r.found_at, r.margin, r.warm, r.prev,
+                      r.fast, r.hits, all_points, all_speeds, refinds, resting)
 
 
 @njit(cache=True)
-def _resting(before, pos, vel, spin, radius, rest_limits):
+def _resting(before, pos, vel, spin, radius, speed2, way2):
     """sleep.resting, ball by ball: the same sums and tests (vx vx + vy vy, (spin r)^2, the
-    move's dx dx + dy dy), so the same booleans."""
-    speed2, way2 = rest_limits
+    move's dx dx + dy dy), so the same booleans (limits: speed2 (m/s)^2, way2 m^2)."""
     n = pos.shape[0]
     out = np.empty(n, np.bool_)
     for k in range(n):
@@ -333,40 +312,46 @@ def _append_rows(rows, more):
     return out
 
 
-def source_stamp(path):
-    """SHA-256 of a source file's bytes (numba stamps a cached function's own file so)."""
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).digest()
-
-
-def _depend_on_kernels():
-    """numba checks a cached function against its own source file only, but ``tick`` links
-    the kernels of _kernels.py and _force_kernels.py into itself: its cache must go stale when
-    they change, or a change to the solver would be missed by the compiled execution until the
-    cache was cleared. So every cached function here also carries their stamps."""
-    kernels = (source_stamp(K.__file__), source_stamp(FK.__file__))
-    for dispatcher in (_integrate, _uniform_step, _extended, _column, _extended_column, _candidates, _substep, tick,
-                       _append_rows, _resting):
-        cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-        if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-            cache_file._source_stamp = (cache_file._source_stamp,) + kernels
-
-
-_depend_on_kernels()
+KERNEL_MODULES = (CK, PK, SK, IK, FK, bundles)     # what tick links into itself: its cache depends on their files
+# numba checks a cached function against its own source file only, but ``tick`` links the
+# kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.
+stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)
 
 
 def warm_up():
-    """Compile (or load from the cache) ``tick`` by stepping a small world through it."""
+    """Compile (or load from the cache) ``tick`` by calling it on a small scene: three balls
+    over a floor, packed by the same bundle builders World._tick_compiled uses, so the tick
+    is compiled for the argument types the game gives it (built here from the physics' lower
+    parts, not from a World: the world hands the loader's work to no one and imports it)."""
     from game import defaults
-    from game.physics.world import World
-    # A normalised definition written out (the kernels may not import game.level to fill one).
-    surface = {k: defaults.MATERIAL[k] for k in ("restitution", "friction", "rolling")}
-    balls = [{"pos": p, "vel": v, "spin": 0.0, "radius": defaults.BALL_RADIUS, "density": 1.0, **surface}
-             for p, v in (([1.0, 0.31], [0, 0]), ([1.55, 0.31], [0, 0]), ([1.3, 0.9], [0, -3]))]
-    level = {"name": "", "description": "", "gravity": list(defaults.GRAVITY), "integrator": "rk4",
-             "substeps": defaults.SUBSTEPS, "drag": 0.0, "bounds": [0, 0, 4, 4], "material": dict(defaults.MATERIAL),
-             "segments": [{"a": [0, 0], "b": [4, 0], "radius": 0.0, **surface}], "polylines": [], "polygons": [],
-             "balls": balls, "springs": [], "zones": [], "spawners": []}
-    world = World.from_level(level, execution="numpy")
-    world.use_compiled(types.SimpleNamespace(kernels=K, tick=sys.modules[__name__]))
-    world._tick_compiled(1 / 60, sys.modules[__name__])
+    from game.physics import collide
+    from game.physics.contacts import contact_params
+    from game.physics.forces import Forces
+    from game.physics.integrators import CONTACT_WEIGHT
+    from game.physics.sleep import rest_limits
+    from game.physics.solver import SolverOptions, no_warm, solve_params
+    n, dt, substeps = 3, 1 / 60, defaults.SUBSTEPS
+    h = dt / substeps
+    h_move = CONTACT_WEIGHT["rk4"] * h
+    m = defaults.MATERIAL
+    r = np.full(n, defaults.BALL_RADIUS)
+    mass = np.pi * r * r
+    balls = Balls(pos=np.array([[1.0, 0.31], [1.55, 0.31], [1.3, 0.9]]), vel=np.array([[0.0, 0.0], [0.0, 0.0], [0.0, -3.0]]),
+                  angle=np.zeros(n), spin=np.zeros(n), radius=r, inv_mass=1.0 / mass, inv_inertia=2.0 / (mass * r * r),
+                  restitution=np.full(n, m["restitution"]), friction=np.full(n, m["friction"]),
+                  rolling=np.full(n, m["rolling"]), ids=np.arange(n, dtype=np.int64))
+    statics = collide.Statics([[0.0, 0.0]], [[4.0, 0.0]], [0.0], [m["restitution"]], [m["friction"]], [-1], [],
+                              [m["rolling"]])
+    grid = collide.Grid(2 * defaults.BALL_RADIUS + 0.5, np.array([0.0, 0.0]), np.array([4.0, 4.0]))
+    statics.bin(grid)
+    stepper = STEPPERS.index("rk4")
+    speed2, way2 = rest_limits(dt)
+    step = bundles.StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(h_move),
+                                 uniform=True, stepper=int(stepper), kind=int(FORCE_KINDS[stepper]),
+                                 ccd_fraction=float(collide.CCD_FRACTION), impact_speed=float(collide.IMPACT_SPEED),
+                                 contact_margin=float(collide.CONTACT_MARGIN), max_margin_cells=float(collide.MAX_MARGIN_CELLS),
+                                 rest_speed2=float(speed2), rest_way2=float(way2))
+    none = np.zeros(0, np.int64)
+    tick(bundles.contiguous(balls), Forces(defaults.GRAVITY, 0.0).packed(), bundles.statics(statics),
+         bundles.grid_frame(grid), step, contact_params(h_move), solve_params(SolverOptions(), h, h_move),
+         (none, none, none, none), np.zeros((0, 2)), np.zeros(0), no_warm())

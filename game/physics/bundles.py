@@ -1,0 +1,139 @@
+"""The named bundles the step's stages hand each other, in both executions.
+
+Each is a ``collections.namedtuple`` of arrays and numbers, which numba takes as it is (a
+named tuple type), so the numpy reference and its compiled twin take the same bundles: a
+stage takes a few of them (the balls, the contacts, the statics, the constants) instead of
+dozens of positional arguments, and two numbers cannot swap places unseen. A new quantity
+(a joint's, a moving wall's) is a field here, not one more argument through every call.
+
+Built in one place each: ``ball_columns``, ``statics`` and ``grid_frame`` here,
+``game.physics.contacts.contact_params`` and ``game.physics.solver.solve_params`` (the
+constants, from the SolverOptions), ``Forces.packed`` (the force field), ``prepare_numpy``
+and its twin (the contacts). Arrays are float64 and C-contiguous unless
+said otherwise, so that each compiled kernel has one signature.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+# The world's balls (N,), as World holds them: pos, vel (N, 2) m, m/s; angle rad; spin rad/s;
+# radius m; inv_mass 1/kg; inv_inertia 1/(kg m^2); the materials; ids (N,) int64.
+Balls = namedtuple("Balls", "pos vel angle spin radius inv_mass inv_inertia restitution friction rolling ids")
+
+# The balls as the contacts' preparation and the solve see them: (N + 1,) columns, index N the
+# statics' still stand-in (inverse mass 0, at rest at the origin); the solve writes px .. angle
+# in place. w, inv_i: inverse mass and moment; gx, gy: what the forces did this sub-step
+# (m/s^2); radius and the materials; ids (N,) int64 (no stand-in).
+BallColumns = namedtuple("BallColumns", "px py vx vy spin angle w inv_i radius restitution friction rolling gx gy ids")
+
+# One sub-step's contacts in solve order (game.physics.contacts.Contacts describes each field).
+ContactRows = namedtuple("ContactRows", "a b static key order colour_start nx ny depth base separation ax ay ra rb "
+                                        "mass_n mass_t mass_r restitution friction rolling pn pt pr approach "
+                                        "scale_a scale_b")
+
+# The ball-static pairs that touch this sub-step, sorted by (ball, static): ball, static (K,)
+# int64, the normal (nx, ny) from the capsule to the ball and the depth (m, > 0 overlapping).
+Touches = namedtuple("Touches", "ball static nx ny depth")
+
+# The warm start: last sub-step's impulses (N s) by contact key, in canonical order (keys sorted).
+Impulses = namedtuple("Impulses", "key pn pt pr")
+
+# The capsules (M,) (collide.Statics): ends a = (ax, ay), b = (bx, by) m, radius m, unit normal
+# (nx, ny), polygon (M,) int64 (-1: not a polygon edge), box (M, 4) (x_lo, y_lo, x_hi, y_hi), the
+# materials; the grid that lists them by cell: start (cells + 1,) and index int64, cell m, its
+# origin (ox, oy) m and size (ncx, ncy) cells.
+Statics = namedtuple("Statics", "ax ay bx by radius nx ny polygon box restitution friction rolling "
+                                "start index cell ox oy ncx ncy")
+
+# A ball grid (collide.Grid): cell m, origin (ox, oy), size (ncx, ncy) cells, the bounds it
+# covers (lo_x, lo_y) .. (hi_x, hi_y) m.
+GridFrame = namedtuple("GridFrame", "cell ox oy ncx ncy lo_x lo_y hi_x hi_y")
+
+# The contacts' preparation's constants (game.physics.contacts.contact_params): h_move s (a
+# velocity change dv of the solve moves positions by h_move dv); touch_slop m; static_key
+# (int: a static's key is the ball's id * 2^32 + this + its index); support_cos.
+ContactParams = namedtuple("ContactParams", "h_move touch_slop static_key support_cos")
+
+# The solve's constants for one sub-step (game.physics.solver.solve_params): tau_max s, how far
+# back an impact looks; h_move s; threshold m/s, the restitution threshold; touch_slop m;
+# max_passes of the impacts; warm_start; iterations and relax_iterations; the soft contacts'
+# (rate 1/s, mass_scale, impulse_scale) and the statics' (s_...); max_push m/s.
+SolveParams = namedtuple("SolveParams", "tau_max h_move threshold touch_slop max_passes warm_start iterations "
+                                        "relax_iterations rate mass_scale impulse_scale s_rate s_mass_scale "
+                                        "s_impulse_scale max_push")
+
+# The force field (Forces.packed): gravity (gx, gy) m/s^2, drag 1/s; the springs' a, b (S,) int64
+# (-1: anchored), anchor (S, 2) m, stiffness N/m, damping N s/m, rest m; the attractors' shape
+# (Z,) int64, centre (Z, 2) m, strength m/s^2, numbers (Z, 5) and edges (E, 4) from edge_start.
+ForceField = namedtuple("ForceField", "gx gy drag sa sb anchor stiffness damping rest shape center strength "
+                                      "numbers edges edge_start")
+
+# The constants of a compiled tick (game.physics.compiled.step.tick): substeps, h s (a sub-step),
+# dt s (the tick), h_move s; the integration: uniform (gravity and drag only), stepper (index
+# in step.STEPPERS) and kind (its force stepper's); ccd_fraction and impact_speed m/s
+# (collide's); contact_margin and max_margin_cells (the candidates'); rest_speed2 (m/s)^2 and
+# rest_way2 m^2 (sleep.resting's limits).
+StepConstants = namedtuple("StepConstants", "substeps h dt h_move uniform stepper kind ccd_fraction impact_speed "
+                                            "contact_margin max_margin_cells rest_speed2 rest_way2")
+
+# What a compiled tick returns: the balls' pos, vel, angle, spin; the last sub-step's contacts
+# (ContactRows); the candidates (i, j, bi, s), where they were found (N, 2) and their margins
+# (N,); the warm start (Impulses); the last sub-step's start positions (N, 2); its fast balls
+# and their hits (F, 2); the tick's impact points (K, 2) and speeds (K,); how many times the
+# candidates were found afresh; the balls resting after it (N,) bool.
+TickResult = namedtuple("TickResult", "pos vel angle spin contacts found found_at margin warm prev fast hits "
+                                      "points speeds refinds resting")
+
+
+def world_balls(world):
+    """The Balls bundle of a World: its own arrays (what a writer writes, the world sees)."""
+    return Balls(*(getattr(world, name) for name in Balls._fields))
+
+
+def contiguous(balls):
+    """The Balls with each array float64 (ids int64) and C-contiguous, as a kernel takes them
+    (one signature): the same arrays where they are so already, else copies."""
+    c = np.ascontiguousarray
+    return Balls(*(c(x, float) for x in balls[:-1]), c(balls.ids, np.int64))
+
+
+def extended(array):
+    """The (N,) array as (N + 1,) float64 with a 0 for the statics' still stand-in."""
+    out = np.empty(len(array) + 1)
+    out[:-1] = array
+    out[-1] = 0.0
+    return out
+
+
+def ball_columns(pos, vel, spin, angle, inv_mass, inv_inertia, radius, materials, acceleration, ids):
+    """BallColumns of N balls (the world's arrays; ``materials``: (restitution, friction,
+    rolling) (N,); ``acceleration`` (N, 2) m/s^2)."""
+    restitution, friction, rolling = materials
+    return BallColumns(px=extended(pos[:, 0]), py=extended(pos[:, 1]), vx=extended(vel[:, 0]),
+                       vy=extended(vel[:, 1]), spin=extended(spin), angle=extended(angle), w=extended(inv_mass),
+                       inv_i=extended(inv_inertia), radius=extended(radius), restitution=extended(restitution),
+                       friction=extended(friction), rolling=extended(rolling), gx=extended(acceleration[:, 0]),
+                       gy=extended(acceleration[:, 1]), ids=ids)
+
+
+def statics(st):
+    """The Statics bundle of a collide.Statics (its grid built): the materials are (1,) zeros
+    where there are no capsules (never read, but a kernel's arrays are never empty of type)."""
+    one = np.zeros(1)
+    g = st.grid
+    if g is None:                       # no grid yet: nothing is listed (start, index say so)
+        return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny,
+                       polygon=st.polygon, box=st.box, restitution=st.restitution if len(st) else one,
+                       friction=st.friction if len(st) else one, rolling=st.rolling if len(st) else one,
+                       start=st._start, index=st._index, cell=1.0, ox=0.0, oy=0.0, ncx=1, ncy=1)
+    return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny, polygon=st.polygon,
+                   box=st.box, restitution=st.restitution if len(st) else one,
+                   friction=st.friction if len(st) else one, rolling=st.rolling if len(st) else one,
+                   start=st._start, index=st._index, cell=float(g.cell), ox=float(g.origin[0]),
+                   oy=float(g.origin[1]), ncx=int(g.nx), ncy=int(g.ny))
+
+
+def grid_frame(g):
+    """The GridFrame of a collide.Grid."""
+    return GridFrame(cell=float(g.cell), ox=float(g.origin[0]), oy=float(g.origin[1]), ncx=int(g.nx), ncy=int(g.ny),
+                     lo_x=float(g.lo[0]), lo_y=float(g.lo[1]), hi_x=float(g.hi[0]), hi_y=float(g.hi[1]))
