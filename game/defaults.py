@@ -28,4 +28,8 @@ SPAWNER_EVERY = 0.25            # s between spawns
 SPAWNER_MAX = 100               # balls a spawner makes in all
 SPAWNER_JITTER = 0.0            # m: spawn positions vary by up to this in x and y
 ZONE_COUNT = 1                  # balls a goal zone wants
+GOAL_HOLD = 1.0                 # s: how long those balls must stay inside it
 ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre
+# What the player may do in play mode (a level's "player"): None is no limit, so a level that
+# says nothing is the open sandbox.
+PLAYER = {"spawn": None, "draw": None, "delete": True, "grab": True}
