@@ -92,8 +92,8 @@ class Progress:
 
     def record(self, path, seconds, balls, segments):
         """A completion of the level at ``path`` in ``seconds`` with ``balls`` and ``segments``
-        of the player's: kept where it beats the record; the file is written. Returns the
-        record."""
+        of the player's: kept where it beats the record; the file is written. Returns whether
+        it was (else ``error`` says why in one line)."""
         key = level_key(path)
         old = self.levels.get(key, {})
         new = {"completed": True,
@@ -102,8 +102,7 @@ class Progress:
                "fewest_segments": _least(old.get("fewest_segments"), int(segments)),
                "runs": int(old.get("runs", 0)) + 1}
         self.levels[key] = new
-        self.save()
-        return new
+        return self.save()
 
     def save(self):
         """Write the file atomically; False (and ``error`` set) when it cannot be written."""

@@ -295,23 +295,30 @@ def test_toggles_help_escape_and_the_reserved_editor_key(game):
     assert not game.running
 
 
-def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level):
+def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level, monkeypatch):
     from game.level import load
+    monkeypatch.setenv("BALLPIT_DATA_DIR", str(tmp_path / "shots" / "data"))
+    shipped = sorted(p for p in os.listdir(tmp_path) if p.endswith(".json"))
     original = level.read_text()
     drag(game, (200, 150), (260, 120))                       # a flung ball in flight
     frames(game, 10)
     ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
     drag(game, ball, (ball[0], ball[1] - 40), release=False)  # and one held by the mouse
     _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
-    saved = tmp_path / "a_box-snapshot.json"
+    mine = tmp_path / "shots" / "data" / "my levels"               # the player's own folder, not the levels'
+    saved = mine / "a_box-snapshot.json"
     doc = load(str(saved))
     assert np.allclose([b["pos"] for b in doc["balls"]], game.world.pos)
     assert np.allclose([b["vel"] for b in doc["balls"]], game.world.vel)
     assert doc["springs"] == [] and len(game.world.springs) == 2      # the grab is not part of the level
     assert any("a_box-snapshot.json" in t for t in game.toasts.texts())
     _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
-    assert (tmp_path / "a_box-snapshot-2.json").exists()                # never over the first
+    assert (mine / "a_box-snapshot-2.json").exists()                    # never over the first
     assert level.read_text() == original                                # the level itself is untouched
+    assert sorted(p for p in os.listdir(tmp_path) if p.endswith(".json")) == shipped                     # nothing among the shipped levels
+    from game.modes.menu import LevelMenuMode
+    menu = LevelMenuMode(game)
+    assert menu.files[0] == str(level) and menu.groups == [0, 1, 1]     # a group of their own, after
 
 
 def test_f12_saves_a_screenshot(game, tmp_path):
@@ -686,7 +693,7 @@ def test_l_opens_a_menu_of_the_levels_with_thumbnails_and_the_world_waits(two_le
     assert isinstance(menu, LevelMenuMode) and len(menu.files) == 2 and menu.selected == 0
     t = game.world.time
     assert frames(game, 5) == 0 and game.world.time == t
-    thumb, name = menu.thumbs[menu.files[1]]
+    thumb, name, _ = menu.thumbs[menu.files[1]]
     assert name == "Other"
     pixels = pygame.surfarray.array3d(thumb).reshape(-1, 3)
     assert len(np.unique(pixels, axis=0)) > 20                         # a drawn level, not a blank

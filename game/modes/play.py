@@ -229,8 +229,7 @@ class PlayMode(Mode):
             self.app.toast("level complete!")
             progress = self.app.progress
             if progress is not None and not self.app.session.waiting:
-                if not progress.record(self.app.session.path, self.goal.complete_at, self.spawned, len(self.drawn)) \
-                        and progress.error:
+                if not progress.record(self.app.session.path, self.goal.complete_at, self.spawned, len(self.drawn)):
                     self.app.toast(progress.error)
 
     @property
