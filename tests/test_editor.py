@@ -658,8 +658,11 @@ def test_save_as_types_a_name(game, tmp_path):
     press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     typed(game, "my_level")
     press_key(game, pygame.K_RETURN)
-    assert load(str(tmp_path / "my_level.json")) == game.top.doc.definition
-    assert game.session.path == str(tmp_path / "my_level.json")
+    from game.progress import my_levels_dir                # the player's own folder, not the levels'
+    saved = os.path.join(my_levels_dir(), "my_level.json")
+    assert load(saved) == game.top.doc.definition
+    assert os.path.realpath(game.session.path) == os.path.realpath(saved)
+    assert not (tmp_path / "my_level.json").exists()
 
 
 def test_a_typed_number_in_the_panel(game):

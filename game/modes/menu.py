@@ -286,4 +286,6 @@ class LevelMenuMode(Mode):
             surface.blit(best, (rect.x + 2, box.bottom + 6 + label.get_height()))
         if os.path.realpath(path) in done or (record and record.get("completed")):
             tick = hud.text("complete", 13, DONE, bold=True)
-            surface.blit(tick, (box.right - tick.get_width() - 6, box.bottom - tick.get_height() - 4))
+            where = tick.get_rect(bottomright=(box.right - 6, box.bottom - 4))
+            pygame.draw.rect(surface, BACKDROP, where.inflate(8, 2), border_radius=3)
+            surface.blit(tick, where)

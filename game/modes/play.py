@@ -72,6 +72,7 @@ HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("I", "integrator
         ("D", "debug"), ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
 TOOLS = ("balls", "draw")    # what the left button does (W switches)
 DRAW_PREVIEW = (120, 200, 255)
+RULES_ROW = 40               # px under the HUD's bar a puzzle's budgets take (Hud.draw_rules)
 
 
 class Stroke:
@@ -399,15 +400,17 @@ class PlayMode(Mode):
             self.app.fit_camera()
 
     def camera_inset(self):
-        """(top, bottom, right) px the level keeps clear of: the HUD's top bar, the key
-        hint, and the energy plot's column while it shows (unless the window is narrow)."""
+        """(top, bottom, right) px the level keeps clear of: the HUD's top bar (and the row
+        under it that shows a puzzle's budgets), the key hint, and the energy plot's column
+        while it shows (unless the window is narrow)."""
+        top = BAR_HEIGHT + (RULES_ROW if self.limited() else 0)
         right = 0
         if self.show_energy:
             size = self.app.camera.size
             right = size[0] - energy_plot_rect(size, HINT_HEIGHT).left
             if right > size[0] // 2:
                 right = 0            # a narrow window: the plot lies over the level instead
-        return (BAR_HEIGHT, HINT_HEIGHT, right)
+        return (top, HINT_HEIGHT, right)
 
     def step_level(self, direction):
         app = self.app
@@ -621,12 +624,16 @@ class PlayMode(Mode):
         speed = float(np.hypot(*velocity))
         draw_aim(surface, fling.start, app.mouse, f"{speed:.1f} m/s", lambda s: app.hud.text(s, SIZE_BODY, bold=True), path)
 
+    def limited(self):
+        """Whether the level limits the player (a puzzle): its budgets show under the bar."""
+        rules = self.rules
+        return rules["spawn"] is not None or rules["draw"] is not None or not rules["delete"] or not rules["grab"]
+
     def rules_line(self):
         """[(text, active)] for the HUD: what the left button does and what is left of each
         budget ("balls 2 of 3 left"); empty in an open sandbox while it adds balls."""
         rules, parts = self.rules, []
-        limited = rules["spawn"] is not None or rules["draw"] is not None or not rules["delete"] or not rules["grab"]
-        if not limited and self.tool == "balls":
+        if not self.limited() and self.tool == "balls":
             return parts
         for tool, what, word in (("balls", "spawn", "balls"), ("draw", "draw", "segments")):
             left = self.left_of(what)
@@ -659,16 +666,17 @@ class PlayMode(Mode):
             lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                      world.integrator, lines, self.goal.progress(), counter=self.counter)
-        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
         hud.draw_rules(surface, top, self.rules_line())
+        below = top + (RULES_ROW if self.limited() else 0)      # under the budgets' row
+        hud.draw_status(surface, below, app.clock.paused, app.clock.time_scale, app.warming_up)
         if self.goal.complete:
-            hud.draw_complete(surface, top, self.complete_at)
+            hud.draw_complete(surface, below, self.complete_at)
         elif self.goal.has_goal:
             left = self.goal.hold_left()
             if left is not None:
-                hud.draw_note(surface, top, f"hold it... {left:.1f} s", positive=True)
+                hud.draw_note(surface, below, f"hold it... {left:.1f} s", positive=True)
             elif self.complete_at is not None:
-                hud.draw_note(surface, top, "the goal was lost: get the balls back in and hold them")
+                hud.draw_note(surface, below, "the goal was lost: get the balls back in and hold them")
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
         if app.session.error:
