@@ -640,7 +640,7 @@ class PlayMode(Mode):
             if left is None:
                 text = f"{word}: no limit"
             elif rules[what] == 0:
-                text = f"no {word}"
+                text = "no new balls" if what == "spawn" else "no segments"
             else:
                 text = f"{word} {left} of {rules[what]} left"
             parts.append((text, self.tool == tool))
