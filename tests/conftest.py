@@ -47,3 +47,9 @@ def solver(request):
     previous = accel.use(KERNELS if request.param == "compiled" else None)
     yield request.param
     accel.use(previous)
+
+
+@pytest.fixture(autouse=True)
+def _player_data_folder(monkeypatch, tmp_path_factory):
+    """Each test its own empty data folder (progress, my levels): none sees another's."""
+    monkeypatch.setenv("BALLPIT_DATA_DIR", str(tmp_path_factory.mktemp("player-data")))
