@@ -30,6 +30,8 @@ def make_game(tmp_path, doc, name="a_rules.json", size=SIZE):
     path = _write(tmp_path / name, doc)
     g = App(str(path), size=size, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
     g.clock.budget = float("inf")
+    if g.play.tool == "draw":          # a puzzle opens paused on drawing: these tests start on balls
+        key(g, pygame.K_w)
     return g
 
 
@@ -104,6 +106,18 @@ def test_w_draws_a_segment_balls_roll_on_it_and_ctrl_z_takes_it_back(tmp_path, d
     assert g.world.to_level()["segments"] == g.session.doc["segments"]
 
 
+def test_a_puzzle_opens_paused_on_drawing_and_a_sandbox_after_it_on_balls(tmp_path, data):
+    pygame.font.init()
+    path = _write(tmp_path / "a_rules.json", RULES)
+    _write(tmp_path / "b_box.json", LEVEL)
+    g = App(str(path), size=SIZE, level_dir=str(tmp_path))
+    assert g.clock.paused and g.play.tool == "draw"
+    drag(g, screen(g, (4, 4)), screen(g, (10, 3)))
+    assert g.play.left_of("draw") == 0
+    key(g, pygame.K_RIGHTBRACKET)
+    assert g.world.name == "Test box" and g.play.tool == "balls" and g.play.drawn == []
+
+
 def test_no_drawing_where_the_level_allows_none(tmp_path, data):
     g = make_game(tmp_path, dict(RULES, player={"draw": 0}))
     key(g, pygame.K_w)
@@ -134,9 +148,10 @@ def test_a_completion_is_kept_with_its_best_time_and_balls(tmp_path, data):
 def test_a_corrupt_progress_file_is_one_line_and_the_game_goes_on(tmp_path, data, content):
     data.mkdir()
     (data / "progress.json").write_bytes(content)
-    g = make_game(tmp_path, RULES)
+    g = make_game(tmp_path, LEVEL)
     messages = [t for t in g.toasts.texts() if "progress" in t]
-    assert len(messages) == 1 and "\n" not in messages[0]
+    assert len(messages) == 1 and "\n" not in messages[0] and messages[0] == g.progress.error
+    g = make_game(tmp_path, RULES)
     g.play.spawn((2.0, 0.5))
     g.advance(90)
     assert g.play.goal.complete and json.loads((data / "progress.json").read_text())["levels"]

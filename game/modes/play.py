@@ -152,6 +152,7 @@ class PlayMode(Mode):
         self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
+        self.start_puzzle()
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
@@ -184,6 +185,7 @@ class PlayMode(Mode):
         doc = self.app.session.doc
         if doc is not self.drawn_doc:      # another level, or this one changed: the drawing goes
             self.drawn, self.drawn_doc = [], doc
+            self.start_puzzle()
         elif self.drawn:                   # R: the balls start again on what the player drew
             self.world.add_segments(self.drawn)
             self.app.renderer.invalidate()
@@ -195,6 +197,16 @@ class PlayMode(Mode):
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
         self.record_energy()
+
+    def start_puzzle(self):
+        """A puzzle (a level with a budget of segments) opens paused with the left button on
+        drawing: the player builds, then Space lets the balls come."""
+        rules = self.rules
+        self.tool = "balls"
+        if self.limited() and rules["draw"] not in (0, None):
+            self.app.clock.paused = True
+            self.tool = "draw"
+            self.app.toast("a puzzle: draw with the mouse (W: balls), then Space runs it")
 
     def tick_outcome(self, world):
         """What after_tick needs of the tick just run, read from ``world`` at once, on the thread
@@ -327,7 +339,9 @@ class PlayMode(Mode):
         elif key == pygame.K_r:
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
-            app.toast(f"reset ({self.world.integrator})")
+            kept = len(self.drawn)
+            app.toast(f"reset ({self.world.integrator})" if not kept else
+                      f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
         elif key == pygame.K_i:
             self.cycle_integrator()
         elif key == pygame.K_LEFTBRACKET:
