@@ -21,7 +21,8 @@ The checks:
 - **in a wall**: a ball, or a spawner's ball, that overlaps a static shape at the start.
 - **goal too full**: a goal whose ``count`` exceeds the balls that fit in it (its area over
   the area of one of the smallest balls, times the density of hexagonal packing) or the
-  balls the level can ever have (balls plus every spawner's ``max``).
+  balls the level can ever have (balls plus every spawner's ``max``, plus the balls its
+  ``player`` may add where it gives a number).
 - **crossing statics**: two static pieces that cross each other away from their ends: a
   thin notch a ball can wedge in at the crossing (touching and joined ends are fine).
 - **short**: a segment, polyline piece or polygon edge shorter than 1 mm but not zero (a
@@ -212,7 +213,9 @@ def _in_wall(level, pieces, spend=None):
 def _goals(level):
     out = []
     radii = [b["radius"] for b in level.get("balls", [])] + [s["radius"] for s in level.get("spawners", [])]
-    supply = len(level.get("balls", [])) + sum(s["max"] for s in level.get("spawners", []))
+    # the player's balls count where the level gives a number of them (no limit adds none here)
+    spawn = level.get("player", {}).get("spawn")
+    supply = len(level.get("balls", [])) + sum(s["max"] for s in level.get("spawners", [])) + (spawn or 0)
     for i, z in enumerate(level.get("zones", [])):
         if z["kind"] != "goal":
             continue

@@ -29,4 +29,8 @@ SPAWNER_MAX = 100               # balls a spawner makes in all
 SPAWNER_JITTER = 0.02           # m: spawn positions vary by up to this in x and y (seeded: runs repeat),
                                 # so a stream of balls does not stack into a tower no real one would hold
 ZONE_COUNT = 1                  # balls a goal zone wants
+GOAL_HOLD = 1.0                 # s: how long those balls must stay inside it
 ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre
+# What the player may do in play mode (a level's "player"): None is no limit, so a level that
+# says nothing is the open sandbox.
+PLAYER = {"spawn": None, "draw": None, "delete": True, "grab": True}

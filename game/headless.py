@@ -6,8 +6,10 @@ with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
 (metres), ``finite``, ``state_hash``, ``execution`` (the execution that ran: "compiled" or
 "numpy", the same bits), plus ``level``, ``name``, ``integrator``,
 ``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
-zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was reached at some
-tick, as the game latches it) and ``complete_at`` (simulated seconds, null if never)); without it a short summary for a
+zones: ``inside`` and ``needed`` balls at the end, ``complete`` (the goal was held at some
+tick: ``count`` balls inside each goal zone for its ``hold`` seconds, game.goals),
+``complete_at`` (simulated seconds, null if never; the game's banner says the same) and
+``held`` (the goal is held at the end)); without it a short summary for a
 person. ``--save OUT.json`` writes the final world as a level (never over the level being
 run). Stepping stops early (and ``finite`` is false) at the first tick after which the
 world has blown up (``World.blown_up``, the game's test: a number not finite, or a speed or
@@ -31,7 +33,7 @@ import numpy as np
 from game import paths
 from game.defaults import TICK
 from game.level import LevelError, level_files, load, save
-from game.app.session import goal_reached
+from game.goals import GoalTracker, goal_inside
 
 DEFAULT_STEPS = 600             # ticks: ten simulated seconds
 PROG = "main.py"
@@ -116,7 +118,7 @@ def simulate(world, steps, dt=TICK):
         times = []
         finite = not world.blown_up()
         done = 0
-        complete_at = None
+        goal = GoalTracker.for_world(world)
         while done < steps and finite:
             t0 = time.perf_counter()
             world.step(dt)
@@ -126,8 +128,8 @@ def simulate(world, steps, dt=TICK):
             # below the format's limits, where both executions hold the same bits, so both stop
             # at the same tick with the same report.
             finite = not world.blown_up()
-            if complete_at is None and goal_reached(world.goal_progress()):
-                complete_at = world.time
+            if goal.has_goal:
+                goal.observe(world.time, goal_inside(world))
         energy = world.energy()
         overlap = world.max_overlap() if finite else None
     report = {
@@ -149,7 +151,8 @@ def simulate(world, steps, dt=TICK):
     progress = world.goal_progress()
     if progress is not None:
         report["goal"] = {"inside": int(progress[0]), "needed": int(progress[1]),
-                          "complete": complete_at is not None, "complete_at": complete_at}
+                          "complete": goal.complete_at is not None, "complete_at": goal.complete_at,
+                          "held": goal.complete}
     return report
 
 

@@ -5,6 +5,9 @@ import sys
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The player's data folder (progress, my levels): a fresh temporary one, never the real one.
+import tempfile  # noqa: E402
+os.environ["BALLPIT_DATA_DIR"] = tempfile.mkdtemp(prefix="ballpit-data-")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -44,3 +47,9 @@ def execution(request):
     if request.param == "compiled" and COMPILED is None:
         pytest.skip("numba is not installed")
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _player_data_folder(monkeypatch, tmp_path_factory):
+    """Each test its own empty data folder (progress, my levels): none sees another's."""
+    monkeypatch.setenv("BALLPIT_DATA_DIR", str(tmp_path_factory.mktemp("player-data")))

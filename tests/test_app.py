@@ -329,23 +329,30 @@ def test_toggles_help_escape_and_the_reserved_editor_key(game):
     assert not game.running
 
 
-def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level):
+def test_ctrl_s_saves_the_running_world_as_a_new_level_without_the_mouse_grab(game, tmp_path, level, monkeypatch):
     from game.level import load
+    monkeypatch.setenv("BALLPIT_DATA_DIR", str(tmp_path / "shots" / "data"))
+    shipped = sorted(p for p in os.listdir(tmp_path) if p.endswith(".json"))
     original = level.read_text()
     drag(game, (200, 150), (260, 120))                       # a flung ball in flight
     frames(game, 10)
     ball = tuple(int(v) for v in np.rint(game.camera.world_to_screen(game.world.pos[0])))
     drag(game, ball, (ball[0], ball[1] - 40), release=False)  # and one held by the mouse
     _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
-    saved = tmp_path / "a_box-snapshot.json"
+    mine = tmp_path / "shots" / "data" / "my levels"               # the player's own folder, not the levels'
+    saved = mine / "a_box-snapshot.json"
     doc = load(str(saved))
     assert np.allclose([b["pos"] for b in doc["balls"]], game.world.pos)
     assert np.allclose([b["vel"] for b in doc["balls"]], game.world.vel)
     assert doc["springs"] == [] and len(game.world.springs) == 2      # the grab is not part of the level
     assert any("a_box-snapshot.json" in t for t in game.toasts.texts())
     _post(game, pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_LCTRL, unicode="", scancode=0)
-    assert (tmp_path / "a_box-snapshot-2.json").exists()                # never over the first
+    assert (mine / "a_box-snapshot-2.json").exists()                    # never over the first
     assert level.read_text() == original                                # the level itself is untouched
+    assert sorted(p for p in os.listdir(tmp_path) if p.endswith(".json")) == shipped                     # nothing among the shipped levels
+    from game.modes.menu import LevelMenuMode
+    menu = LevelMenuMode(game)
+    assert menu.files[0] == str(level) and menu.groups == [0, 1, 1]     # a group of their own, after
 
 
 def test_f12_saves_a_screenshot(game, tmp_path):
@@ -606,7 +613,8 @@ _COORD = st.one_of(st.integers(-50, 850), st.integers(-10**7, 10**7))
 _KEYS = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_MINUS, pygame.K_EQUALS, pygame.K_r, pygame.K_i,
          pygame.K_e, pygame.K_d, pygame.K_t, pygame.K_f, pygame.K_h, pygame.K_m, pygame.K_TAB,
          pygame.K_RIGHTBRACKET, pygame.K_LEFTBRACKET, pygame.K_ESCAPE,
-         pygame.K_l, pygame.K_s, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN]
+         pygame.K_l, pygame.K_s, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN,
+         pygame.K_w, pygame.K_PAGEDOWN, pygame.K_END]
 _EVENT = st.one_of(
     st.builds(lambda x, y, b: (pygame.MOUSEBUTTONDOWN, {"pos": (x, y), "button": b}), _COORD, _COORD,
               st.sampled_from([1, 2, 3])),
@@ -625,7 +633,7 @@ _EVENT = st.one_of(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(level_index=st.integers(0, 8), script=st.lists(_EVENT, max_size=40))
+@given(level_index=st.integers(0, 16), script=st.lists(_EVENT, max_size=40))
 def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_path_factory):
     """Clicks, drags and wheels anywhere (millions of pixels off-screen too), every key, resizes
     to nothing: the game handles each, keeps drawing, and the shipped level runs on."""
@@ -656,6 +664,8 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
         key(g, pygame.K_ESCAPE)
     for button in (1, 2, 3):                      # let go of whatever the script held
         _post(g, pygame.MOUSEBUTTONUP, pos=g.mouse, button=button)
+    if g.play.tool != "balls":
+        key(g, pygame.K_w)
     key(g, pygame.K_f)
     t = g.world.time
     key(g, pygame.K_PERIOD)
@@ -667,6 +677,9 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
             if g.world.ball_at(g.camera.screen_to_world(np.rint(p))) < 0]
     count = g.world.count
     click(g, free[0])
+    if g.play.left_of("spawn") == 0 and g.world.count == count:   # the level lets the player add no more
+        assert any("balls" in t for t in g.toasts.texts())
+        return
     assert g.world.count == count + 1
     assert np.all(np.abs(g.world.pos[-1] - g.camera.screen_to_world(free[0]))
                   <= placing.jitter_size(g.world.radius[-1]) + 1e-9)
@@ -723,7 +736,7 @@ def test_l_opens_a_menu_of_the_levels_with_thumbnails_and_the_world_waits(two_le
     t = game.world.time
     assert frames(game, 5) == 0 and game.world.time == t
     menu.wait_for_thumbnails()          # read on a worker thread: a loaded machine may take more frames
-    thumb, name = menu.thumbs[menu.files[1]]
+    thumb, name, _ = menu.thumbs[menu.files[1]]
     assert name == "Other"
     pixels = pygame.surfarray.array3d(thumb).reshape(-1, 3)
     assert len(np.unique(pixels, axis=0)) > 20                         # a drawn level, not a blank

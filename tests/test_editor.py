@@ -739,8 +739,11 @@ def test_save_as_types_a_name(game, tmp_path):
     press_key(game, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     typed(game, "my_level")
     press_key(game, pygame.K_RETURN)
-    assert load(str(tmp_path / "my_level.json")) == game.top.doc.definition
-    assert game.session.path == str(tmp_path / "my_level.json")
+    from game.app.progress import my_levels_dir                # the player's own folder, not the levels'
+    saved = os.path.join(my_levels_dir(), "my_level.json")
+    assert load(saved) == game.top.doc.definition
+    assert os.path.realpath(game.session.path) == os.path.realpath(saved)
+    assert not (tmp_path / "my_level.json").exists()
 
 
 def test_a_typed_number_in_the_panel(game):
@@ -1052,7 +1055,7 @@ def test_the_play_test_label_stays_clear_of_the_level_complete_box(game, monkeyp
     press_key(game, pygame.K_TAB)
     mode = game.top
     press_key(game, pygame.K_TAB)                          # play-test
-    game.play.complete_at = 1.0                            # as if the goal were reached
+    game.play.goal.complete, game.play.goal.complete_at = True, 1.0     # as if the goal were held
     game.draw(pygame.Surface(SIZE))
     assert mode.testing and boxes
     assert not mode.testing_label.colliderect(boxes[-1])

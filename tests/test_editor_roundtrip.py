@@ -273,3 +273,24 @@ def test_a_file_taken_from_disk_is_saved_back_as_that_file_wrote_it(tmp_path):
     ed.release((12, 15), 0.1)
     ed.key("z", ctrl=True)
     assert ed.save() and read(path) == theirs
+
+
+def test_the_players_rules_par_solution_and_hold_survive_an_edit_and_a_sandbox_gains_none(tmp_path):
+    rules = {"name": "Rules", "segments": [{"a": [0, 0], "b": [32, 0]}],
+             "player": {"spawn": 2, "draw": 1, "grab": False}, "par": {"time": 9, "balls": 1},
+             "zones": [{"kind": "goal", "rect": [[1, 0], [3, 2]], "count": 1, "hold": 2}],
+             "balls": [{"pos": [5, 5]}],
+             "solution": {"segments": [{"a": [1, 3], "b": [4, 2]}], "balls": [{"pos": [2, 6]}]}}
+    for doc in (rules, {k: v for k, v in rules.items() if k not in ("player", "par", "solution")}):
+        path = str(tmp_path / "r.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        ed = opened(path)
+        ed.doc.selection = [("balls", 0)]
+        ed.key("right")
+        assert ed.save(), ed.message
+        written = json.loads(read(path))
+        for key in ("player", "par", "solution"):
+            assert written.get(key) == doc.get(key), key
+        assert written["zones"] == doc["zones"]
+        assert written["balls"][0]["pos"] == [5 + NUDGE, 5]

@@ -1,18 +1,24 @@
-"""Goal status: the headless --json summary says where the goal stands, and the game's
-LEVEL COMPLETE says when it was reached."""
+"""Goal status: a goal is complete when its balls have stayed inside for its hold; the headless
+--json summary, --screenshot (App.advance) and the window (App.update, frames of several ticks)
+say when, to the same tick; the banner shows the state, and undo or balls leaving take it back."""
 import argparse
 import json
 
 import pygame
+import pytest
 
 from game.app.loop import App
-from game.headless import run_headless
-from game.physics.world import TICK
+from game.defaults import GOAL_HOLD
+from game.goals import GoalTracker
+from game.headless import run_headless, simulate
+from game.level import complete
+from game.physics.world import TICK, World
 
 CUP = {"name": "Cup", "bounds": [0, 0, 10, 10], "gravity": [0, -9.81],
        "polylines": [{"points": [[0, 10], [0, 0], [10, 0], [10, 10]]}],
        "balls": [{"pos": [2, 0.25], "radius": 0.25}, {"pos": [5, 3], "radius": 0.25}],
        "zones": [{"kind": "goal", "rect": [[0, 0], [10, 1]], "count": 2}]}
+ENTERS = (2 * 2 / 9.81) ** 0.5      # s: the second ball's centre falls 2 m to y = 1
 
 
 def _headless(path, capsys, steps):
@@ -21,15 +27,17 @@ def _headless(path, capsys, steps):
     return json.loads(capsys.readouterr().out)
 
 
-def test_json_reports_the_goal_and_when_it_was_complete(tmp_path, capsys):
+def test_json_reports_the_goal_and_when_it_was_held(tmp_path, capsys):
     path = tmp_path / "cup.json"
     path.write_text(json.dumps(CUP))
     early = _headless(path, capsys, 5)
-    assert early["goal"] == {"inside": 1, "needed": 2, "complete": False, "complete_at": None}
-    late = _headless(path, capsys, 120)
-    # the second ball falls 3 m - 0.25 m... its centre enters y <= 1 at t = sqrt(2 * 2 / 9.81)
-    assert late["goal"]["inside"] == 2 and late["goal"]["complete"]
-    assert abs(late["goal"]["complete_at"] - (2 * 2 / 9.81) ** 0.5) <= 2 * TICK
+    assert early["goal"] == {"inside": 1, "needed": 2, "complete": False, "complete_at": None, "held": False}
+    inside_not_held = _headless(path, capsys, round((ENTERS + 0.5) / TICK))
+    assert inside_not_held["goal"]["inside"] == 2 and not inside_not_held["goal"]["complete"]
+    late = _headless(path, capsys, 180)
+    assert late["goal"]["inside"] == 2 and late["goal"]["complete"] and late["goal"]["held"]
+    # entered at the first tick after ENTERS, complete GOAL_HOLD later
+    assert ENTERS + GOAL_HOLD - TICK / 2 <= late["goal"]["complete_at"] <= ENTERS + GOAL_HOLD + TICK * 1.5
 
 
 def test_json_has_no_goal_where_the_level_has_none(tmp_path, capsys):
@@ -38,22 +46,78 @@ def test_json_has_no_goal_where_the_level_has_none(tmp_path, capsys):
     assert "goal" not in _headless(path, capsys, 3)
 
 
-def test_level_complete_shows_the_time_it_took(tmp_path):
-    path = tmp_path / "cup.json"
-    path.write_text(json.dumps(CUP))
+@pytest.mark.parametrize("hold, completes", [(GOAL_HOLD, False), (0.0, True)])
+def test_a_ball_falling_through_a_goal_completes_it_only_without_a_hold(hold, completes):
+    # a ball dropped from 8 m crosses the band y in [4, 6] in about 0.3 s and lands below it
+    level = dict(CUP, balls=[{"pos": [5, 8], "radius": 0.25}],
+                 zones=[{"kind": "goal", "rect": [[0, 4], [10, 6]], "count": 1, "hold": hold}])
+    report = simulate(World.from_level(complete(level)), 240)
+    assert report["goal"]["complete"] is completes
+
+
+def _app(tmp_path, level):
+    path = tmp_path / "level.json"
+    path.write_text(json.dumps(level))
     pygame.font.init()
     app = App(str(path), size=(800, 450), level_dir=str(tmp_path))
     app.clock.budget = float("inf")
-    surface = pygame.Surface((800, 450))
-    for _ in range(120):
-        app.update(TICK)
-    assert abs(app.play.complete_at - (2 * 2 / 9.81) ** 0.5) <= 2 * TICK
-    assert "level complete!" in app.toasts.texts()
+    return app
+
+
+@pytest.mark.parametrize("ticks_a_frame", [1, 3, 7])
+def test_the_window_screenshot_and_headless_agree_on_complete_at_to_the_tick(tmp_path, ticks_a_frame):
+    steps = 150
+    want = simulate(World.from_level(complete(CUP)), steps)["goal"]["complete_at"]
+    assert want is not None
+    shot = _app(tmp_path, CUP)
+    shot.advance(steps)                          # what --screenshot runs before it draws
+    window = _app(tmp_path, CUP)
+    while window.session.world.time < steps * TICK - TICK / 2:
+        window.update(ticks_a_frame * TICK)       # a frame of several ticks, checked once
+    assert shot.play.complete_at == window.play.complete_at == want
+
+
+def _drawn_strings(app):
     drawn = []
     text = app.hud.text
     app.hud.text = lambda string, *args, **kw: (drawn.append(string), text(string, *args, **kw))[1]
-    app.draw(surface)
-    assert "LEVEL COMPLETE" in drawn
-    assert any(s.startswith(f"in {app.play.complete_at:.1f} s") for s in drawn)
+    app.draw(pygame.Surface((800, 450)))
+    app.hud.text = text
+    return drawn
+
+
+def test_the_banner_holds_then_shows_complete_and_undo_takes_it_back(tmp_path):
+    level = dict(CUP, balls=[], zones=[{"kind": "goal", "rect": [[0, 0], [10, 2]], "count": 1}])
+    app = _app(tmp_path, level)
+    app.play.spawn((5.0, 0.3))                    # the player's ball, straight into the goal
+    app.advance(30)
+    assert any(s.startswith("hold it...") for s in _drawn_strings(app))
+    app.advance(40)
+    assert app.play.goal.complete and "level complete!" in app.toasts.texts()
+    at = app.play.complete_at
+    assert abs(at - GOAL_HOLD) <= TICK
+    strings = _drawn_strings(app)
+    assert "LEVEL COMPLETE" in strings and any(s.startswith(f"in {at:.1f} s") for s in strings)
+    assert app.play.undo()                        # Ctrl+Z: the ball is taken back, and the goal with it
+    assert not app.play.goal.complete
+    strings = _drawn_strings(app)
+    assert "LEVEL COMPLETE" not in strings and any("goal was lost" in s for s in strings)
     app.session.reset()
-    assert app.play.complete_at is None
+    assert app.play.complete_at is None and not app.play.goal.complete
+
+
+def test_the_tracker_counts_each_zone_and_a_ball_that_leaves_starts_again():
+    t = GoalTracker([(2, 1.0), (1, 0.5)])
+    t.observe(0.0, [[1, 2], [3]])
+    assert not t.complete and t.hold_left() == pytest.approx(1.0)
+    t.observe(0.5, [[1, 2], [3]])
+    assert not t.complete and t.held() == [0, 1]
+    t.observe(0.75, [[1], [3]])                   # ball 2 left
+    assert t.hold_left() is None and t.progress() == (2, 3)
+    t.observe(0.8, [[1, 2], [3]])                 # back: its hold starts again
+    t.observe(1.5, [[1, 2], [3]])
+    assert not t.complete
+    t.observe(1.8, [[1, 2], [3]])
+    assert t.complete and t.complete_at == 1.8
+    t.observe(1.9, [[1, 2], []])
+    assert not t.complete and t.complete_at == 1.8

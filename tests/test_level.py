@@ -101,6 +101,10 @@ def _default(*path):
     (("spawners", "[]", "radius"), defaults.BALL_RADIUS),
     (("zones", "[]", "count"), defaults.ZONE_COUNT),
     (("zones", "[]", "strength"), defaults.ATTRACTOR_STRENGTH),
+    (("zones", "[]", "hold"), defaults.GOAL_HOLD),
+    (("player",), defaults.PLAYER),
+    (("player", "spawn"), None),
+    (("player", "grab"), True),
 ])
 def test_schema_defaults_are_game_defaults(path, expected):
     assert _default(*path) == expected
@@ -359,7 +363,9 @@ def test_every_key_is_filled_in_with_the_defaults():
                                 "max": defaults.SPAWNER_MAX, "radius": defaults.BALL_RADIUS,
                                 "density": m["density"], "jitter": defaults.SPAWNER_JITTER}]
     assert doc["zones"] == [{"kind": "kill", "circle": {"center": [1, 1], "radius": 1},
-                             "count": defaults.ZONE_COUNT, "strength": defaults.ATTRACTOR_STRENGTH}]
+                             "count": defaults.ZONE_COUNT, "hold": defaults.GOAL_HOLD,
+                             "strength": defaults.ATTRACTOR_STRENGTH}]
+    assert doc["player"] == defaults.PLAYER and doc["par"] == {} and "solution" not in doc
 
 
 def test_shapes_take_the_levels_material_unless_they_set_their_own():
@@ -741,8 +747,8 @@ def test_the_schema_states_every_default_of_the_table():
         for key, value in table.items():
             if kind == "level":
                 node = SCHEMA["properties"][key]
-            elif kind == "material":
-                node = SCHEMA["properties"]["material"]["properties"][key]
+            elif kind in ("material", "player"):
+                node = SCHEMA["properties"][kind]["properties"][key]
             else:
                 node = SCHEMA["properties"][kind]["items"]["properties"][key]
             while "default" not in node and "$ref" in node:
@@ -754,8 +760,8 @@ def test_the_schema_states_every_default_of_the_table():
 def test_every_key_of_the_table_is_in_every_normalised_item():
     doc = loads(VALID[-1])
     for kind, table in DEFAULTS.items():
-        if kind in ("level", "material"):
-            items = [doc if kind == "level" else doc["material"]]
+        if kind in ("level", "material", "player"):
+            items = [doc if kind == "level" else doc[kind]]
         else:
             items = doc[kind]
         for item in items:
@@ -1162,3 +1168,45 @@ def test_a_notch_that_all_but_touches_an_edge_leaves_no_sliver_the_loader_would_
     level = loads(json.dumps(notch))
     assert len(level["polygons"]) == 2
     assert loads(json.dumps(level))["polygons"] == level["polygons"]
+
+
+# ============================================================================ goals and rules (issue 27)
+
+def test_player_par_solution_and_hold_load_and_save_back(tmp_path):
+    from game.level import save
+    text = level(player={"spawn": 3, "draw": 2, "delete": False}, par={"time": 12.5, "balls": 2},
+                 solution={"segments": [{"a": [1, 2], "b": [3, 1]}], "balls": [{"pos": [1, 3], "vel": [1, 0]}]},
+                 zones=[{"kind": "goal", "rect": [[0, 0], [2, 2]], "count": 2, "hold": 2.5}])
+    doc = loads(text)
+    assert doc["player"] == {"spawn": 3, "draw": 2, "delete": False, "grab": True}
+    assert doc["par"] == {"time": 12.5, "balls": 2}
+    assert doc["solution"]["segments"] == [{"a": [1, 2], "b": [3, 1]}]
+    assert doc["zones"][0]["hold"] == 2.5
+    path = tmp_path / "x.json"
+    save(doc, str(path))
+    written = json.loads(path.read_text())
+    assert written["player"] == {"spawn": 3, "draw": 2, "delete": False}, "the default grab is left out"
+    assert loads(path.read_text()) == doc
+
+
+def test_a_sandbox_level_saves_without_player_or_par(tmp_path):
+    from game.level import save
+    doc = loads(level(zones=[{"kind": "goal", "rect": [[0, 0], [2, 2]]}]))
+    assert doc["player"] == {"spawn": None, "draw": None, "delete": True, "grab": True}
+    path = tmp_path / "x.json"
+    save(doc, str(path))
+    written = json.loads(path.read_text())
+    assert "player" not in written and "par" not in written and "hold" not in written["zones"][0]
+
+
+@pytest.mark.parametrize("keys, words", [
+    ({"player": {"spawn": -1}}, "player.spawn: expected"),
+    ({"player": {"spawn": 1.5}}, "player.spawn: expected"),
+    ({"player": {"fly": True}}, "unknown key \"fly\""),
+    ({"player": {"grab": 1}}, "player.grab: expected true or false"),
+    ({"par": {"time": 0}}, "par.time: expected a number above 0"),
+    ({"solution": {"segments": [{"a": [0, 0]}]}}, "solution.segments[0]: expected a key \"b\""),
+    ({"zones": [{"kind": "goal", "rect": [[0, 0], [1, 1]], "hold": -1}]}, "zones[0].hold: expected"),
+])
+def test_bad_rules_get_one_line(keys, words):
+    assert words in refusal(level(**keys))

@@ -47,7 +47,7 @@ def test_no_frame_waits_for_a_huge_levels_thumbnail(folder, monkeypatch):
     assert len(menu.thumbs) == 2
     assert longest < 1.0, f"a frame took {longest:.2f} s"          # it took 4.4 s (a loaded machine: 0.1 s)
     assert max(drawn) <= THUMB_BALLS                                  # discs drawn: bounded
-    thumb, name = menu.thumbs[str(folder / "a_huge.json")]
+    thumb, name, _ = menu.thumbs[str(folder / "a_huge.json")]
     assert name == "huge"
     pixels = pygame.surfarray.array3d(thumb)
     dots = np.all(pixels == menu_module.PALETTE[0], axis=-1)
@@ -59,5 +59,5 @@ def test_a_file_that_does_not_load_says_so_in_its_cell(folder):
     app = App(str(folder / "b_small.json"), size=SIZE, level_dir=str(folder), screenshot_dir=str(folder / "s"))
     menu = LevelMenuMode(app)
     menu.wait_for_thumbnails()
-    assert menu.thumbs[str(folder / "c_bad.json")] == (None, "c_bad.json")
+    assert menu.thumbs[str(folder / "c_bad.json")] == (None, "c_bad.json", {})
     menu.draw(pygame.Surface(SIZE))

@@ -31,6 +31,7 @@ from game.app.audio import Audio  # noqa: E402
 from game.draw.camera import Camera  # noqa: E402
 from game.app.clock import FixedClock  # noqa: E402
 from game.draw.hud import Hud, drawable  # noqa: E402
+from game.app.progress import Progress  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.draw.renderer import PALETTE, Renderer, make_ball_sprite  # noqa: E402
@@ -132,6 +133,7 @@ class App:
         self.hud = Hud()
         self.audio = audio if audio is not None else Audio(enabled=False)
         self.toasts = Toasts()
+        self.progress = Progress()     # completions that last (game.app.progress); its error: one toast
         self.stats = FrameStats()
         self.clock = FixedClock(self.tick)
         self.session = LevelSession(level_path, doc, on_new_world=self._new_world, compiled=compiled)
@@ -152,6 +154,8 @@ class App:
         self.stack = [self.play]
         self.fit_camera()
         self.play.record_energy()
+        if self.progress.error:
+            self.toast(self.progress.error)
 
     # ---- the stack ------------------------------------------------------------------------
     @property

@@ -314,6 +314,32 @@ class Hud:
         surface.blit(sub, sub.get_rect(midtop=(box.centerx, box.y + 16 + big.get_height())))
         return box
 
+    def draw_rules(self, surface, top, parts):
+        """Under the bar, at the left: what the left button does and what the level lets the
+        player add, [(text, active)] ("balls 2 of 3 left"); the active one on a key cap."""
+        if not parts:
+            return
+        surfs = [(self.text(t, SIZE_BODY, TEXT if active else DIM, bold=active), active) for t, active in parts]
+        rect = pygame.Rect(MARGIN, top + BAR_HEIGHT + MARGIN,
+                           sum(s.get_width() + 22 for s, _ in surfs) + 8, 30)
+        self._panel(surface, rect)
+        x = rect.x + 10
+        for s, active in surfs:
+            if active:
+                box = s.get_rect(topleft=(x, rect.y + 7)).inflate(10, 6)
+                pygame.draw.rect(surface, KEY_CAP, box, border_radius=3)
+                pygame.draw.rect(surface, GOAL, box, 1, border_radius=3)
+            surface.blit(s, (x, rect.y + 7))
+            x += s.get_width() + 22
+
+    def draw_note(self, surface, top, line, positive=False):
+        """One line in a box under the bar's centre, below the status: "hold it... 0.4 s"."""
+        s = self.text(line, SIZE_BODY, GOAL if positive else WARN, bold=True)
+        rect = s.get_rect().inflate(24, 14)
+        rect.midtop = (surface.get_width() // 2, top + BAR_HEIGHT + MARGIN + 40)
+        self._panel(surface, rect)
+        surface.blit(s, s.get_rect(center=rect.center))
+
     def draw_status(self, surface, top, paused, time_scale, warming_up=False):
         """Top-centre: paused, slow-motion and warming-up indicators."""
         parts = []

@@ -527,6 +527,10 @@ class Document:
                     out[key] = items
             elif key == "material":
                 out[key] = _merged(author.get(key, {}), orig.get(key, {}), value, DEFAULTS["material"])
+            elif key == "player":               # written only where it says more than the defaults
+                player = _merged(author.get(key, {}), orig.get(key, {}), value, DEFAULTS["player"])
+                if player or key in author:
+                    out[key] = player
             elif key in author or key not in _TOP_FILLS or not _same_value(value, _TOP_FILLS[key]):
                 out[key] = value
         return self._checked(out, default_name)

@@ -11,6 +11,7 @@ DEFAULTS is the one table. A value of FROM_MATERIAL means "the level's material"
 
 Keys that start with ``_`` or ``//`` are comments: allowed in every object and kept.
 """
+import copy
 import math
 import unicodedata
 
@@ -38,8 +39,10 @@ _SURFACE = {"restitution": FROM_MATERIAL, "friction": FROM_MATERIAL, "rolling": 
 DEFAULTS = {
     "level": {"$schema": SCHEMA_REF, "format": defaults.FORMAT, "description": "",
               "gravity": list(defaults.GRAVITY), "integrator": defaults.INTEGRATOR,
-              "substeps": defaults.SUBSTEPS, "drag": defaults.DRAG, "bounds": list(defaults.BOUNDS)},
+              "substeps": defaults.SUBSTEPS, "drag": defaults.DRAG, "bounds": list(defaults.BOUNDS),
+              "par": {}},
     "material": dict(defaults.MATERIAL),
+    "player": dict(defaults.PLAYER),
     "segments": {"radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polylines": {"closed": False, "radius": defaults.SEGMENT_RADIUS, **_SURFACE},
     "polygons": dict(_SURFACE),
@@ -48,8 +51,9 @@ DEFAULTS = {
     "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
     "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
                  "radius": defaults.BALL_RADIUS, "density": FROM_MATERIAL, "jitter": defaults.SPAWNER_JITTER},
-    "zones": {"count": defaults.ZONE_COUNT, "strength": defaults.ATTRACTOR_STRENGTH},
+    "zones": {"count": defaults.ZONE_COUNT, "hold": defaults.GOAL_HOLD, "strength": defaults.ATTRACTOR_STRENGTH},
 }
+OBJECTS = ("material", "player")      # kinds of DEFAULTS that are one object at the top level
 
 MAX_FILE_BYTES = 16 * 1024 * 1024   # bytes: larger files are refused before they are read
 # A level holds as many balls as a saved world's fit in the file limit: a snapshot ball
@@ -95,11 +99,21 @@ def complete(obj, default_name="Untitled", values_checked=False):
 
 def strip(doc):
     """A normalised level without the keys ``complete`` fills in with the same value
-    (in shapes, balls, springs, spawners and zones; the top level stays whole)."""
+    (in shapes, balls, springs, spawners and zones, and ``player``, left out when all its
+    keys are; an empty ``par`` too; the rest of the top level stays whole)."""
     material = doc["material"]
     out = dict(doc)
+    if "player" in out:
+        player = {k: v for k, v in out["player"].items()
+                  if not (k in DEFAULTS["player"] and _same(v, DEFAULTS["player"][k]))}
+        if player:
+            out["player"] = player
+        else:
+            del out["player"]
+    if out.get("par") == {}:
+        del out["par"]
     for kind in DEFAULTS:
-        if kind in ("level", "material"):
+        if kind in ("level",) + OBJECTS:
             continue
         fills = {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[kind].items()}
         out[kind] = [{k: v for k, v in item.items() if not (k in fills and _same(v, fills[k]))}
@@ -309,6 +323,11 @@ class _Normaliser:
         out["springs"] = [self.spring(i, s, out["balls"]) for i, s in enumerate(d.get("springs", []))]
         out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
         out["zones"] = [self.zone(i, z) for i, z in enumerate(d.get("zones", []))]
+        player = d.get("player", {})
+        out["player"] = {**_comments(player), **{k: player.get(k, v) for k, v in DEFAULTS["player"].items()}}
+        out["par"] = dict(d.get("par", top["par"]))
+        if "solution" in d:
+            out["solution"] = copy.deepcopy(d["solution"])      # for tests: kept as written
         return out
 
     def surface(self, shape):
@@ -409,6 +428,7 @@ class _Normaliser:
                      **({"radius": value["radius"]} if shape == "circle" else {"radii": _vec(value["radii"])})}
         out[shape] = value
         out["count"] = int(z.get("count", DEFAULTS["zones"]["count"]))
+        out["hold"] = z.get("hold", DEFAULTS["zones"]["hold"])
         out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
         return out
 

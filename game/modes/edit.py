@@ -22,6 +22,7 @@ from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
 from game.modes.help import HelpMode
+from game.app.progress import my_levels_dir
 
 PICK_PX = 8                  # px: how near the pointer must be to pick or snap to something
 DOUBLE_CLICK = 0.35          # s between two clicks of a double click
@@ -78,7 +79,7 @@ EDIT_KEYMAP = (
     ("+  -  wheel on panel", "change it (sizes by 10 %; Shift: finer); click a row or V: type a value"),
     ("G / Ctrl+wheel", "grid on or off / grid size"),
     ("Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z", "undo, redo, redo"),
-    ("Ctrl+S / Ctrl+Shift+S", "save / save as a new file in levels/"),
+    ("Ctrl+S / Ctrl+Shift+S", "save / save as a new file in my levels"),
     ("N", "new level from a template (Ctrl+Z brings this one back)"),
     ("K / T", "when the file changed on disk: keep yours / take the file's"),
     ("Tab", "play-test; Tab again returns to the editor"),
@@ -299,7 +300,13 @@ class EditMode(Mode):
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.entry = None
             if kind == "name":
-                if self.editor.save_as(text, self.app.level_dir):
+                folder = my_levels_dir()        # the player's own levels: never among the shipped ones
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as error:
+                    self.editor.message = f"cannot make {folder}: {error.strerror or error}"
+                    return True
+                if self.editor.save_as(text, folder):
                     # Play goes on with the file just named; the view stays where it is.
                     camera = self.app.camera
                     view = (camera.center.copy(), camera.scale, camera.fitted)
@@ -707,7 +714,7 @@ class EditMode(Mode):
     def draw_entry(self, surface):
         kind, text = self.entry
         if kind == "name":
-            line = f"Save as: levels/{text}_.json    (Enter saves, Esc cancels)"
+            line = f"Save as: my levels/{text}_.json    (Enter saves, Esc cancels)"
         else:
             rows = self.editor.properties()
             label = rows[self.editor.prop % len(rows)][0] if rows else "value"

@@ -1,19 +1,26 @@
-"""The level menu (L): a grid of the levels with a rendered thumbnail, number and name, a
-tick on the ones completed; arrows or the mouse choose, Enter or a click opens one.
+"""The level menu (L): the shipped levels, then the player's own ("my levels": snapshots and
+levels made in the editor, kept in the player's data folder), each a tile with a rendered
+thumbnail, number and name (cut with "..." to its tile), its stars against the level's par
+and the best time. Arrows, Page Up/Down, Home/End or the mouse choose; the wheel scrolls;
+the selected tile is always kept on screen; Enter or a click opens one.
 
 A thumbnail never holds the frame: its level is read and built on a worker thread
 (``thumbnail_world``: a 16 MiB file takes seconds to read), and the drawing on the main
 thread is bounded (past THUMB_BALLS balls, the balls are dots, a pixel each)."""
+import math
 import os
 import threading
+import time
 
 import numpy as np
 import pygame
 
+from game.app.progress import my_levels_dir, stars
 from game.draw.camera import Camera
-from game.level import LevelError, load
-from game.modes.base import Mode
+from game.draw.hud import _fit
 from game.draw.renderer import PALETTE, Renderer
+from game.level import level_files, load
+from game.modes.base import Mode
 from game.physics.world import World
 
 THUMB_SIZE = (256, 144)      # px of a thumbnail (16:9, as the window)
@@ -21,15 +28,21 @@ THUMB_BALLS = 2_000          # balls a thumbnail draws as discs at most; more ar
 THUMB_WAIT = 0.02            # s a frame waits for the thumbnail being read (a small level: at once)
 GAP = 18                     # px between cells
 CAPTION = 40                 # px under a thumbnail for its number and name
+HEADER = 34                  # px of a group's heading ("My levels")
+TOP = 64                     # px: the title row above the scrolled tiles
+SCROLL_STEP = 60             # px a wheel notch scrolls
 BACKDROP = (12, 14, 20)
 SELECTED = (255, 210, 90)
 DONE = (90, 220, 120)
 BROKEN = (235, 90, 90)
+STAR_ON = (255, 210, 90)
+STAR_OFF = (70, 76, 96)
+GROUPS = ("Levels", "My levels")
 
 
 def thumbnail_world(path):
     """(World as the level starts, (N, 2) metres of the balls to draw as dots or None, its
-    name): the part of a thumbnail that reads the file, without pygame (a worker thread's).
+    name, its par): the part of a thumbnail that reads the file, without pygame (a worker thread's).
     A level of more than THUMB_BALLS balls comes without them (and their springs): their
     centres are the dots. Raises LevelError for a file that does not load."""
     level = load(path)
@@ -38,7 +51,7 @@ def thumbnail_world(path):
         dots = np.array([b["pos"] for b in level["balls"]], float).reshape(-1, 2)
         level = dict(level, balls=[], springs=[])
     world = World.from_level(level, execution="numpy")     # drawn, never stepped
-    return world, dots, world.name or os.path.basename(path)
+    return world, dots, world.name or os.path.basename(path), level.get("par", {})
 
 
 def draw_thumbnail(world, dots, size=THUMB_SIZE):
@@ -58,10 +71,10 @@ def draw_thumbnail(world, dots, size=THUMB_SIZE):
 
 
 def thumbnail(path, size=THUMB_SIZE):
-    """(Surface of ``size`` px with the level at ``path`` drawn as it starts, its name);
-    raises LevelError for a file that does not load."""
-    world, dots, name = thumbnail_world(path)
-    return draw_thumbnail(world, dots, size), name
+    """(Surface of ``size`` px with the level at ``path`` drawn as it starts, its name, its
+    par); raises LevelError for a file that does not load."""
+    world, dots, name, par = thumbnail_world(path)
+    return draw_thumbnail(world, dots, size), name, par
 
 
 class _Reader(threading.Thread):
@@ -79,61 +92,157 @@ class _Reader(threading.Thread):
             self.result = e
 
 
+def star_points(center, radius):
+    """The 10 corners of a five-pointed star (px), point up."""
+    cx, cy = center
+    return [(cx + (radius if k % 2 == 0 else radius * 0.45) * math.sin(k * math.pi / 5),
+             cy - (radius if k % 2 == 0 else radius * 0.45) * math.cos(k * math.pi / 5)) for k in range(10)]
+
+
 class LevelMenuMode(Mode):
-    """Every level file of the app's folder in a grid. Thumbnails are read one at a time on a
-    worker thread and drawn when ready, so the menu opens at once and never waits for a big
-    level; they are kept while it lives."""
+    """Every level in tiles, grouped. Thumbnails are drawn one a frame, so the menu opens at
+    once; they are kept (by file) while it lives. ``files``: the levels in the order shown;
+    ``groups``: each one's group (an index into GROUPS)."""
     opaque = True
     pauses_below = True
 
     def __init__(self, app):
         super().__init__(app)
-        self.files = app.level_files()
+        shipped = app.level_files()
+        try:
+            mine = level_files(my_levels_dir())
+        except OSError:
+            mine = []
+        real_shipped = {os.path.realpath(p) for p in shipped}
+        mine = [p for p in mine if os.path.realpath(p) not in real_shipped]
+        self.files = shipped + mine
+        self.groups = [0] * len(shipped) + [1] * len(mine)
         here = os.path.realpath(app.session.path)
         real = [os.path.realpath(p) for p in self.files]
         self.selected = real.index(here) if here in real else 0
-        self.thumbs = {}             # path -> (Surface, level name), or (None, file name)
+        self.thumbs = {}             # path -> (Surface, level name, par), or (None, file name, {})
         self._reader = None          # the _Reader of the thumbnail being read, if any
+        self.scroll = 0              # px the tiles are scrolled up by
+        self.keep_selected_shown()
 
     # ---- layout ------------------------------------------------------------------------------
     def columns(self):
         width = self.app.size[0]
-        return max(1, min(len(self.files), (width - GAP) // (THUMB_SIZE[0] + GAP), 4))
+        return max(1, min(max(1, len(self.files)), (width - GAP) // (THUMB_SIZE[0] + GAP), 4))
+
+    def _places(self):
+        """[(group, row, column)] of every tile, and the y (content px) where each group's
+        heading goes: a group starts on a new row, under its heading (the shipped levels'
+        heading only when the player has levels of their own)."""
+        columns = self.columns()
+        places, headings, row, y = [], {}, 0, 0
+        cell_h = THUMB_SIZE[1] + CAPTION + GAP
+        has_mine = 1 in self.groups
+        for g in range(len(GROUPS)):
+            members = [k for k, group in enumerate(self.groups) if group == g]
+            if not members:
+                continue
+            if has_mine:
+                headings[g] = y
+                y += HEADER
+            for n, k in enumerate(members):
+                places.append((k, y + (n // columns) * cell_h, n % columns))
+            y += -(-len(members) // columns) * cell_h
+        places.sort()
+        return [(top, column) for _, top, column in places], headings, y
+
+    def content_height(self):
+        return self._places()[2]
+
+    def view_height(self):
+        return max(1, self.app.size[1] - TOP)
 
     def cell_rect(self, k):
+        """The screen rectangle of tile k (thumbnail and caption), where it is drawn now."""
+        places, _, _ = self._places()
+        top, column = places[k]
         columns = self.columns()
-        rows = -(-len(self.files) // columns)
-        width, height = self.app.size
-        cell_w, cell_h = THUMB_SIZE[0] + GAP, THUMB_SIZE[1] + CAPTION + GAP
-        left = (width - columns * cell_w + GAP) // 2
-        top = max(70, (height - rows * cell_h) // 2)
-        return pygame.Rect(left + (k % columns) * cell_w, top + (k // columns) * cell_h,
-                           THUMB_SIZE[0], THUMB_SIZE[1] + CAPTION)
+        cell_w = THUMB_SIZE[0] + GAP
+        left = (self.app.size[0] - columns * cell_w + GAP) // 2
+        return pygame.Rect(left + column * cell_w, TOP + top - self.scroll, THUMB_SIZE[0], THUMB_SIZE[1] + CAPTION)
+
+    def max_scroll(self):
+        return max(0, self.content_height() + GAP - self.view_height())
+
+    def scroll_by(self, px):
+        self.scroll = int(min(max(self.scroll + px, 0), self.max_scroll()))
+
+    def keep_selected_shown(self):
+        """Scroll just enough that the selected tile (with its group's heading, for the
+        first row) is wholly on screen."""
+        if not self.files:
+            return
+        rect = self.cell_rect(self.selected)
+        top = rect.top - (HEADER if self._first_row(self.selected) else GAP // 2)
+        bottom = self.app.size[1] - GAP // 2
+        if top < TOP:
+            self.scroll_by(top - TOP)
+        elif rect.bottom > bottom:
+            self.scroll_by(min(rect.bottom - bottom, top - TOP))
+
+    def _first_row(self, k):
+        same = [j for j, g in enumerate(self.groups) if g == self.groups[k]]
+        return same.index(k) < self.columns() and 1 in self.groups
 
     def hit(self, pos):
-        """Index of the level under a screen point, -1 if none."""
+        """Index of the level under a screen point, -1 if none (or above the tiles' area)."""
+        if pos[1] < TOP:
+            return -1
         return next((k for k in range(len(self.files)) if self.cell_rect(k).collidepoint(pos)), -1)
 
     # ---- input -------------------------------------------------------------------------------
     def handle_event(self, event):
         if event.type == pygame.KEYDOWN:
-            key, columns, count = event.key, self.columns(), len(self.files)
-            if key in (pygame.K_ESCAPE, pygame.K_l):
-                self.app.pop()
-            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                self.open(self.selected)
-            elif count and key in (pygame.K_RIGHT, pygame.K_LEFT, pygame.K_DOWN, pygame.K_UP):
-                step = {pygame.K_RIGHT: 1, pygame.K_LEFT: -1, pygame.K_DOWN: columns, pygame.K_UP: -columns}[key]
-                self.selected = min(max(self.selected + step, 0), count - 1)
+            self.key(event.key)
         elif event.type == pygame.MOUSEMOTION:
             k = self.hit(event.pos)
             if k >= 0:
                 self.selected = k
+        elif event.type == pygame.MOUSEWHEEL:
+            notches = getattr(event, "precise_y", event.y)
+            self.scroll_by(-notches * SCROLL_STEP)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             k = self.hit(event.pos)
             if k >= 0:
                 self.open(k)
         return True
+
+    def key(self, key):
+        columns, count = self.columns(), len(self.files)
+        if key in (pygame.K_ESCAPE, pygame.K_l):
+            self.app.pop()
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.open(self.selected)
+            return
+        if not count:
+            return
+        rows_shown = max(1, self.view_height() // (THUMB_SIZE[1] + CAPTION + GAP))
+        moves = {pygame.K_RIGHT: 1, pygame.K_LEFT: -1, pygame.K_DOWN: columns, pygame.K_UP: -columns,
+                 pygame.K_PAGEDOWN: columns * rows_shown, pygame.K_PAGEUP: -columns * rows_shown,
+                 pygame.K_HOME: -count, pygame.K_END: count}
+        if key in moves:
+            self.selected = self.move(self.selected, moves[key])
+            self.keep_selected_shown()
+
+    def move(self, k, step):
+        """The tile ``step`` places from k, rows keeping their column across a group's end."""
+        count, columns = len(self.files), self.columns()
+        if abs(step) != columns:
+            return min(max(k + step, 0), count - 1)
+        places, _, _ = self._places()
+        top, column = places[k]
+        rows = sorted({t for t, _ in places})
+        r = rows.index(top) + (1 if step > 0 else -1)
+        if not 0 <= r < len(rows):
+            return k
+        in_row = [j for j, (t, _) in enumerate(places) if t == rows[r]]
+        return min(in_row, key=lambda j: abs(places[j][1] - column))
 
     def open(self, k):
         """Play level k; the menu closes (a broken file shows its error in the game)."""
@@ -146,11 +255,11 @@ class LevelMenuMode(Mode):
 
     # ---- drawing -----------------------------------------------------------------------------
     def update(self, frame_dt):
-        """Start reading the next thumbnail, or take the one read (waiting THUMB_WAIT s at
-        most: a small level shows in the frame it was asked for)."""
+        """Start reading the next thumbnail (the ones on screen first), or take the one read
+        (waiting THUMB_WAIT s at most: a small level shows in the frame it was asked for)."""
         reader = self._reader
         if reader is None:
-            path = next((p for p in self.files if p not in self.thumbs), None)
+            path = next((p for p in self.order_to_draw() if p not in self.thumbs), None)
             if path is None:
                 return
             reader = self._reader = _Reader(path)
@@ -161,43 +270,93 @@ class LevelMenuMode(Mode):
         self._reader = None
         result = reader.result
         if isinstance(result, tuple):
-            world, dots, name = result
+            world, dots, name, par = result
             try:
-                self.thumbs[reader.path] = (draw_thumbnail(world, dots), name)
+                self.thumbs[reader.path] = (draw_thumbnail(world, dots), name, par)
                 return
             except Exception:           # noqa: BLE001 - a level the drawing cannot take: said in its cell
                 pass
-        self.thumbs[reader.path] = (None, os.path.basename(reader.path))
+        self.thumbs[reader.path] = (None, os.path.basename(reader.path), {})
 
     def wait_for_thumbnails(self, timeout=30.0):
         """Read and draw every thumbnail now (for tests and tools)."""
-        import time
         end = time.monotonic() + timeout
         while any(p not in self.thumbs for p in self.files) and time.monotonic() < end:
             self.update(0.0)
 
+    def order_to_draw(self):
+        """The files, the ones on screen first."""
+        height = self.app.size[1]
+        shown = [k for k in range(len(self.files)) if self.cell_rect(k).bottom > TOP and self.cell_rect(k).top < height]
+        return [self.files[k] for k in shown] + self.files
+
     def draw(self, surface):
-        hud = self.app.hud
+        hud, app = self.app.hud, self.app
+        width, height = surface.get_size()
         surface.fill(BACKDROP)
+        done = app.play.completed
+        progress = getattr(app, "progress", None)
+        _, headings, _ = self._places()
+        clip = surface.get_clip()
+        surface.set_clip(pygame.Rect(0, TOP, width, height - TOP))
+        for g, y in headings.items():
+            label = GROUPS[g] if g == 0 else f"{GROUPS[g]}  ({os.path.abspath(my_levels_dir())})"
+            s = hud.text(_fit(hud.font(17, True), label, width - 2 * GAP), 17, (200, 206, 222), bold=True)
+            surface.blit(s, (GAP, TOP + y - self.scroll + 6))
+        number = 0
+        for k, path in enumerate(self.files):
+            number = number + 1 if self.groups[k] == 0 else 0
+            rect = self.cell_rect(k)
+            if rect.bottom < TOP or rect.top > height:
+                continue
+            self.draw_tile(surface, k, path, rect, number, done, progress)
+        surface.set_clip(clip)
+        self.draw_title(surface)
+
+    def draw_title(self, surface):
+        hud = self.app.hud
+        width = surface.get_width()
+        pygame.draw.rect(surface, BACKDROP, (0, 0, width, TOP))
         title = hud.text("Levels", 23, (232, 236, 244), bold=True)
         surface.blit(title, (GAP, 18))
-        hint = hud.text("arrows or mouse choose    Enter or click plays    Esc closes", 13, (188, 195, 212))
+        hint = hud.text(_fit(hud.font(13), "arrows, wheel or mouse choose    Enter or click plays    Esc closes",
+                             width - 3 * GAP - title.get_width()), 13, (188, 195, 212))
         surface.blit(hint, (GAP + title.get_width() + 24, 18 + title.get_height() - hint.get_height() - 3))
-        done = self.app.play.completed
-        for k, path in enumerate(self.files):
-            rect = self.cell_rect(k)
-            thumb, name = self.thumbs.get(path, (None, os.path.basename(path)))
-            box = pygame.Rect(rect.topleft, THUMB_SIZE)
-            if thumb is not None:
-                surface.blit(thumb, box)
-            else:
-                pygame.draw.rect(surface, (30, 34, 46), box)
-                if path in self.thumbs:
-                    surface.blit(hud.text("does not load", 13, BROKEN), (box.x + 8, box.y + 8))
-            pygame.draw.rect(surface, SELECTED if k == self.selected else (60, 66, 84), box, 3 if k == self.selected else 1)
-            label = hud.text(f"{k + 1}  {name}", 15, SELECTED if k == self.selected else (232, 236, 244), bold=True)
-            surface.blit(label, (rect.x + 2, box.bottom + 6))
-            if os.path.realpath(path) in done:
-                tick = hud.text("complete", 13, DONE, bold=True)
-                surface.blit(tick, (box.right - tick.get_width() - 6, box.bottom - tick.get_height() - 4))
+        total = self.content_height()
+        view = self.view_height()
+        if total > view:                                 # where the view is: a thin bar at the right
+            bar_h = max(30, view * view // total)
+            y = TOP + (view - bar_h) * self.scroll // max(1, self.max_scroll())
+            pygame.draw.rect(surface, (60, 66, 84), (width - 8, y, 4, bar_h), border_radius=2)
 
+    def draw_tile(self, surface, k, path, rect, number, done, progress):
+        hud = self.app.hud
+        thumb, name, par = self.thumbs.get(path, (None, os.path.basename(path), {}))
+        box = pygame.Rect(rect.topleft, THUMB_SIZE)
+        if thumb is not None:
+            surface.blit(thumb, box)
+        else:
+            pygame.draw.rect(surface, (30, 34, 46), box)
+            if path in self.thumbs:
+                surface.blit(hud.text("does not load", 13, BROKEN), (box.x + 8, box.y + 8))
+        selected = k == self.selected
+        pygame.draw.rect(surface, SELECTED if selected else (60, 66, 84), box, 3 if selected else 1)
+        record = progress.get(path) if progress is not None else None
+        earned = stars(record, par) if record else 0
+        star_room = 3 * 18 + 6
+        caption = f"{number}  {name}" if number else name
+        font = hud.font(15, True)
+        label = hud.text(_fit(font, caption, THUMB_SIZE[0] - star_room - 4), 15,
+                         SELECTED if selected else (232, 236, 244), bold=True)
+        surface.blit(label, (rect.x + 2, box.bottom + 6))
+        for n in range(3):                               # stars: completed, par time, par balls
+            centre = (box.right - star_room + 12 + 18 * n, box.bottom + 15)
+            pygame.draw.polygon(surface, STAR_ON if n < earned else STAR_OFF, star_points(centre, 8))
+        if record and record.get("best_time") is not None:
+            best = hud.text(f"best {record['best_time']:.1f} s", 12, (188, 195, 212))
+            surface.blit(best, (rect.x + 2, box.bottom + 6 + label.get_height()))
+        if os.path.realpath(path) in done or (record and record.get("completed")):
+            tick = hud.text("complete", 13, DONE, bold=True)
+            where = tick.get_rect(bottomright=(box.right - 6, box.bottom - 4))
+            pygame.draw.rect(surface, BACKDROP, where.inflate(8, 2), border_radius=3)
+            surface.blit(tick, where)

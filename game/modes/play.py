@@ -9,16 +9,18 @@ from game import defaults
 from game.app import placing
 from game.physics import geometry
 from game.app.clock import TIME_SCALES
+from game.goals import DRAWN_MIN_LENGTH, DRAWN_RADIUS, GoalTracker, goal_inside, player_ball_radius, player_segment
 from game.app.gestures import Fling, Hold, Pan, far
 from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, HINT_PANEL, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.physics.integrators import ORDER, next_integrator
 from game.level import LevelError, save
+from game.level.normalise import fill
 from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
 from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim, draw_spin
-from game.app.session import goal_reached
+from game.app.progress import my_levels_dir
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
@@ -56,6 +58,7 @@ KEYMAP = (
     ("left hold", "spray balls into the free spots nearest the pointer (a red ring: none free)"),
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("right click", "delete a ball"),
+    ("W", "left button: add balls / draw segments (a puzzle says how many of each)"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
     ("B   Shift+B", "bigger / smaller balls (the cursor shows the next ball)"),
@@ -73,16 +76,27 @@ KEYMAP = (
     ("E", "energy plot"),
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
-    ("Ctrl+Z", "undo the last spawn, fling or delete"),
-    ("Ctrl+S", "save the running world as a new level file"),
+    ("Ctrl+Z", "undo the last spawn, fling, delete or drawn segment"),
+    ("Ctrl+S", "save the running world to my levels"),
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
     ("Esc", "close help, or quit"),
 )
 
-HINT = (("H", "help"), ("L", "levels"), ("B/C", "ball"), ("I", "integrator"), ("E", "energy"), ("D", "debug"),
-        ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
+HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C", "ball"), ("I", "integrator"),
+        ("E", "energy"), ("D", "debug"), ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
+TOOLS = ("balls", "draw")    # what the left button does (W switches)
+DRAW_PREVIEW = (120, 200, 255)
+RULES_ROW = 40               # px under the HUD's bar a puzzle's budgets take (Hud.draw_rules)
+
+
+class Stroke:
+    """A left drag that draws a segment: from where it started (px and metres)."""
+
+    def __init__(self, start, start_world):
+        self.start = start
+        self.start_world = np.asarray(start_world, float)
 
 
 def world_is_finite(world):
@@ -149,8 +163,14 @@ class PlayMode(Mode):
         self.debug_index = 0
         self.show_trails = False
         self.show_energy = False
-        self.complete_at = None        # s of world time the goal was reached (latched until reset)
         self.completed = set()         # real paths of the level files completed this session
+        self.goal = GoalTracker.for_world(app.session.world)   # held now, and when first (game.goals)
+        self.recorded = False          # this run's completion went to the progress file
+        self.tool = "balls"            # what the left button does: TOOLS
+        self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back)
+        self.drawn = []                # segment definitions the player drew (kept over R)
+        self.drawn_doc = app.session.doc   # the definition they were drawn on
+        self.start_puzzle()
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
@@ -180,28 +200,54 @@ class PlayMode(Mode):
         self.left = None
         self.trails.clear()
         self.energy_history.clear()
-        self.complete_at = None
         self.counter = self.level_counter()
         self.undo_stack = []
         self.rng = np.random.default_rng(PLAYER_SEED)
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
+        self.spawned = 0
+        self.recorded = False
+        doc = self.app.session.doc
+        if doc is not self.drawn_doc:      # another level, or this one changed: the drawing goes
+            self.drawn, self.drawn_doc = [], doc
+            self.start_puzzle()
+        elif self.drawn:                   # R: the balls start again on what the player drew
+            self.world.add_segments(self.drawn)
+            self.app.renderer.invalidate()
+            self.undo_stack = [("drew", segment) for segment in self.drawn]
+        if self.rules["draw"] == 0:
+            self.tool = "balls"
+        self.goal = GoalTracker.for_world(self.world)
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
         self.record_energy()
 
+    def start_puzzle(self):
+        """A puzzle (a level with a budget of segments) opens paused with the left button on
+        drawing: the player builds, then Space lets the balls come."""
+        rules = self.rules
+        self.tool = "balls"
+        if self.limited() and rules["draw"] not in (0, None):
+            self.app.clock.paused = True
+            self.tool = "draw"
+            self.app.toast("a puzzle: draw with the mouse (W: balls), then Space runs it")
+
     def tick_outcome(self, world):
         """What after_tick needs of the tick just run, read from ``world`` at once, on the thread
         that ran it (the next tick replaces these arrays, never writes them): (impact points
-        (K, 2) m, impact speeds (K,) m/s, the trail's Trails.take entry or None)."""
-        return world.impact_points, world.impact_speeds, Trails.take(world) if self.show_trails else None
+        (K, 2) m, impact speeds (K,) m/s, the trail's Trails.take entry or None, (world time s,
+        goal_inside) or None without goals)."""
+        goal = (world.time, goal_inside(world)) if self.goal.has_goal else None
+        return world.impact_points, world.impact_speeds, Trails.take(world) if self.show_trails else None, goal
 
     def after_tick(self, outcome=None):
         """After every tick: its impacts' sounds and the trail points. outcome: tick_outcome's,
         taken when the tick ran (default: taken from the world now)."""
         app = self.app
-        points, speeds, trail = self.tick_outcome(self.world) if outcome is None else outcome
+        points, speeds, trail, goal = self.tick_outcome(self.world) if outcome is None else outcome
+        if goal is not None:
+            self.goal.observe(*goal)      # every tick, as headless does: the same complete_at
         if app.audio.enabled and len(speeds):
             pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
             app.audio.play_impacts(speeds, pans)
@@ -215,10 +261,37 @@ class PlayMode(Mode):
         if self.blew_up_under is None and not world_is_finite(self.world):
             self.blew_up_under = self.world.integrator
             self.app.clock.paused = True
-        if self.complete_at is None and goal_reached(self.world.goal_progress()):
-            self.complete_at = self.world.time
+        if self.goal.complete_at is not None and not self.recorded:
+            self.recorded = True
             self.completed.add(os.path.realpath(self.app.session.path))
             self.app.toast("level complete!")
+            progress = self.app.progress
+            if progress is not None and not self.app.session.waiting:
+                if not progress.record(self.app.session.path, self.goal.complete_at, self.spawned, len(self.drawn)):
+                    self.app.toast(progress.error)
+
+    @property
+    def complete_at(self):
+        """s of world time the goal was first held this run (None: not yet)."""
+        return self.goal.complete_at
+
+    @property
+    def rules(self):
+        """What the level lets the player do: {"spawn", "draw": count or None (no limit),
+        "delete", "grab": bool} (the level's "player")."""
+        return {**defaults.PLAYER, **self.app.session.doc.get("player", {})}
+
+    def left_of(self, what):
+        """Balls ("spawn") or segments ("draw") the player may still add; None: no limit."""
+        limit = self.rules[what]
+        if limit is None:
+            return None
+        return max(0, limit - (self.spawned if what == "spawn" else len(self.drawn)))
+
+    def observe_goal(self):
+        """The goal as the world is now (after a spawn, delete or undo between ticks)."""
+        if self.goal.has_goal:
+            self.goal.observe(self.world.time, goal_inside(self.world))
 
     def record_energy(self):
         self.energy = self.world.energy()
@@ -294,7 +367,9 @@ class PlayMode(Mode):
         elif key == pygame.K_r:
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
-            app.toast(f"reset ({self.world.integrator})")
+            kept = len(self.drawn)
+            app.toast(f"reset ({self.world.integrator})" if not kept else
+                      f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
         elif key == pygame.K_i:
             self.cycle_integrator()
         elif key == pygame.K_LEFTBRACKET:
@@ -318,6 +393,8 @@ class PlayMode(Mode):
                       + ("" if app.audio.enabled else " (no audio device)"))
         elif key == pygame.K_l:
             app.push(LevelMenuMode(app))
+        elif key == pygame.K_w:
+            self.switch_tool()
         elif key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
             self.undo()
         elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
@@ -339,6 +416,17 @@ class PlayMode(Mode):
             return False
         return True
 
+    def switch_tool(self):
+        """W: the left button adds balls or draws segments (where the level lets it)."""
+        if self.tool == "balls" and self.rules["draw"] == 0:
+            self.app.toast("this level lets you draw no segments")
+            return
+        self.tool = TOOLS[(TOOLS.index(self.tool) + 1) % len(TOOLS)]
+        self.left = None
+        left = self.left_of("draw")
+        self.app.toast("left button: draw segments" + ("" if left is None else f" ({left} left)")
+                       if self.tool == "draw" else "left button: balls")
+
     def cycle_integrator(self):
         if self.blew_up_under is not None and self.blew_up_under != RECOVERY_INTEGRATOR:
             # The world is inf and nan: no integrator brings it back, so I starts it again
@@ -358,15 +446,17 @@ class PlayMode(Mode):
             self.app.fit_camera()
 
     def camera_inset(self):
-        """(top, bottom, right) px the level keeps clear of: the HUD's top bar, the key
-        hint, and the energy plot's column while it shows (unless the window is narrow)."""
+        """(top, bottom, right) px the level keeps clear of: the HUD's top bar (and the row
+        under it that shows a puzzle's budgets), the key hint, and the energy plot's column
+        while it shows (unless the window is narrow)."""
+        top = BAR_HEIGHT + (RULES_ROW if self.limited() else 0)
         right = 0
         if self.show_energy:
             size = self.app.camera.size
             right = size[0] - energy_plot_rect(size, HINT_HEIGHT).left
             if right > size[0] // 2:
                 right = 0            # a narrow window: the plot lies over the level instead
-        return (BAR_HEIGHT, HINT_HEIGHT, right)
+        return (top, HINT_HEIGHT, right)
 
     def step_level(self, direction):
         app = self.app
@@ -401,8 +491,14 @@ class PlayMode(Mode):
     def button_down(self, button, pos):
         if button == 1:
             point = self.app.camera.screen_to_world(pos)
+            if self.tool == "draw":
+                self.left = Stroke(pos, point)
+                return
             hit = self.world.ball_at(point)
-            if hit >= 0:
+            if hit >= 0 and not self.rules["grab"]:
+                self.app.toast("this level does not let you grab balls")
+                self.left = None
+            elif hit >= 0:
                 self.left = Hold(pos, self.world.grab(hit, point))
             else:
                 self.left = Fling(pos, point)
@@ -414,7 +510,9 @@ class PlayMode(Mode):
         if button == 1 and self.left is not None:
             left, self.left = self.left, None
             self.spot_taken = False
-            if isinstance(left, Hold):
+            if isinstance(left, Stroke):
+                self.draw_segment(left.start_world, self.app.camera.screen_to_world(pos))
+            elif isinstance(left, Hold):
                 self.world.release(left.handle)
             elif left.spraying:
                 pass                              # the spray made its balls already
@@ -441,18 +539,51 @@ class PlayMode(Mode):
         if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
             self.app.toast("outside the level")
             return -1
+        if self.left_of("spawn") == 0:
+            limit = self.rules["spawn"]
+            self.app.toast("this level lets you add no balls" if limit == 0 else
+                           f"no balls left: this level lets you add {limit} (Ctrl+Z takes one back)")
+            return -1
         material = BALL_MATERIALS[self.material_index][1] or {}
         index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin, **material)
+        self.spawned += 1
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
         self.record_energy()
+        self.observe_goal()
         return index
+
+    def draw_segment(self, a, b):
+        """Draw a segment from ``a`` to ``b`` (metres, kept within the level's bounds) into the
+        running world, where the level lets the player; returns its definition or None."""
+        x0, y0, x1, y1 = self.world.bounds
+        a = np.clip(np.asarray(a, float), (x0, y0), (x1, y1))
+        b = np.clip(np.asarray(b, float), (x0, y0), (x1, y1))
+        if float(np.hypot(*(b - a))) < DRAWN_MIN_LENGTH:
+            self.app.toast("drag further to draw a segment")
+            return None
+        if self.left_of("draw") == 0:
+            limit = self.rules["draw"]
+            self.app.toast("this level lets you draw no segments" if limit == 0 else
+                           f"no segments left: this level lets you draw {limit} (Ctrl+Z takes one back)")
+            return None
+        drawn = player_segment(a, b)
+        segment = {**drawn, **fill("segments", drawn, self.world.material)}
+        self.world.add_segments([segment])
+        self.drawn.append(segment)
+        self.undo_stack.append(("drew", segment))
+        self.app.renderer.invalidate()
+        return segment
 
     def delete_at(self, point):
         world = self.world
         hit = world.ball_at(point)
+        if hit >= 0 and not self.rules["delete"]:
+            self.app.toast("this level does not let you delete balls")
+            return -1
         if hit >= 0:
             self.undo_stack.append(("deleted", world.take_ball(hit)))
             self.record_energy()
+            self.observe_goal()
         return hit
 
     def undo(self):
@@ -466,11 +597,18 @@ class PlayMode(Mode):
                 if len(where) == 0:
                     continue                      # gone already (a kill zone): undo the one before
                 world.remove_balls(where)
+                self.spawned = max(0, self.spawned - 1)
                 self.app.toast("undo: ball taken back")
+            elif what == "drew":
+                world.remove_segment(detail)
+                self.drawn.remove(detail)
+                self.app.renderer.invalidate()
+                self.app.toast("undo: segment taken back")
             else:
                 world.put_back(detail)
                 self.app.toast("undo: ball put back")
             self.record_energy()
+            self.observe_goal()
             return True
         self.app.toast("undo: nothing to undo")
         return False
@@ -481,15 +619,8 @@ class PlayMode(Mode):
 
     def level_radius(self):
         """m: the level's own ball size: its first spawner's, else its first ball's, else the
-        default."""
-        doc = self.app.session.doc
-        for spawner in doc.get("spawners", ()):
-            if "radius" in spawner:
-                return float(spawner["radius"])
-        for ball in doc.get("balls", ()):
-            if "radius" in ball:
-                return float(ball["radius"])
-        return defaults.BALL_RADIUS
+        default (game.goals.player_ball_radius, which the puzzles' solutions use too)."""
+        return player_ball_radius(self.app.session.doc)
 
     def pick_radius(self, direction):
         """B / Shift+B: the next bigger (+1) or smaller (-1) ball of BALL_RADII and the level's own."""
@@ -516,24 +647,33 @@ class PlayMode(Mode):
         return f"{self.spawn_radius():g} m " + ("level material" if name == "level's" else name)
 
     def save_snapshot(self):
-        """Ctrl+S: the running world as a new level file beside the levels (what --save
-        writes headless), never over an existing file; a toast names it. Returns its path."""
+        """Ctrl+S: the running world (with the segments the player drew) as a new level file in
+        my levels (game.app.progress.my_levels_dir: the player's data folder, never among the
+        shipped levels; what --save writes headless), never over an existing file; a toast
+        names it. Returns its path."""
         app, world = self.app, self.world
         doc = world.to_level()
+        doc.pop("solution", None)
         held = {world.springs.index(i) for grab in world.grabs.values() for i in grab.spring_ids}
         doc["springs"] = [s for k, s in enumerate(doc["springs"]) if k not in held]   # not the mouse's
         stem = os.path.splitext(os.path.basename(app.session.path))[0]
-        doc["name"] = f"{world.name or stem} (snapshot at {world.time:.1f} s)"
-        path, n = os.path.join(app.level_dir, f"{stem}-snapshot.json"), 1
+        doc["name"] = f"{world.name or stem} (snapshot at {world.time:.1f} s)"[:100]
+        folder = my_levels_dir()
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as error:
+            app.toast(f"not saved: cannot make {folder}: {error.strerror or error}")
+            return None
+        path, n = os.path.join(folder, f"{stem}-snapshot.json"), 1
         while os.path.exists(path):
             n += 1
-            path = os.path.join(app.level_dir, f"{stem}-snapshot-{n}.json")
+            path = os.path.join(folder, f"{stem}-snapshot-{n}.json")
         try:
             save(doc, path)
         except LevelError as error:
             app.toast(f"not saved: {error}")
             return None
-        app.toast("saved " + os.path.relpath(path))
+        app.toast(f"saved to my levels: {os.path.basename(path)}")
         return path
 
     # ---- drawing -----------------------------------------------------------------------------------
@@ -551,6 +691,9 @@ class PlayMode(Mode):
         surface.fill(HINT_PANEL[:3], pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT))
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
+        if isinstance(self.left, Stroke):
+            width = max(2, int(2 * DRAWN_RADIUS * app.camera.scale))
+            pygame.draw.line(surface, DRAW_PREVIEW, self.left.start, app.mouse, width)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
             radius = self.spawn_radius() * app.camera.scale
             pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
@@ -594,6 +737,33 @@ class PlayMode(Mode):
         """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber")."""
         return HINT[:2] + ((HINT[2][0], f"ball {self.ball_label()}"),) + HINT[3:]
 
+    def limited(self):
+        """Whether the level limits the player (a puzzle): its budgets show under the bar."""
+        rules = self.rules
+        return rules["spawn"] is not None or rules["draw"] is not None or not rules["delete"] or not rules["grab"]
+
+    def rules_line(self):
+        """[(text, active)] for the HUD: what the left button does and what is left of each
+        budget ("balls 2 of 3 left"); empty in an open sandbox while it adds balls."""
+        rules, parts = self.rules, []
+        if not self.limited() and self.tool == "balls":
+            return parts
+        for tool, what, word in (("balls", "spawn", "balls"), ("draw", "draw", "segments")):
+            left = self.left_of(what)
+            if left is None:
+                text = f"{word}: no limit"
+            elif rules[what] == 0:
+                text = "no new balls" if what == "spawn" else "no segments"
+            else:
+                text = f"{word} {left} of {rules[what]} left"
+            parts.append((text, self.tool == tool))
+        parts.append(("W switches" if rules["draw"] != 0 else "", False))
+        if not rules["grab"]:
+            parts.append(("no grab", False))
+        if not rules["delete"]:
+            parts.append(("no delete", False))
+        return [p for p in parts if p[0]]
+
     def draw_hud(self, surface):
         app, hud, world = self.app, self.app.hud, self.world
         stats = app.stats
@@ -611,10 +781,18 @@ class PlayMode(Mode):
             cursor = app.cursor_world()
             lines.append([(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m", "cursor (-888.88, -888.88) m")])
         hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
-                     world.integrator, lines, world.goal_progress(), counter=self.counter)
-        hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
-        if self.complete_at is not None:
-            hud.draw_complete(surface, top, self.complete_at)
+                     world.integrator, lines, self.goal.progress(), counter=self.counter)
+        hud.draw_rules(surface, top, self.rules_line())
+        below = top + (RULES_ROW if self.limited() else 0)      # under the budgets' row
+        hud.draw_status(surface, below, app.clock.paused, app.clock.time_scale, app.warming_up)
+        if self.goal.complete:
+            hud.draw_complete(surface, below, self.complete_at)
+        elif self.goal.has_goal:
+            left = self.goal.hold_left()
+            if left is not None:
+                hud.draw_note(surface, below, f"hold it... {left:.1f} s", positive=True)
+            elif self.complete_at is not None:
+                hud.draw_note(surface, below, "the goal was lost: get the balls back in and hold them")
         if self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
         if app.session.error:

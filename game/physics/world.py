@@ -958,6 +958,32 @@ class World:
                              if sp.max - sp.made > 0]
         return level
 
+    # --------------------------------------------------------------- statics at run time
+    def add_segments(self, segments):
+        """Add static segments (normalised definitions: a, b, radius and the surface) to the
+        running world, as a player draws them: the statics are built and binned again (the
+        candidate pairs found afresh, every sleeping ball woken by the change) and the
+        segments become part of ``to_level``."""
+        self.level.setdefault("segments", []).extend(copy.deepcopy(list(segments)))
+        self._statics_changed()
+
+    def remove_segment(self, definition):
+        """Take back the last static segment equal to ``definition``; False if there is none."""
+        segments = self.level.get("segments", [])
+        for k in range(len(segments) - 1, -1, -1):
+            if segments[k] == definition:
+                del segments[k]
+                self._statics_changed()
+                return True
+        return False
+
+    def _statics_changed(self):
+        self.level.setdefault("polylines", [])
+        self.level.setdefault("polygons", [])
+        self._build_statics(self.level)
+        self._rebuild_grid()
+        self._candidates = None
+
     # ------------------------------------------------------------------- grabs
     @property
     def grabs(self):

@@ -1,0 +1,138 @@
+"""Goals that mean something: a goal zone is complete when ``count`` balls have each stayed
+inside it for ``hold`` seconds, and a level when all its goal zones are. No pygame here.
+
+The game and the headless runner feed one ``GoalTracker`` the same observations, one after
+every tick (``observe(world.time, goal_inside(world))``), so they agree on ``complete_at`` to
+the tick. (They did not: the game asked once a frame, after all the frame's ticks, and
+``--screenshot`` once after all its ticks, so its "complete at" was the end of the run.)
+
+A ball is known by its id (``World.ids``): a ball that leaves, is deleted or is taken back
+by Ctrl+Z stops counting, and one that comes back starts its hold again. So the state is
+live: balls leaving take completion back until the goal is held again; ``complete_at``
+keeps the first time it was held (the run's time, which the progress file records).
+
+Also here, because play mode and the tests that prove the puzzles must agree on them: the
+segment a player draws (``player_segment``) and the ball a player adds
+(``player_ball_radius``), and ``with_solution``, a level with its solution added as a player
+would add it.
+"""
+import copy
+
+import numpy as np
+
+from game import defaults
+from game.defaults import TICK
+
+HOLD_SLACK = TICK / 2         # s: world time sums ticks, so a hold of k ticks may read k ticks less a hair
+DRAWN_RADIUS = 0.1            # m: a segment the player draws is a stadium this thick
+DRAWN_MIN_LENGTH = 0.3        # m: a shorter drag draws nothing (a click, a slip)
+DRAWN_FRICTION = 0.1          # a drawn segment's friction: slick enough to roll balls along it
+
+
+def goal_inside(world):
+    """[(K,) int64 ids of the balls whose centre is inside each goal zone now], in zone order."""
+    return [world.ids[zone.contains(world.pos)] if world.count else world.ids[:0]
+            for zone in world.zones if zone.kind == "goal"]
+
+
+def goal_rules(world):
+    """[(count, hold s)] of the world's goal zones, in zone order (hold from its level
+    definition: 1 s where the world was not built from one)."""
+    definitions = world.level.get("zones", []) if isinstance(getattr(world, "level", None), dict) else []
+    rules = []
+    for k, zone in enumerate(world.zones):
+        if zone.kind == "goal":
+            d = definitions[k] if k < len(definitions) else {}
+            rules.append((int(zone.count), float(d.get("hold", defaults.GOAL_HOLD))))
+    return rules
+
+
+class GoalTracker:
+    """Which balls are in each goal zone since when; whether the goal is held now, and when it
+    first was. ``rules``: [(count, hold s)] per goal zone (``goal_rules``)."""
+
+    def __init__(self, rules):
+        self.rules = list(rules)
+        self.entered = [{} for _ in self.rules]     # per zone: ball id -> world s it entered
+        self.time = 0.0
+        self.complete = False                       # held now
+        self.complete_at = None                     # world s it was first held (None: never)
+
+    @classmethod
+    def for_world(cls, world):
+        tracker = cls(goal_rules(world))
+        tracker.observe(world.time, goal_inside(world))
+        return tracker
+
+    @property
+    def has_goal(self):
+        return bool(self.rules)
+
+    def observe(self, time, inside):
+        """The balls inside each goal zone at world ``time`` s (``goal_inside``). Observing the
+        same world twice changes nothing; returns whether the goal is held now."""
+        self.time = float(time)
+        for k, ids in enumerate(inside):
+            before = self.entered[k]
+            self.entered[k] = {i: before.get(i, self.time) for i in np.asarray(ids).tolist()}
+        self.complete = self.has_goal and all(held >= count for held, (count, _) in zip(self.held(), self.rules))
+        if self.complete and self.complete_at is None:
+            self.complete_at = self.time
+        return self.complete
+
+    def held(self):
+        """[balls that have stayed hold s or longer] per goal zone."""
+        return [sum(1 for t in entered.values() if self.time - t >= hold - HOLD_SLACK)
+                for entered, (_, hold) in zip(self.entered, self.rules)]
+
+    def progress(self):
+        """(balls inside the goal zones now, balls wanted), counting at most a zone's count in
+        each zone; None without goal zones."""
+        if not self.has_goal:
+            return None
+        inside = sum(min(len(e), count) for e, (count, _) in zip(self.entered, self.rules))
+        return inside, sum(count for count, _ in self.rules)
+
+    def hold_left(self):
+        """Seconds until the goal is held if every ball inside stays (0 when held now); None
+        while some zone has fewer balls inside than it wants."""
+        left = 0.0
+        for entered, (count, hold) in zip(self.entered, self.rules):
+            if len(entered) < count:
+                return None
+            if count:
+                stayed = sorted((self.time - t for t in entered.values()), reverse=True)[count - 1]
+                left = max(left, hold - stayed)
+        return max(0.0, left) if self.has_goal else None
+
+
+# ---------------------------------------------------------------------------- what a player adds
+
+def player_segment(a, b):
+    """The segment definition a player's drag from ``a`` to ``b`` (metres) draws."""
+    return {"a": [float(a[0]), float(a[1])], "b": [float(b[0]), float(b[1])], "radius": DRAWN_RADIUS,
+            "friction": DRAWN_FRICTION}
+
+
+def player_ball_radius(doc):
+    """The radius (m) of a ball the player adds: the level's own, its first spawner's, else its
+    first ball's, else the default."""
+    for key in ("spawners", "balls"):
+        for item in doc.get(key, ()):
+            if "radius" in item:
+                return float(item["radius"])
+    return defaults.BALL_RADIUS
+
+
+def with_solution(document):
+    """A copy of a level document (as written or normalised) with its ``solution`` added as a
+    player would add it: the segments drawn, the balls added where and as fast as it says.
+    The solution itself is left out of the copy."""
+    doc = copy.deepcopy(document)
+    solution = doc.pop("solution", {}) or {}
+    radius = player_ball_radius(doc)
+    doc["segments"] = list(doc.get("segments", [])) + [player_segment(s["a"], s["b"])
+                                                        for s in solution.get("segments", [])]
+    doc["balls"] = list(doc.get("balls", [])) + [{"pos": list(b["pos"]), "vel": list(b.get("vel", [0, 0])),
+                                                  "radius": radius} for b in solution.get("balls", [])]
+    return doc
