@@ -2,7 +2,8 @@
 
 Steps the world ``steps`` fixed ticks of 1/60 s, timing each step, and reports on stdout:
 with ``--json`` one JSON object (``steps``, ``balls``, ``ms_per_step`` (median),
-``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``max_overlap``
+``energy_start``, ``energy_end``, ``kinetic_end`` (joules), ``escaped``, ``crossed`` (times a
+ball's centre went through a wall or into a polygon, World.crossings), ``max_overlap``
 (metres), ``finite``, ``state_hash``, ``execution`` (the execution that ran: "compiled" or
 "numpy", the same bits), plus ``level``, ``name``, ``integrator``,
 ``steps_requested`` and ``time`` (simulated seconds), and ``goal`` where the level has goal
@@ -120,9 +121,11 @@ def simulate(world, steps, dt=TICK):
         done = 0
         goal = GoalTracker.for_world(world)
         while done < steps and finite:
+            mark = world.crossing_mark()
             t0 = time.perf_counter()
             world.step(dt)
             times.append(time.perf_counter() - t0)
+            world.count_crossings(mark, dt)     # out of the step's time: a check, not physics
             done += 1
             # The game's own test, every tick: it trips while every number is still finite and
             # below the format's limits, where both executions hold the same bits, so both stop
@@ -143,6 +146,7 @@ def simulate(world, steps, dt=TICK):
         "energy_end": _number(energy["total"]),
         "kinetic_end": _number(energy["kinetic"]),
         "escaped": int(world.escaped()),
+        "crossed": world.crossings(),
         "max_overlap": None if overlap is None else _number(overlap),
         "finite": bool(finite),
         "state_hash": world.state_hash(),
@@ -212,7 +216,7 @@ def _summary(r):
     return "\n".join([
         f"{r['name']} ({r['level']}), {r['integrator']}, {r['execution']} execution: {r['steps']} steps of 1/60 s{stopped}, "
         f"{ms} ms per step (median)",
-        f"balls {r['balls']}, escaped {r['escaped']}, deepest overlap {overlap}, "
+        f"balls {r['balls']}, escaped {r['escaped']}, through walls {r['crossed']}, deepest overlap {overlap}, "
         f"finite {'yes' if r['finite'] else 'NO'}",
         f"energy {energy} (kinetic at the end {kinetic})",
         f"state {r['state_hash']}",

@@ -12,10 +12,10 @@ from game.level import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRADLE = os.path.join(ROOT, "levels", "06_cradle.json")
-KEYS = {"solver", "steps", "balls", "ms_per_step", "energy_start", "energy_end", "kinetic_end", "escaped", "max_overlap",
+KEYS = {"execution", "steps", "balls", "ms_per_step", "energy_start", "energy_end", "kinetic_end", "escaped", "crossed", "max_overlap",
         "finite", "state_hash"}
 
-pytest.importorskip("game.world")
+pytest.importorskip("game.physics.world")
 
 
 def run(*args, cwd=ROOT):
@@ -122,7 +122,7 @@ def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
     def broken(doc, **options):
         raise ZeroDivisionError("oops\nsecond line")
 
-    monkeypatch.setattr(game.world.World, "from_level", staticmethod(broken))
+    monkeypatch.setattr(game.physics.world.World, "from_level", staticmethod(broken))
     assert headless.run_headless(args()) == 1
     err = capsys.readouterr().err
     assert err == "main.py: internal error: ZeroDivisionError: oops\n"
@@ -131,13 +131,13 @@ def test_an_internal_error_is_one_line_and_exit_1(monkeypatch, capsys):
 def test_a_world_that_blows_up_stops_early_and_reports_null_energies(monkeypatch, capsys):
     import numpy as np
     import game.physics.world
-    real_step = game.world.World.step
+    real_step = game.physics.world.World.step
 
     def exploding(self, dt=1 / 60):
         real_step(self, dt)
         self.vel = np.full_like(self.vel, np.inf)
 
-    monkeypatch.setattr(game.world.World, "step", exploding)
+    monkeypatch.setattr(game.physics.world.World, "step", exploding)
     assert headless.run_headless(args(steps=10)) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["finite"] is False and report["steps"] == 1 and report["steps_requested"] == 10
@@ -147,13 +147,13 @@ def test_a_world_that_blows_up_stops_early_and_reports_null_energies(monkeypatch
 def test_save_of_a_world_that_blew_up_writes_nothing_and_exits_1(monkeypatch, capsys, tmp_path):
     import numpy as np
     import game.physics.world
-    real_step = game.world.World.step
+    real_step = game.physics.world.World.step
 
     def exploding(self, dt=1 / 60):
         real_step(self, dt)
         self.pos = np.full_like(self.pos, np.nan)
 
-    monkeypatch.setattr(game.world.World, "step", exploding)
+    monkeypatch.setattr(game.physics.world.World, "step", exploding)
     out = tmp_path / "out.json"
     assert headless.run_headless(args(save=str(out))) == 1
     captured = capsys.readouterr()

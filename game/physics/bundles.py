@@ -56,10 +56,11 @@ ContactParams = namedtuple("ContactParams", "h_move touch_slop static_key suppor
 
 # The solve's constants for one sub-step (game.physics.solver.solve_params): tau_max s, how far
 # back an impact looks; h_move s; threshold m/s, the restitution threshold; touch_slop m;
-# max_passes of the impacts; warm_start; iterations and relax_iterations; the soft contacts'
+# max_passes of the impacts and their impact_budget (passes x colours a solve at most:
+# solver.IMPACT_BUDGET); warm_start; iterations and relax_iterations; the soft contacts'
 # (rate 1/s, mass_scale, impulse_scale) and the statics' (s_...); max_push m/s.
-SolveParams = namedtuple("SolveParams", "tau_max h_move threshold touch_slop max_passes warm_start iterations "
-                                        "relax_iterations rate mass_scale impulse_scale s_rate s_mass_scale "
+SolveParams = namedtuple("SolveParams", "tau_max h_move threshold touch_slop max_passes impact_budget warm_start "
+                                        "iterations relax_iterations rate mass_scale impulse_scale s_rate s_mass_scale "
                                         "s_impulse_scale max_push")
 
 # The force field (Forces.packed): gravity (gx, gy) m/s^2, drag 1/s; the springs' a, b (S,) int64

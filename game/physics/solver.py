@@ -15,7 +15,9 @@ ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_
 1. impacts: a contact closing faster than ``restitution_threshold`` gets the collision
    impulse P = (1 + e) (-v_n) / k_n (k_n = 1/m_a + 1/m_b) and Coulomb friction bounded by
    mu times its impulses so far; passes over the colours repeat until none closes that fast
-   (a Newton's cradle passes the knock one contact a colour). The impact happened
+   (a Newton's cradle passes the knock one contact a colour), MAX_IMPACT_PASSES at most and
+   IMPACT_BUDGET colours a solve in all (a jam of 100+ colours gets a few passes; the soft
+   step takes what is left). The impact happened
    tau = depth / (-v_n) ago (at most h): positions and angles move by dv tau, reflecting the
    penetration instead of keeping it, so bounces keep their energy. The impulse J acts along
    the centres' line at the touch, d - tau u: with the moves it changes the angular momentum
@@ -54,6 +56,9 @@ from game.physics.bundles import Impulses, SolveParams, Touches
 from game.physics.contacts import TOUCH_SLOP, Contacts, contact_params, prepare_numpy
 
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
+IMPACT_BUDGET = 256        # and at most this many colours a solve in all (passes x colours):
+                           # a jam of balls overlapping dozens of others has 100+ colours, and
+                           # numpy pays each colour of each pass (issue 28: 0.5 s a sub-step)
 IMPACT_LOOKBACK = 1.0      # sub-steps: how far back a touch is looked for (more lets the
                            # impact moves reach deeper into third balls: 2 gave 6 cm overlaps)
 STATIC_STIFFNESS = 2.0     # static contacts are this many times stiffer (Box2D v3 does so)
@@ -199,6 +204,19 @@ class Solver:
         # Kept in canonical order (sorted keys) for the next sub-step's warm start.
         self._warm = Impulses(*(_canonical(x, c.order) for x in (c.key, c.pn, c.pt, c.pr)))
 
+    def keep_sides(self, world, contacts, prev):
+        """keep_sides (or its compiled twin) on world.pos and vel after a sub-step's solve and
+        sweep, ``prev`` (N, 2) the positions at its start. Returns the (N,) bool of the
+        balls sent back."""
+        pos = np.array(world.pos, float)      # new arrays, as the solve gives
+        vel = np.array(world.vel, float)
+        prev = np.ascontiguousarray(prev, float)
+        kernels = self.kernels
+        back = (kernels.keep_sides if kernels is not None else keep_sides)(contacts.rows, bundles.statics(world.statics),
+                                                                          prev, pos, vel)
+        world.pos, world.vel = pos, vel
+        return back
+
 
 def solve_params(options, h, h_move):
     """The SolveParams of one sub-step h (s) whose velocity change dv moves positions by
@@ -208,7 +226,8 @@ def solve_params(options, h, h_move):
     rate, mass_scale, impulse_scale = soft(o.contact_hertz, o.damping_ratio, h_move)
     s_rate, s_mass_scale, s_impulse_scale = soft(STATIC_STIFFNESS * o.contact_hertz, o.damping_ratio, h_move)
     return SolveParams(tau_max=float(IMPACT_LOOKBACK * h), h_move=float(h_move), threshold=float(o.restitution_threshold),
-                       touch_slop=float(TOUCH_SLOP), max_passes=int(MAX_IMPACT_PASSES), warm_start=bool(o.warm_start),
+                       touch_slop=float(TOUCH_SLOP), max_passes=int(MAX_IMPACT_PASSES),
+                       impact_budget=int(IMPACT_BUDGET), warm_start=bool(o.warm_start),
                        iterations=int(o.iterations), relax_iterations=int(o.relax_iterations), rate=float(rate),
                        mass_scale=float(mass_scale), impulse_scale=float(impulse_scale), s_rate=float(s_rate),
                        s_mass_scale=float(s_mass_scale), s_impulse_scale=float(s_impulse_scale),
@@ -233,6 +252,7 @@ def solve_numpy(contacts, balls, params):
     scale_a, scale_b = cr.scale_a, cr.scale_b
     colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
     on_static = static >= 0
+    max_passes = min(max_passes, max(1, params.impact_budget // max(len(colours), 1)))
     # 1. Impacts, until no contact closes faster than the threshold.
     imp_n = np.zeros(len(a))
     imp_t = np.zeros(len(a))
@@ -243,6 +263,7 @@ def solve_numpy(contacts, balls, params):
     moved = np.full(len(px), -1, np.int64)
     seen = [-1] * len(colours)            # that count when each colour was last looked at
     visits = 0
+    looks = 0                            # colours looked at: the loop's work (IMPACT_BUDGET)
     several = len(colours) > 1           # with one colour, every pass looks at it
     for _ in range(max_passes):
         hits = 0
@@ -251,6 +272,7 @@ def solve_numpy(contacts, balls, params):
             if several and seen[c] >= 0 and moved[ka].max() < seen[c] and moved[kb].max() < seen[c]:
                 continue
             seen[c] = visits
+            looks += 1
             knx, kny = nx[lo:hi], ny[lo:hi]
             vxa, vxb, vya, vyb = vx[ka], vx[kb], vy[ka], vy[kb]
             pxa, pxb, pya, pyb = px[ka], px[kb], py[ka], py[kb]
@@ -346,6 +368,7 @@ def solve_numpy(contacts, balls, params):
             angle[kb] = angle[kb] + dwb * tau
         if hits == 0:
             break
+    solve_numpy.impact_looks = looks      # for the tests of the budget
     # 2. Warm start.
     vx0, vy0, spin0 = vx.copy(), vy.copy(), spin.copy()
     if warm_start:
@@ -400,6 +423,72 @@ def solve_numpy(contacts, balls, params):
     # The statics' stand-in stays still at the origin whatever was written to it.
     for array in (px, py, vx, vy, spin, angle):
         array[-1] = 0.0
+
+
+def keep_sides(contacts, statics, prev, pos, vel):
+    """No centre ends a sub-step across a static's core it did not start across: a ball
+    whose centre's path from ``prev`` (the sub-step's start) to ``pos`` (after the solve and
+    its sweep) crosses the core of a thin wall or stadium (either way) or a polygon's edge
+    (inwards) of one of its contacts goes back to ``prev``, and loses its speed along that
+    move and into that static (its normal turned to the side the ball came from, as
+    ``collide.ball_static_geometry`` turns it). In place on (N, 2) pos and vel;
+    ``contacts``: bundles.ContactRows (a, static: the contacts in solve order); ``statics``:
+    bundles.Statics (the core ends, unit normals and polygons). Returns the (N,) bool of the
+    balls sent back.
+
+    Without it, a ball pressed between two walls closer than its diameter (a sharp wedge, or
+    a thin floor under a heavy pile) was pushed across the nearer wall by the other's
+    push-out; in the next sub-step it started on the far side, the wall's normal turned
+    round, and the wall pushed it on out (issue 28). Each contact is tested with the centre
+    where the contacts before it left it: a ball sent back has not moved, so only its first
+    crossing contact in solve order acts (the compiled twin
+    ``game.physics.compiled.solver.keep_sides`` goes one contact after another, with the
+    same arithmetic)."""
+    a, static = contacts.a, contacts.static
+    ax, ay, bx, by, snx, sny, polygon = (statics.ax, statics.ay, statics.bx, statics.by, statics.nx, statics.ny,
+                                         statics.polygon)
+    back = np.zeros(len(pos), bool)
+    rows = np.nonzero(static >= 0)[0]
+    if len(rows) == 0:
+        return back
+    e, c = a[rows], static[rows]
+    dx = bx[c] - ax[c]
+    dy = by[c] - ay[c]
+    came_from = dx * (prev[e, 1] - ay[c]) - dy * (prev[e, 0] - ax[c])
+    now = dx * (pos[e, 1] - ay[c]) - dy * (pos[e, 0] - ax[c])
+    mx = pos[e, 0] - prev[e, 0]
+    my = pos[e, 1] - prev[e, 1]
+    side_a = mx * (ay[c] - prev[e, 1]) - my * (ax[c] - prev[e, 0])
+    side_b = mx * (by[c] - prev[e, 1]) - my * (bx[c] - prev[e, 0])
+    edge = polygon[c] >= 0
+    # A centre that started on a wall's core came from its normal's side (as in the
+    # contacts); one that starts on a polygon's edge or outside it may not go in.
+    crossed = np.where(edge, (came_from <= 0) & (now > 0), (came_from * now < 0) | ((came_from == 0) & (now < 0)))
+    crossed &= side_a * side_b <= 0
+    if not crossed.any():
+        return back
+    k = np.nonzero(crossed)[0]
+    k = k[np.unique(e[k], return_index=True)[1]]           # each ball's first, in solve order
+    e, c = e[k], c[k]
+    sign = np.where((came_from[k] >= 0) & ~edge[k], 1.0, -1.0)
+    nx = sign * snx[c]
+    ny = sign * sny[c]
+    # Going back, the ball keeps no speed along the move it did not make (else it came back
+    # up with the speed of its fall: a ball wedged in a 1 degree vee bounced ever higher).
+    kx, ky = mx[k], my[k]
+    along = vel[e, 0] * kx + vel[e, 1] * ky
+    mm = kx * kx + ky * ky
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where((along > 0.0) & (mm > 0.0), along / mm, 0.0)
+    vel[e, 0] = vel[e, 0] - f * kx
+    vel[e, 1] = vel[e, 1] - f * ky
+    pos[e] = prev[e]
+    vn = vel[e, 0] * nx + vel[e, 1] * ny
+    vn = np.where(vn < 0.0, vn, 0.0)
+    vel[e, 0] = vel[e, 0] - vn * nx
+    vel[e, 1] = vel[e, 1] - vn * ny
+    back[e] = True
+    return back
 
 
 def give_back_turn(colours, contacts, balls, pn_move, pt_move, px_from, py_from, h_move):

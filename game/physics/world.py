@@ -155,6 +155,7 @@ class World:
         self._next_id = 0
         self._grabs = {}             # handle -> game.physics.grab.Grab (see grabs)
         self.escaped_removed = 0     # balls removed for going far beyond the bounds
+        self.crossed = 0             # times a ball's centre went through a static in a tick (count_crossings)
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
         self.zones = []
@@ -486,6 +487,65 @@ class World:
         self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
         self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
 
+    # ---------------------------------------------------------- crossings
+    def crossing_mark(self):
+        """What ``count_crossings`` compares a tick's end with: (ids, pos, vel) copies now."""
+        return self.ids.copy(), self.pos.copy(), self.vel.copy()
+
+    def count_crossings(self, mark, dt=TICK):
+        """Count in ``crossed`` the balls whose centre went through a static since ``mark``
+        (``crossing_mark``, taken one tick of ``dt`` before): a thin wall's or a stadium's
+        core either way, a polygon's edge inwards, inside the bounds or not. The solver never
+        lets one (Solver.keep_sides); this check says so if one does (issue 28). It is the
+        caller's (headless runs it after each step, out of the step's time; the game does
+        not pay for it).
+
+        The path is taken as the straight line from the mark to now, and a crossing counts
+        where that line meets a core farther from its ends than the ball may have gone in
+        the tick (the line, plus its speeds at both ends times dt, plus its radius): a fast
+        ball may have gone round a wall's end. The statics looked at are those listed in
+        the ball's cell now and at the mark."""
+        ids, start, v0 = mark
+        if self.count == 0 or len(self.statics) == 0 or len(ids) == 0:
+            return
+        # The balls of the mark still here, matched by id.
+        order = np.argsort(ids, kind="stable")
+        at = order[np.minimum(np.searchsorted(ids, self.ids, sorter=order), len(ids) - 1)]
+        here = np.nonzero(ids[at] == self.ids)[0]
+        if len(here) == 0:
+            return
+        at = at[here]
+        p0, p1 = start[at], self.pos[here]
+        d = p1 - p0
+        moved = np.nonzero((d[:, 0] != 0.0) | (d[:, 1] != 0.0))[0]
+        if len(moved) == 0:
+            return
+        here, p0, p1, v0 = here[moved], p0[moved], p1[moved], v0[at[moved]]
+        ball, s = self.statics.candidates(np.concatenate((p1, p0)))
+        ball = ball % len(here)
+        if len(ball) == 0:
+            return
+        st = self.statics
+        a, b, q0, q1 = st.a[s], st.b[s], p0[ball], p1[ball]
+        came_from = geometry.side(a, b, q0)
+        now = geometry.side(a, b, q1)
+        side_a = geometry.side(q0, q1, a)
+        side_b = geometry.side(q0, q1, b)
+        edge = st.polygon[s] >= 0
+        crossed = (side_a * side_b <= 0) & np.where(edge, (came_from < 0) & (now > 0), came_from * now < 0)
+        if not crossed.any():
+            return
+        k = np.nonzero(crossed)[0]
+        ball, a, b, q0, q1 = ball[k], a[k], b[k], q0[k], q1[k]
+        with np.errstate(invalid="ignore", divide="ignore"):   # 0 / 0: along the core, not across
+            t = side_a[k] / (side_a[k] - side_b[k])          # where on a -> b the line meets it
+        length = np.sqrt(((b - a) ** 2).sum(axis=1))
+        e = here[ball]
+        reach = (np.sqrt(((q1 - q0) ** 2).sum(axis=1)) + self.radius[e]
+                 + dt * (np.sqrt((v0[ball] ** 2).sum(axis=1)) + np.sqrt((self.vel[e] ** 2).sum(axis=1))))
+        inner = (np.minimum(t, 1.0 - t) * length > reach)
+        self.crossed += len(np.unique(e[inner]))
+
     def _tick(self, dt, kernels):
         """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
         substeps = self.substeps
@@ -649,6 +709,8 @@ class World:
         # ball hit it), so the solver's moves are swept against the statics too.
         collide.sweep(solved_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
                       self.statics, kernels, threshold)
+        # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
+        self.solver.keep_sides(self, contacts, prev)
         # 5. Events: impacts for sound and debug drawing.
         self._record(contacts, prev, fast, hits, last)
 
@@ -912,6 +974,11 @@ class World:
             return None
         inside = sum(int(z.contains(self.pos).sum()) for z in goals)
         return inside, sum(z.count for z in goals)
+
+    def crossings(self):
+        """Times a ball's centre went through a wall, a stadium or into a polygon in a tick,
+        inside the bounds or not (``count_crossings``): 0 is the solver's promise."""
+        return int(self.crossed)
 
     def escaped(self):
         """Balls whose centre is outside ``bounds``, and those removed for going far beyond."""

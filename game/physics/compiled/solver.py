@@ -4,7 +4,7 @@
 with the same arithmetic in the same order (tests/test_solver.py): ``_impacts`` its passes
 of impacts, ``_contact_terms`` and ``_soft_pass`` its ``_colour_terms`` and ``_pass``,
 ``_give_back_turn`` its ``give_back_turn``, ``_islands_held`` its ``islands`` and
-``_energy_gained`` its ``energy_gained``.
+``_energy_gained`` its ``energy_gained``; ``keep_sides`` is ``solver.keep_sides``.
 
 Arrays indexed by ball have one more entry inside ``solve``: index N is the still
 stand-in of the statics (inverse mass 0), so a ball-static contact is a pair (i, N).
@@ -368,7 +368,8 @@ def _give_back_turn(contacts, pn_move, pt_move, keep, st, h_move, label, held, g
 @njit(cache=True)
 def _impacts(contacts, st, params):
     """Step 1 of solve, the impacts: passes over the contacts in solve order until none closes
-    faster than the threshold (solver.solve_numpy's passes, contact by contact).
+    faster than the threshold, within the budget of passes x colours (solver.solve_numpy's
+    passes, contact by contact).
 
     A contact that closed slower than the threshold when it was last looked at closes as
     slowly until one of its balls moves: so a pass looks only at the contacts whose balls an
@@ -387,7 +388,10 @@ def _impacts(contacts, st, params):
     cr = contacts
     a, b, nx, ny, base, ax, ay, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.base, cr.ax, cr.ay, cr.ra, cr.rb
     mass_n, mass_t, restitution, friction, static = cr.mass_n, cr.mass_t, cr.restitution, cr.friction, cr.static
-    tau_max, threshold, touch_slop, max_passes = params.tau_max, params.threshold, params.touch_slop, params.max_passes
+    tau_max, threshold, touch_slop = params.tau_max, params.threshold, params.touch_slop
+    # at most params.impact_budget colours in all (solver.IMPACT_BUDGET), as solve_numpy
+    colours = len(cr.colour_start) - 1
+    max_passes = min(params.max_passes, max(1, params.impact_budget // max(colours, 1)))
     m = len(a)
     size = st.shape[0]
     # each ball's contacts: slot[start[x] : start[x + 1]] (start is shifted one place while
@@ -641,6 +645,54 @@ def solve(contacts, balls, params):
     vy[size - 1] = 0.0
     spin[size - 1] = 0.0
     angle[size - 1] = 0.0
+
+
+@njit(cache=True)
+def keep_sides(contacts, statics, prev, pos, vel):
+    """solver.keep_sides (the same bundles: ContactRows, Statics), contact by contact in the
+    solve order with the same arithmetic: a ball sent back has not moved, so no later
+    contact of it finds a crossing, as the numpy twin takes each ball's first."""
+    a, static = contacts.a, contacts.static
+    ax, ay, bx, by, snx, sny, polygon = (statics.ax, statics.ay, statics.bx, statics.by, statics.nx, statics.ny,
+                                         statics.polygon)
+    back = np.zeros(len(pos), np.bool_)
+    for k in range(len(a)):
+        c = static[k]
+        if c < 0:
+            continue
+        e = a[k]
+        dx = bx[c] - ax[c]
+        dy = by[c] - ay[c]
+        came_from = dx * (prev[e, 1] - ay[c]) - dy * (prev[e, 0] - ax[c])
+        now = dx * (pos[e, 1] - ay[c]) - dy * (pos[e, 0] - ax[c])
+        mx = pos[e, 0] - prev[e, 0]
+        my = pos[e, 1] - prev[e, 1]
+        side_a = mx * (ay[c] - prev[e, 1]) - my * (ax[c] - prev[e, 0])
+        side_b = mx * (by[c] - prev[e, 1]) - my * (bx[c] - prev[e, 0])
+        edge = polygon[c] >= 0
+        if edge:
+            crossed = came_from <= 0 and now > 0
+        else:
+            crossed = came_from * now < 0 or (came_from == 0 and now < 0)
+        if not (crossed and side_a * side_b <= 0):
+            continue
+        sign = 1.0 if (came_from >= 0 and not edge) else -1.0
+        nx = sign * snx[c]
+        ny = sign * sny[c]
+        along = vel[e, 0] * mx + vel[e, 1] * my
+        mm = mx * mx + my * my
+        if along > 0.0 and mm > 0.0:
+            f = along / mm
+            vel[e, 0] = vel[e, 0] - f * mx
+            vel[e, 1] = vel[e, 1] - f * my
+        pos[e, 0] = prev[e, 0]
+        pos[e, 1] = prev[e, 1]
+        vn = vel[e, 0] * nx + vel[e, 1] * ny
+        if vn < 0.0:
+            vel[e, 0] = vel[e, 0] - vn * nx
+            vel[e, 1] = vel[e, 1] - vn * ny
+        back[e] = True
+    return back
 
 
 # The kernels here read the bundles' fields by name.

@@ -2,7 +2,7 @@
 
 Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
 sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
-contacts, solve them, sweep again, record the impacts. It calls the kernels of
+contacts, solve them, sweep again, keep each ball on its walls' sides, record the impacts. It calls the kernels of
 ``game.physics.compiled`` (collide, contacts, solver, integrators, forces) in the order and with the arguments the Python sub-step gives them, and
 integrates with the uniform steppers (gravity and drag: ``compiled.integrators.UNIFORM_STEPPERS``) or,
 under springs (the grab's among them) and attractors, with ``game.physics.compiled.forces.step``, as
@@ -226,6 +226,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
         w_t[c.order[e]] = c.pt[e]
         w_r[c.order[e]] = c.pr[e]
     CK.sweep(solved_from, pos, vel, radius, balls.restitution, balls.friction, step.ccd_fraction, threshold, statics)
+    SK.keep_sides(c, statics, prev, pos, vel)      # Solver.keep_sides: no centre across a wall it touches
     # 5. Events: impacts (Contacts.points on the loud contacts).
     loud = 0
     for e in range(m):

@@ -16,7 +16,7 @@ from game.physics.compiled import collide, contacts, forces, integrators, solver
 # What each compiling child warms (game.physics.compiled.loader.COMPILE_PARTS, one child each),
 # balanced by the cold compile of each kernel with its helpers (docs/performance.md).
 WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_steppers", "static_geometry"),
-                 "solve": ("solve", "sweep", "static_contacts", "uniform_steppers")}
+                 "solve": ("solve", "sweep", "static_contacts", "uniform_steppers", "keep_sides")}
 
 
 def warm_up(kernels, part=None):
@@ -62,6 +62,16 @@ def warm_up(kernels, part=None):
             scale_b=z + 1.0)
         kernels.solve(rows, balls(), solve_params(SolverOptions(), h, h_move))
 
+    def keep_sides():
+        z = np.zeros(1)
+        rows = bundles.ContactRows(
+            a=i, b=j + 2, static=i.copy(), key=i.copy(), order=i.copy(), colour_start=np.array([0, 1]), nx=z.copy(),
+            ny=z + 1.0, depth=z.copy(), base=z.copy(), separation=z.copy(), ax=z.copy(), ay=z.copy(), ra=z.copy(),
+            rb=z.copy(), mass_n=z.copy(), mass_t=z.copy(), mass_r=z.copy(), restitution=z.copy(), friction=z.copy(),
+            rolling=z.copy(), pn=z.copy(), pt=z.copy(), pr=z.copy(), approach=z.copy(), scale_a=z + 1.0,
+            scale_b=z + 1.0)
+        kernels.keep_sides(rows, statics, pos.copy(), pos + 2.0, vel.copy())
+
     def uniform_steppers():
         for stepper in kernels.UNIFORM_STEPPERS.values():
             stepper(pos.copy(), vel.copy(), 0.0, -9.81, 0.0, h)
@@ -78,6 +88,7 @@ def warm_up(kernels, part=None):
         "uniform_steppers": uniform_steppers,
         "force_steppers": forces.warm_up,
         "sweep": lambda: kernels.sweep(pos - 1.0, pos.copy(), vel.copy(), r, r, r, 0.25, 0.25, statics),
+        "keep_sides": keep_sides,
     }
     for name in names:
         calls[name]()
@@ -90,6 +101,7 @@ def kernels():
         ball_contacts=collide.ball_contacts, static_contacts=collide.static_contacts,
         static_geometry=collide.static_geometry, sweep=collide.sweep,
         prepare_contacts=contacts.prepare_contacts, solve=solver.solve, islands=solver.islands,
+        keep_sides=solver.keep_sides,
         UNIFORM_STEPPERS=integrators.UNIFORM_STEPPERS, FORCE_STEPPERS=forces.FORCE_STEPPERS,
         WARM_UP_PARTS=WARM_UP_PARTS)
     k.warm_up = lambda part=None: warm_up(k, part)
