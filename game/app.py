@@ -273,7 +273,10 @@ class App:
         """world.step(TICK) on the calling thread; returns (wall ms, play's tick_outcome)."""
         start = time.perf_counter()
         world.step(TICK)
-        return (time.perf_counter() - start) * 1000.0, self.play.tick_outcome(world)
+        ms = (time.perf_counter() - start) * 1000.0
+        if self.play.lab is not None:
+            self.play.lab.step(TICK)        # the integrator lab's ghost: one more world's tick
+        return ms, self.play.tick_outcome(world)
 
     # ---- the loop on two cores --------------------------------------------------------------
     def overlaps(self):
@@ -304,6 +307,8 @@ class App:
                 return
             world = self.session.world
             self._view = world.view()
+            if self.play.lab is not None:
+                self.play.lab.freeze()
             done, result = [], {"ticks": 0}
 
             def work():
@@ -335,6 +340,8 @@ class App:
             thread.join()
             sys.setswitchinterval(result["interval"])
         self._view = None
+        if self.play.lab is not None:
+            self.play.lab.thaw()
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for ms, outcome in done:
                 self.stats.tick(ms)

@@ -10,6 +10,7 @@ from game.clock import TIME_SCALES
 from game.gestures import Fling, Hold, Pan, far
 from game.hud import BAR_HEIGHT, HINT_HEIGHT, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.integrators import ORDER, next_integrator
+from game.lab import Lab
 from game.level import LevelError, save
 from game.modes.base import Mode
 from game.modes.help import HelpMode
@@ -50,6 +51,8 @@ KEYMAP = (
     ("R", "reset the level (and the settings)"),
     ("S", "settings: gravity, time scale, material"),
     ("I", "next integrator: " + " > ".join(ORDER)),
+    ("G", "integrator lab: a ghost of the world under a second integrator"),
+    ("Shift+I", "the ghost's integrator (the lab starts again from now)"),
     ("L", "level menu"),
     ("[   ]", "previous / next level"),
     ("D", "debug layers: contacts, velocities, swept, grid, all"),
@@ -141,6 +144,7 @@ class PlayMode(Mode):
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
         self.blew_up_under = None      # the integrator the world went non-finite under (None: finite)
+        self.lab = None                # the integrator lab while it is on (G): game.lab.Lab
 
     @property
     def world(self):
@@ -164,6 +168,8 @@ class PlayMode(Mode):
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
+        if self.lab is not None:           # a reset or a new level: the comparison starts again
+            self.lab = Lab(self.world, self.lab.integrator)
         self.record_energy()
 
     def tick_outcome(self, world):
@@ -198,6 +204,27 @@ class PlayMode(Mode):
     def record_energy(self):
         self.energy = self.world.energy()
         self.energy_history.record(self.world.time, self.energy)
+        if self.lab is not None:
+            self.lab.record()
+
+    def toggle_lab(self):
+        """G: start the integrator lab (a ghost of the world under the integrator after the
+        world's, with the energy plot shown) or end it."""
+        if self.lab is not None:
+            self.lab = None
+            self.app.toast("lab off")
+            return
+        self.lab = Lab(self.world)
+        self.set_energy_shown(True)
+        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here (Shift+I another)")
+
+    def cycle_ghost_integrator(self):
+        """Shift+I: the ghost starts again from the world as it is now, under the next integrator."""
+        if self.lab is None:
+            self.app.toast("the integrator lab is off: G starts it")
+            return
+        self.lab = Lab(self.world, next_integrator(self.lab.integrator))
+        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here")
 
     def update(self, frame_dt):
         self.follow_grab()
@@ -212,6 +239,8 @@ class PlayMode(Mode):
                 self.world.place_grabbed(self.left.handle, self.app.cursor_world())
             else:
                 self.world.move_grab(self.left.handle, self.app.cursor_world())
+            if self.lab is not None:
+                self.lab.move_grab(self.left.handle, self.app.cursor_world(), paused=self.app.clock.paused)
 
     def spray(self, frame_dt):
         """A held press sprays a ball at the pointer every SPRAY_EVERY wall seconds, where
@@ -267,8 +296,12 @@ class PlayMode(Mode):
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
             app.toast(f"reset ({self.world.integrator})")
+        elif key == pygame.K_i and event.mod & pygame.KMOD_SHIFT:
+            self.cycle_ghost_integrator()
         elif key == pygame.K_i:
             self.cycle_integrator()
+        elif key == pygame.K_g:
+            self.toggle_lab()
         elif key == pygame.K_LEFTBRACKET:
             self.step_level(-1)
         elif key == pygame.K_RIGHTBRACKET:
@@ -372,6 +405,8 @@ class PlayMode(Mode):
             hit = self.world.ball_at(point)
             if hit >= 0:
                 self.left = Hold(pos, self.world.grab(hit, point))
+                if self.lab is not None:
+                    self.lab.grabbed(self.left.handle, int(self.world.ids[hit]), point)
             else:
                 self.left = Fling(pos, point)
         elif button in (2, 3):
@@ -383,6 +418,8 @@ class PlayMode(Mode):
             self.spot_taken = False
             if isinstance(left, Hold):
                 self.world.release(left.handle)
+                if self.lab is not None:
+                    self.lab.release(left.handle)
             elif left.spraying:
                 pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
@@ -408,6 +445,8 @@ class PlayMode(Mode):
             return -1
         index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin)
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
+        if self.lab is not None:
+            self.lab.spawned(point, velocity, radius=self.spawn_radius(), spin=spin)
         self.record_energy()
         return index
 
@@ -416,6 +455,8 @@ class PlayMode(Mode):
         hit = world.ball_at(point)
         if hit >= 0:
             self.undo_stack.append(("deleted", world.take_ball(hit)))
+            if self.lab is not None:
+                self.lab.removed(self.undo_stack[-1][1].ball_id, keep=True)
             self.record_energy()
         return hit
 
@@ -430,9 +471,13 @@ class PlayMode(Mode):
                 if len(where) == 0:
                     continue                      # gone already (a kill zone): undo the one before
                 world.remove_balls(where)
+                if self.lab is not None:
+                    self.lab.removed(detail)
                 self.app.toast("undo: ball taken back")
             else:
                 world.put_back(detail)
+                if self.lab is not None:
+                    self.lab.put_back(detail.ball_id)
                 self.app.toast("undo: ball put back")
             self.record_energy()
             return True
@@ -478,6 +523,8 @@ class PlayMode(Mode):
         text_right = energy_plot_rect(surface.get_size(), HINT_HEIGHT).left - 10 if self.show_energy else None
         app.renderer.draw(surface, self.world, app.camera, debug=self.debug_layers,
                           trails=self.trails if self.show_trails else None, text_right=text_right)
+        if self.lab is not None:
+            self.lab.draw_ghost(surface, app.camera)
         if isinstance(self.left, Fling) and self.left.dragging:
             self.draw_aim(surface)
         if isinstance(self.left, Fling) and self.left.spraying and self.spot_taken:
@@ -512,8 +559,12 @@ class PlayMode(Mode):
         hud.draw_status(surface, top, app.clock.paused, app.clock.time_scale, app.warming_up)
         if self.complete_at is not None:
             hud.draw_complete(surface, top, self.complete_at)
-        if self.show_energy:
+        if self.show_energy and self.lab is not None:
+            self.lab.draw_plot(surface, hud, bottom_gap=HINT_HEIGHT)
+        elif self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
+        if self.lab is not None:
+            self.lab.draw_line(surface, hud, surface.get_height() - HINT_HEIGHT - 4)
         if app.session.error:
             hud.draw_banner(surface, app.session.error,
                             "not loaded yet, fix the file:" if app.session.waiting else
