@@ -26,7 +26,7 @@ import pygame  # noqa: E402
 from game import accel, render_kernels  # noqa: E402
 from game.audio import Audio  # noqa: E402
 from game.camera import Camera  # noqa: E402
-from game.clock import FixedClock  # noqa: E402
+from game.clock import THREAD_CLOCK, FixedClock  # noqa: E402
 from game.hud import Hud  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
@@ -61,10 +61,18 @@ PACED_TICK_SHARE = 0.1       # of the wall time the ticks get at least, frame ra
 
 
 class FrameStats:
-    """Smoothed frame rate and wall milliseconds per tick and per draw, for the HUD."""
+    """Smoothed frame rate, milliseconds per tick and per draw, for the HUD.
+
+    ``tick_ms``: a tick's wall time, what it takes of the frame (the pacer and the choice of
+    the worker thread go by it); ``tick_cpu_ms``: the stepping thread's CPU time in it, what
+    the tick costs (the HUD shows this one). They differ by the time the thread waited:
+    for a core that the drawing, the X server or other programs had, or for the
+    interpreter's lock. ``python main.py --headless --json``'s ``ms_per_step`` is the same
+    tick run back to back on a quiet core, where the two agree
+    (benchmarks/bench_window_tick.py compares them in the window's own loop)."""
 
     def __init__(self):
-        self.fps = self.tick_ms = self.draw_ms = 0.0
+        self.fps = self.tick_ms = self.tick_cpu_ms = self.draw_ms = 0.0
         self.ticks = 0                  # ticks run since start
 
     @staticmethod
@@ -75,8 +83,11 @@ class FrameStats:
         if frame_dt > 0:
             self.fps = self._smooth(self.fps, 1.0 / max(frame_dt, 1e-6))
 
-    def tick(self, ms):
+    def tick(self, ms, cpu_ms=None):
+        """A tick took ``ms`` wall milliseconds, ``cpu_ms`` of them its thread's CPU (None: as many)."""
+        cpu_ms = ms if cpu_ms is None else cpu_ms
         self.tick_ms = ms if self.ticks == 0 else self._smooth(self.tick_ms, ms)
+        self.tick_cpu_ms = cpu_ms if self.ticks == 0 else self._smooth(self.tick_cpu_ms, cpu_ms)
         self.ticks += 1
 
     def draw(self, ms):
@@ -266,14 +277,15 @@ class App:
     def tick(self):
         """One fixed physics tick, with what play makes of it (sounds, trails)."""
         ms, outcome = self._step(self.session.world)
-        self.stats.tick(ms)
+        self.stats.tick(*ms)
         self.play.after_tick(outcome)
 
     def _step(self, world):
-        """world.step(TICK) on the calling thread; returns (wall ms, play's tick_outcome)."""
-        start = time.perf_counter()
+        """world.step(TICK) on the calling thread; returns ((wall ms, the thread's CPU ms),
+        play's tick_outcome)."""
+        cpu, start = THREAD_CLOCK(), time.perf_counter()
         world.step(TICK)
-        ms = (time.perf_counter() - start) * 1000.0
+        ms = ((time.perf_counter() - start) * 1000.0, (THREAD_CLOCK() - cpu) * 1000.0)
         if self.play.lab is not None:
             self.play.lab.step(TICK)        # the integrator lab's ghost: one more world's tick
         return ms, self.play.tick_outcome(world)
@@ -344,7 +356,7 @@ class App:
             self.play.lab.thaw()
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for ms, outcome in done:
-                self.stats.tick(ms)
+                self.stats.tick(*ms)
                 self.play.after_tick(outcome)
             if "error" in result:
                 raise result["error"]

@@ -16,13 +16,13 @@ The play mode owns a Lab while the lab is on (G), draws the ghost as outlines ov
 balls (``draw_ghost``) and the two energy lines in place of the energy plot (``draw_plot``).
 Nothing here changes the world: the lab only steps its own ghost.
 """
-import time
 from collections import deque
 
 import numpy as np
 import pygame
 
 from game.hud import DIM, INTEGRATOR_COLOURS, PLOT_PANEL, SIZE_SMALL, TEXT, WARN, energy_plot_rect, short_number
+from game.clock import THREAD_CLOCK
 from game.integrators import next_integrator
 
 HISTORY_SPAN = 10.0          # s of simulated time the lab's plot shows
@@ -122,9 +122,9 @@ class Lab:
     def step(self, dt):
         """The ghost's tick, right after the world's; both worlds' books kept."""
         if not self.blown_up:
-            start = time.perf_counter()
+            start = THREAD_CLOCK()
             self.ghost.step(dt)
-            ms = (time.perf_counter() - start) * 1000.0
+            ms = (THREAD_CLOCK() - start) * 1000.0
             self.tick_ms = ms if self.tick_ms == 0.0 else (1.0 - SMOOTHING) * self.tick_ms + SMOOTHING * ms
         self.account()
 

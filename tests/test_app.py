@@ -980,7 +980,7 @@ def test_while_warming_up_a_slow_frame_is_not_caught_up_and_after_it_is(game, mo
         assert game.update(FRAME) == 1                 # a frame on time: its tick
         assert game.update(0.05) <= 1                  # 50 ms late: not the three ticks it missed
         real_step = game._step
-        monkeypatch.setattr(game, "_step", lambda world: (40.0, real_step(world)[1]))   # 40 ms a tick
+        monkeypatch.setattr(game, "_step", lambda world: ((40.0, 40.0), real_step(world)[1]))   # 40 ms a tick
         game.stats.tick_ms = 40.0                      # (as the smoothed cost says after a few)
         counts = [game.update(FRAME) for _ in range(240)]
         assert max(counts) == 1
@@ -1145,3 +1145,25 @@ def test_the_window_loop_loads_the_stamper_only_once_the_kernels_are_in(level, m
     args = argparse.Namespace(level=str(level), size=SIZE, edit=None)
     assert app_module.run(args) == 0
     assert asked and min(asked) == kernels_from
+
+
+def test_the_hud_physics_figure_is_the_ticks_own_cost_not_the_time_it_waited(game, monkeypatch):
+    """Issue 27, bug 10: a tick whose thread waits (for a core the drawing or another program
+    holds, or for the lock; here a sleep stands for it) takes that wall time of the frame
+    (tick_ms, for the pacer) but the HUD shows the thread's own CPU time (tick_cpu_ms)."""
+    import time as time_module
+    from game.clock import THREAD_CLOCK
+    if THREAD_CLOCK is time_module.perf_counter:
+        pytest.skip("this system keeps no fine per-thread CPU time")
+    world = game.session.world
+    real = world.step
+
+    def waiting_step(dt):
+        time_module.sleep(0.02)
+        real(dt)
+    monkeypatch.setattr(world, "step", waiting_step)
+    game.advance(3)
+    assert game.stats.tick_ms >= 20.0
+    assert game.stats.tick_cpu_ms < 10.0
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)

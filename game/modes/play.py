@@ -550,7 +550,8 @@ class PlayMode(Mode):
         draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
         balls = "1 ball" if world.count == 1 else f"{world.count} balls"
         lines = [f"{balls}    time {world.time:.1f} s    energy {short_number(energy['total'])} J",
-                 f"{fps}physics {stats.tick_ms:.2f} ms/tick{draw}"]
+                 f"{fps}physics {stats.tick_cpu_ms:.2f} ms/tick{' numpy' if world.solver.execution == 'numpy' else ''}"
+                 f"{draw}"]
         if app.mouse_known:
             cursor = app.cursor_world()
             lines.append(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m")
