@@ -42,16 +42,16 @@ def _phase():
 
 def _timed_steps(World, records):
     """Wrap World.step so each call appends (wall ms, thread CPU ms, balls, on main thread,
-    _phase())."""
+    _phase(), the world's time before the tick, the world)."""
     original = World.step
 
     def step(self, *args, **kwargs):
-        phase = _phase()
+        phase, before = _phase(), self.time
         c0, t0 = time.thread_time(), time.perf_counter()
         original(self, *args, **kwargs)
         t1, c1 = time.perf_counter(), time.thread_time()
         records.append(((t1 - t0) * 1000.0, (c1 - c0) * 1000.0, self.count,
-                        threading.current_thread() is threading.main_thread(), phase))
+                        threading.current_thread() is threading.main_thread(), phase, before, self))
     World.step = step
     return original
 
@@ -102,15 +102,18 @@ def window_ticks(level_path, seconds, lab=False, size=(1280, 720), from_start=Fa
     return records[state["first"]:], state["frames"], wall
 
 
-def headless_ticks(level_path, steps, every=0.0):
-    """Step the level as ``main.py --headless`` does; returns the records of each tick.
-    ``every`` s > 0: one tick each ``every`` s of wall time (the window's cadence, 1/60 s),
-    the thread sleeping between, instead of back to back."""
+def headless_ticks(level_path, steps, every=0.0, skip=0):
+    """Step the level as ``main.py --headless`` does, ``skip`` ticks untimed and then ``steps``
+    timed (the same ticks as the window's: the world is the same to the bit); returns the
+    records of each. ``every`` s > 0: one tick each ``every`` s of wall time (the window's
+    cadence, 1/60 s), the thread sleeping between, instead of back to back."""
     from game import accel
     from game.level import load
     from game.world import World
     accel.load()
     world = World.from_level(load(level_path))
+    for _ in range(skip):
+        world.step()
     records = []
     original = _timed_steps(World, records)
     try:
@@ -142,7 +145,8 @@ def main(argv=None):
     p.add_argument("--seconds", type=float, default=10.0, help="wall s of window play timed (default 10)")
     p.add_argument("--from-start", action="store_true",
                    help="time from the first frame, while the kernels load (default: once the one-call tick is in)")
-    p.add_argument("--lab", action="store_true", help="the integrator lab on (its ghost world ticks too)")
+    p.add_argument("--lab", action="store_true",
+                   help="the integrator lab on (G) once the one-call tick is in: its ghost's ticks are shown apart")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
@@ -153,23 +157,29 @@ def main(argv=None):
             with open(level, "w") as f:
                 json.dump(screen_box_level(a.balls), f)
         win, frames, wall = window_ticks(level, a.seconds, lab=a.lab, from_start=a.from_start)
-        # The lab's ghost steps beside the world: the headless run steps one world as many ticks.
-        steps = max(1, len(win) // 2 if a.lab else len(win))
-        head = headless_ticks(level, steps)
-        paced = headless_ticks(level, steps, every=TICK)
+        # The world's ticks (the lab's ghost steps beside it; its ticks are reported apart).
+        world = win[0][6] if win else None
+        ghost = [r for r in win if r[6] is not world]
+        win = [r for r in win if r[6] is world]
+        skip = int(round(win[0][5] / TICK)) if win else 0
+        steps = max(1, len(win))
+        head = headless_ticks(level, steps, skip=skip)
+        paced = headless_ticks(level, steps, every=TICK, skip=skip)
     phases = {name: summary([r for r in win if r[4] == name]) for name in ("numpy", "kernels", "tick")}
     w, h, hp = summary(win), summary(head), summary(paced)
+    g = summary(ghost) if a.lab else None
     result = {"level": a.level or f"screen box, {a.balls} balls", "frames": frames,
               "fps": frames / wall if wall else None, "lab": a.lab, "window": w, "window_phases": phases,
               "headless": h, "ratio_wall": w["wall_ms"] / h["wall_ms"], "ratio_cpu": w["cpu_ms"] / h["cpu_ms"],
-              "headless_paced": hp, "ratio_paced_cpu": w["cpu_ms"] / hp["cpu_ms"],
+              "headless_paced": hp, "ratio_paced_cpu": w["cpu_ms"] / hp["cpu_ms"], "ghost": g,
+              "first_tick": skip,
               "machine": machine_info()}
     if a.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['level']}: {frames} frames in {wall:.1f} s ({result['fps']:.0f} FPS)"
-          + ("; the lab on: the window's ticks are the world's and its ghost's" if a.lab else ""))
+    print(f"{result['level']}: {frames} frames in {wall:.1f} s ({result['fps']:.0f} FPS); ticks {skip} on")
     rows = [("window", w)] + ([(f"  {k}", v) for k, v in phases.items() if v["ticks"]] if a.from_start else [])
+    rows += [("  ghost", g)] if g and g["ticks"] else []
     for name, s in rows + [("headless", h), ("paced", hp)]:
         print(f"  {name:10s} {s['ticks']:5d} ticks, {s['balls']} balls at the end: median {s['wall_ms']:.3f} ms wall "
               f"(p90 {s['wall_p90_ms']:.3f}), {s['cpu_ms']:.3f} ms CPU; {s['on_worker']} on the worker thread")

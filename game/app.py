@@ -47,8 +47,9 @@ SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS a
 # 0.005): the worker needs the lock for a moment before and after each compiled tick, and
 # waits up to this long for the drawing thread to hand it over.
 OVERLAP_SWITCH_INTERVAL = 0.0005
-# ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
-# worker's costs (a thread, the view, handing the lock over) would eat what it saves.
+# ms: a tick (smoothed, FrameStats.tick_cpu_ms: its own cost, not the waits for a core that a
+# busy machine adds to its wall time) shorter than this runs on the main thread: the worker's
+# costs (a thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
 # While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
 # tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
@@ -300,7 +301,7 @@ class App:
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
         on a machine whose cores other programs keep busy the worker gains nothing)."""
         return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL") and accel.releases_lock()
-                and self.stats.tick_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
+                and self.stats.tick_cpu_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
 
     def start_update(self, frame_dt):
         """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the

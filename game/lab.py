@@ -99,7 +99,8 @@ class Lab:
         self.started_at = world.time
         self.ledgers = (_Ledger(world), _Ledger(self.ghost))
         self.history = deque()
-        self.grabs = {}              # the world's grab handle -> the ghost's
+        # The world's grab handle -> the ghost's: a grab held now was copied with its handle.
+        self.grabs = {handle: handle for handle in self.ghost.grabs}
         self.deleted = {}            # ball id -> the ghost's BallRecord of it (for undo)
         self.tick_ms = 0.0
         self.blown_up = False        # the ghost went non-finite: it stops stepping

@@ -8,6 +8,7 @@ import pytest
 
 from game import lab as lab_module
 from game.app import App, TICK
+from game.hud import HINT_HEIGHT, energy_plot_rect
 from game.lab import Lab, ball_energies, position_gap
 from game.level import load
 from game.world import World
@@ -199,12 +200,40 @@ def test_a_grab_holds_the_same_ball_in_both_worlds(game):
     assert not lab.grabs and not lab.ghost.grabs
 
 
-def test_the_lab_draws_outlines_its_plot_and_its_line(game):
+def test_a_grab_held_when_the_lab_starts_is_held_and_let_go_in_the_ghost_too(game):
+    ball = game.world.pos[3].copy()
+    spot = game.camera.world_to_screen(ball)
+    game.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(int(spot[0]), int(spot[1]))))
     press(game, pygame.K_g)
-    game.advance(60)
+    lab = game.play.lab
+    assert len(lab.ghost.grabs) == 1
+    game.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(int(spot[0]), int(spot[1]))))
+    assert not game.world.grabs and not lab.ghost.grabs
+
+
+def test_the_lab_draws_the_ghost_as_outlines_and_both_energy_lines(game):
+    press(game, pygame.K_g)
+    game.advance(40)                       # the euler ghost's soft body is flying apart by now
     surface = pygame.Surface(SIZE)
     game.draw(surface)
-    line = game.play.lab.line()
-    assert "apart by" in line and game.play.lab.integrator in line
-    assert len(game.play.lab.history) >= 2
-    assert lab_module.HISTORY_SPAN > 0
+    lab = game.play.lab
+    colour = lab.colour()
+    pixels = pygame.surfarray.pixels3d(surface)
+    plot = energy_plot_rect(SIZE, HINT_HEIGHT)
+    centres = game.camera.world_to_screen(lab.ghost.pos)
+    radii = np.rint(lab.ghost.radius * game.camera.scale).astype(int)
+    far = np.array([np.min(np.linalg.norm(game.world.pos - p, axis=1)) > 3 * r
+                    for p, r in zip(lab.ghost.pos, lab.ghost.radius)])
+    seen = 0
+    for (x, y), r, alone in zip(centres, radii, far):
+        x, y = int(x), int(y)
+        if alone and 60 < y < SIZE[1] - 60 and 10 < x < plot.left - 10 and r >= 3:
+            seen += 1
+            assert tuple(pixels[x + r - 1, y]) == colour          # on the outline: the ghost's colour
+            assert tuple(pixels[x, y]) != colour                  # inside it: the level shows through
+    assert seen >= 1
+    inside = pixels[plot.left:plot.right, plot.top:plot.bottom].reshape(-1, 3)
+    world_colour = lab_module.INTEGRATOR_COLOURS[game.world.integrator]
+    assert (inside == colour).all(axis=1).sum() > 20 and (inside == world_colour).all(axis=1).sum() > 20
+    line = lab.line()
+    assert "apart by" in line and lab.integrator in line and f"{lab.last_gap:.3g} m" in line
