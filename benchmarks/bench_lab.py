@@ -51,7 +51,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description="The integrator lab's cost on the shipped levels.")
     p.add_argument("--levels", help="comma-separated prefixes of level files (default: every shipped level)")
     p.add_argument("--ticks", type=int, default=300)
-    p.add_argument("--warmup", type=int, default=600, help="ticks before timing (default 600: 10 s, the spawners' balls made)")
+    p.add_argument("--warmup", type=int, default=600,
+                   help="ticks before timing (default 600: 10 s, the spawners' balls made)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     accel.load()

@@ -288,7 +288,8 @@ class Lab:
             lo, hi = -1.0, 1.0
         pad = 0.06 * (hi - lo)
         lo, hi = lo - pad, hi + pad
-        xs = plot.x + (rows[:, 0] - (rows[-1, 0] - HISTORY_SPAN)) / HISTORY_SPAN * plot.width
+        left = max(0.0, rows[-1, 0] - HISTORY_SPAN)     # from the lab's start until it is 10 s old
+        xs = plot.x + (rows[:, 0] - left) / HISTORY_SPAN * plot.width
         zy = plot.bottom - (0.0 - lo) / (hi - lo) * plot.height
         pygame.draw.line(surface, (60, 66, 84), (plot.x, zy), (plot.right, zy))
         surface.blit(hud.text(short_number(hi), SIZE_SMALL, DIM), (rect.x + 6, plot.y))
