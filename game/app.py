@@ -64,9 +64,9 @@ PACED_TICK_SHARE = 0.1       # of the wall time the ticks get at least, frame ra
 class FrameStats:
     """Smoothed frame rate, milliseconds per tick and per draw, for the HUD.
 
-    ``tick_ms``: a tick's wall time, what it takes of the frame (the pacer and the choice of
-    the worker thread go by it); ``tick_cpu_ms``: the stepping thread's CPU time in it, what
-    the tick costs (the HUD shows this one). They differ by the time the thread waited:
+    ``tick_ms``: a tick's wall time, what it takes of the frame (the warm-up pacer goes by
+    it); ``tick_cpu_ms``: the stepping thread's CPU time in it, what the tick costs (the HUD
+    shows this one, and the choice of the worker thread goes by it). They differ by the time the thread waited:
     for a core that the drawing, the X server or other programs had, or for the
     interpreter's lock. ``python main.py --headless --json``'s ``ms_per_step`` is the same
     tick run back to back on a quiet core, where the two agree
