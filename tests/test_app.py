@@ -1053,7 +1053,7 @@ def test_while_warming_up_a_slow_frame_is_not_caught_up_and_after_it_is(game, mo
         assert game.update(FRAME) == 1                 # a frame on time: its tick
         assert game.update(0.05) <= 1                  # 50 ms late: not the three ticks it missed
         real_step = game._step
-        monkeypatch.setattr(game, "_step", lambda world: (40.0, real_step(world)[1]))   # 40 ms a tick
+        monkeypatch.setattr(game, "_step", lambda world: ((40.0, 40.0), real_step(world)[1]))   # 40 ms a tick
         game.stats.tick_ms = 40.0                      # (as the smoothed cost says after a few)
         counts = [game.update(FRAME) for _ in range(240)]
         assert max(counts) == 1
@@ -1182,10 +1182,13 @@ def test_ballpit_serial_keeps_the_ticks_on_the_main_thread(pile, any_tick, monke
 
 
 def test_a_short_tick_stays_on_the_main_thread_and_a_long_one_goes_to_the_worker(pile):
+    """By the tick's own cost: a short tick whose wall time a busy machine stretched (it waited
+    for a core) stays on the main thread."""
     g = pile[1]
     floor = app_module.OVERLAP_MIN_TICK_MS
-    for tick_ms, apart in ((0.5 * floor, False), (floor, True)):
-        g.stats.tick_ms = tick_ms                  # what the smoothed tick time says (set: no timing)
+    for tick_ms, cpu_ms, apart in ((0.5 * floor, 0.5 * floor, False), (10 * floor, 0.5 * floor, False),
+                                   (floor, floor, True)):
+        g.stats.tick_ms, g.stats.tick_cpu_ms = tick_ms, cpu_ms   # the smoothed tick times (set: no timing)
         g.start_update(FRAME)
         assert g.ticking_apart() is apart
         assert g.finish_update() == 1
@@ -1332,3 +1335,25 @@ def test_the_spray_rate_holds_at_a_low_frame_rate(game, fps):
     made = game.world.count - n
     assert abs(made - 1 / SPRAY_EVERY) <= 1.5
     _post(game, pygame.MOUSEBUTTONUP, pos=spot, button=1)
+
+
+def test_the_hud_physics_figure_is_the_ticks_own_cost_not_the_time_it_waited(game, monkeypatch):
+    """Issue 27, bug 10: a tick whose thread waits (for a core the drawing or another program
+    holds, or for the lock; here a sleep stands for it) takes that wall time of the frame
+    (tick_ms, for the pacer) but the HUD shows the thread's own CPU time (tick_cpu_ms)."""
+    import time as time_module
+    from game.app.clock import THREAD_CLOCK
+    if THREAD_CLOCK is time_module.perf_counter:
+        pytest.skip("this system keeps no fine per-thread CPU time")
+    world = game.session.world
+    real = world.step
+
+    def waiting_step(dt):
+        time_module.sleep(0.02)
+        real(dt)
+    monkeypatch.setattr(world, "step", waiting_step)
+    game.advance(3)
+    assert game.stats.tick_ms >= 20.0
+    assert game.stats.tick_cpu_ms < 10.0
+    surface = pygame.Surface(SIZE)
+    game.draw(surface)

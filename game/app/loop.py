@@ -29,7 +29,7 @@ from game.physics.compiled import loader
 from game.draw import sprites  # noqa: E402
 from game.app.audio import Audio  # noqa: E402
 from game.draw.camera import Camera  # noqa: E402
-from game.app.clock import FixedClock  # noqa: E402
+from game.app.clock import THREAD_CLOCK, FixedClock  # noqa: E402
 from game.draw.hud import Hud, drawable  # noqa: E402
 from game.app.progress import Progress  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
@@ -48,8 +48,9 @@ SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS a
 # 0.005): the worker needs the lock for a moment before and after each compiled tick, and
 # waits up to this long for the drawing thread to hand it over.
 OVERLAP_SWITCH_INTERVAL = 0.0005
-# ms: a tick (smoothed, FrameStats.tick_ms) shorter than this runs on the main thread: the
-# worker's costs (a thread, the view, handing the lock over) would eat what it saves.
+# ms: a tick (smoothed, FrameStats.tick_cpu_ms: its own cost, not the waits for a core that a
+# busy machine adds to its wall time) shorter than this runs on the main thread: the worker's
+# costs (a thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
 # While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
 # tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
@@ -62,10 +63,18 @@ PACED_TICK_SHARE = 0.1       # of the wall time the ticks get at least, frame ra
 
 
 class FrameStats:
-    """Smoothed frame rate and wall milliseconds per tick and per draw, for the HUD."""
+    """Smoothed frame rate, milliseconds per tick and per draw, for the HUD.
+
+    ``tick_ms``: a tick's wall time, what it takes of the frame (the warm-up pacer goes by
+    it); ``tick_cpu_ms``: the stepping thread's CPU time in it, what the tick costs (the HUD
+    shows this one, and the choice of the worker thread goes by it). They differ by the time the thread waited:
+    for a core that the drawing, the X server or other programs had, or for the
+    interpreter's lock. ``python main.py --headless --json``'s ``ms_per_step`` is the same
+    tick run back to back on a quiet core, where the two agree
+    (benchmarks/bench_window_tick.py compares them in the window's own loop)."""
 
     def __init__(self):
-        self.fps = self.tick_ms = self.draw_ms = 0.0
+        self.fps = self.tick_ms = self.tick_cpu_ms = self.draw_ms = 0.0
         self.ticks = 0                  # ticks run since start
 
     @staticmethod
@@ -76,8 +85,11 @@ class FrameStats:
         if frame_dt > 0:
             self.fps = self._smooth(self.fps, 1.0 / max(frame_dt, 1e-6))
 
-    def tick(self, ms):
+    def tick(self, ms, cpu_ms=None):
+        """A tick took ``ms`` wall milliseconds, ``cpu_ms`` of them its thread's CPU (None: as many)."""
+        cpu_ms = ms if cpu_ms is None else cpu_ms
         self.tick_ms = ms if self.ticks == 0 else self._smooth(self.tick_ms, ms)
+        self.tick_cpu_ms = cpu_ms if self.ticks == 0 else self._smooth(self.tick_cpu_ms, cpu_ms)
         self.ticks += 1
 
     def draw(self, ms):
@@ -288,14 +300,18 @@ class App:
     def tick(self):
         """One fixed physics tick, with what play makes of it (sounds, trails)."""
         ms, outcome = self._step(self.session.world)
-        self.stats.tick(ms)
+        self.stats.tick(*ms)
         self.play.after_tick(outcome)
 
     def _step(self, world):
-        """world.step(TICK) on the calling thread; returns (wall ms, play's tick_outcome)."""
-        start = time.perf_counter()
+        """world.step(TICK) on the calling thread; returns ((wall ms, the thread's CPU ms),
+        play's tick_outcome)."""
+        cpu, start = THREAD_CLOCK(), time.perf_counter()
         world.step(TICK)
-        return (time.perf_counter() - start) * 1000.0, self.play.tick_outcome(world)
+        ms = ((time.perf_counter() - start) * 1000.0, (THREAD_CLOCK() - cpu) * 1000.0)
+        if self.play.lab is not None:
+            self.play.lab.step(TICK)        # the integrator lab's ghost: one more world's tick
+        return ms, self.play.tick_outcome(world)
 
     # ---- the loop on two cores --------------------------------------------------------------
     def overlaps(self):
@@ -309,7 +325,7 @@ class App:
         compiled = self.compiled
         return (len(self.stack) == 1 and not os.environ.get("BALLPIT_SERIAL")
                 and compiled is not None and compiled.releases_lock
-                and self.stats.tick_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
+                and self.stats.tick_cpu_ms >= OVERLAP_MIN_TICK_MS and self.session.world.ticks_in_one_call())
 
     def start_update(self, frame_dt):
         """update(frame_dt) in two halves around the drawing: here the bookkeeping, then the
@@ -328,6 +344,8 @@ class App:
                 return
             world = self.session.world
             self._view = world.view()
+            if self.play.lab is not None:
+                self.play.lab.freeze()
             done, result = [], {"ticks": 0}
 
             def work():
@@ -359,9 +377,11 @@ class App:
             thread.join()
             sys.setswitchinterval(result["interval"])
         self._view = None
+        if self.play.lab is not None:
+            self.play.lab.thaw()
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for ms, outcome in done:
-                self.stats.tick(ms)
+                self.stats.tick(*ms)
                 self.play.after_tick(outcome)
             if "error" in result:
                 raise result["error"]

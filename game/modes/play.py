@@ -13,6 +13,7 @@ from game.goals import DRAWN_MIN_LENGTH, DRAWN_RADIUS, GoalTracker, goal_inside,
 from game.app.gestures import Fling, Hold, Pan, far
 from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, HINT_PANEL, SIZE_BODY, EnergyHistory, energy_plot_rect, short_number
 from game.physics.integrators import ORDER, next_integrator
+from game.app.lab import Lab
 from game.level import LevelError, save
 from game.level.normalise import fill
 from game.modes.base import Mode
@@ -69,6 +70,8 @@ KEYMAP = (
     ("R", "reset the level (and the settings)"),
     ("S", "settings: gravity, time scale, material"),
     ("I", "next integrator: " + " > ".join(ORDER)),
+    ("G", "integrator lab: a ghost of the world under a second integrator"),
+    ("Shift+I", "the ghost's integrator (the lab starts again from now)"),
     ("L", "level menu"),
     ("[   ]", "previous / next level"),
     ("D", "debug layers: contacts, velocities, swept, grid, all"),
@@ -183,6 +186,7 @@ class PlayMode(Mode):
         self.picked_radius = None      # m: the picker's ball radius (None: the level's own)
         self.material_index = 0        # into BALL_MATERIALS
         self.picker_level = None       # the level file the picked radius was chosen on
+        self.lab = None                # the integrator lab while it is on (G): game.app.lab.Lab
 
     @property
     def world(self):
@@ -221,6 +225,8 @@ class PlayMode(Mode):
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
+        if self.lab is not None:           # a reset or a new level: the comparison starts again
+            self.lab = Lab(self.world, self.lab.integrator)
         self.record_energy()
 
     def start_puzzle(self):
@@ -296,6 +302,27 @@ class PlayMode(Mode):
     def record_energy(self):
         self.energy = self.world.energy()
         self.energy_history.record(self.world.time, self.energy)
+        if self.lab is not None:
+            self.lab.record()
+
+    def toggle_lab(self):
+        """G: start the integrator lab (a ghost of the world under the integrator after the
+        world's, with the energy plot shown) or end it."""
+        if self.lab is not None:
+            self.lab = None
+            self.app.toast("lab off")
+            return
+        self.lab = Lab(self.world)
+        self.set_energy_shown(True)
+        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here (Shift+I another)")
+
+    def cycle_ghost_integrator(self):
+        """Shift+I: the ghost starts again from the world as it is now, under the next integrator."""
+        if self.lab is None:
+            self.app.toast("the integrator lab is off: G starts it")
+            return
+        self.lab = Lab(self.world, next_integrator(self.lab.integrator))
+        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here")
 
     def update(self, frame_dt):
         self.follow_grab()
@@ -310,6 +337,8 @@ class PlayMode(Mode):
                 self.world.place_grabbed(self.left.handle, self.app.cursor_world())
             else:
                 self.world.move_grab(self.left.handle, self.app.cursor_world())
+            if self.lab is not None:
+                self.lab.move_grab(self.left.handle, self.app.cursor_world(), paused=self.app.clock.paused)
 
     def spray(self, frame_dt):
         """A held press sprays a ball every SPRAY_EVERY wall seconds into the free spot
@@ -370,8 +399,12 @@ class PlayMode(Mode):
             kept = len(self.drawn)
             app.toast(f"reset ({self.world.integrator})" if not kept else
                       f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
+        elif key == pygame.K_i and event.mod & pygame.KMOD_SHIFT:
+            self.cycle_ghost_integrator()
         elif key == pygame.K_i:
             self.cycle_integrator()
+        elif key == pygame.K_g:
+            self.toggle_lab()
         elif key == pygame.K_LEFTBRACKET:
             self.step_level(-1)
         elif key == pygame.K_RIGHTBRACKET:
@@ -500,6 +533,8 @@ class PlayMode(Mode):
                 self.left = None
             elif hit >= 0:
                 self.left = Hold(pos, self.world.grab(hit, point))
+                if self.lab is not None:
+                    self.lab.grabbed(self.left.handle, int(self.world.ids[hit]), point)
             else:
                 self.left = Fling(pos, point)
                 self.spray_clock = 0.0
@@ -514,6 +549,8 @@ class PlayMode(Mode):
                 self.draw_segment(left.start_world, self.app.camera.screen_to_world(pos))
             elif isinstance(left, Hold):
                 self.world.release(left.handle)
+                if self.lab is not None:
+                    self.lab.release(left.handle)
             elif left.spraying:
                 pass                              # the spray made its balls already
             elif not left.dragging and not far(pos, left.start):
@@ -548,6 +585,8 @@ class PlayMode(Mode):
         index = self.world.add_ball(point, velocity, radius=self.spawn_radius(), spin=spin, **material)
         self.spawned += 1
         self.undo_stack.append(("spawned", int(self.world.ids[index])))
+        if self.lab is not None:
+            self.lab.spawned(point, velocity, radius=self.spawn_radius(), spin=spin)
         self.record_energy()
         self.observe_goal()
         return index
@@ -582,6 +621,8 @@ class PlayMode(Mode):
             return -1
         if hit >= 0:
             self.undo_stack.append(("deleted", world.take_ball(hit)))
+            if self.lab is not None:
+                self.lab.removed(self.undo_stack[-1][1].ball_id, keep=True)
             self.record_energy()
             self.observe_goal()
         return hit
@@ -598,6 +639,8 @@ class PlayMode(Mode):
                     continue                      # gone already (a kill zone): undo the one before
                 world.remove_balls(where)
                 self.spawned = max(0, self.spawned - 1)
+                if self.lab is not None:
+                    self.lab.removed(detail)
                 self.app.toast("undo: ball taken back")
             elif what == "drew":
                 world.remove_segment(detail)
@@ -606,6 +649,8 @@ class PlayMode(Mode):
                 self.app.toast("undo: segment taken back")
             else:
                 world.put_back(detail)
+                if self.lab is not None:
+                    self.lab.put_back(detail.ball_id)
                 self.app.toast("undo: ball put back")
             self.record_energy()
             self.observe_goal()
@@ -687,6 +732,8 @@ class PlayMode(Mode):
         surface.set_clip(clip.clip(pygame.Rect(0, 0, width, height - HINT_HEIGHT)))
         app.renderer.draw(surface, self.world, app.camera, debug=self.debug_layers,
                           trails=self.trails if self.show_trails else None, text_right=text_right)
+        if self.lab is not None:
+            self.lab.draw_ghost(surface, app.camera)
         surface.set_clip(clip)
         surface.fill(HINT_PANEL[:3], pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT))
         if isinstance(self.left, Fling) and self.left.dragging:
@@ -775,7 +822,8 @@ class PlayMode(Mode):
         lines = [[(balls, "88888 balls"), (f"time {world.time:.1f} s", "time 8888.8 s"),
                   (f"energy {short_number(energy['total'])} J", "energy -8.88M J")],
                  [(f"{stats.fps:.0f} FPS" if stats.fps > 0 else "", "888 FPS"),
-                  (f"physics {stats.tick_ms:.2f} ms/tick", "physics 88.88 ms/tick"),
+                  (f"physics {stats.tick_cpu_ms:.2f} ms/tick" + (" numpy" if world.execution == "numpy" else ""),
+                   "physics 88.88 ms/tick numpy"),
                   (f"draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else "", "draw 88.8 ms")]]
         if app.mouse_known:
             cursor = app.cursor_world()
@@ -793,8 +841,12 @@ class PlayMode(Mode):
                 hud.draw_note(surface, below, f"hold it... {left:.1f} s", positive=True)
             elif self.complete_at is not None:
                 hud.draw_note(surface, below, "the goal was lost: get the balls back in and hold them")
-        if self.show_energy:
+        if self.show_energy and self.lab is not None:
+            self.lab.draw_plot(surface, hud, bottom_gap=HINT_HEIGHT)
+        elif self.show_energy:
             hud.draw_energy(surface, self.energy_history, bottom_gap=HINT_HEIGHT)
+        if self.lab is not None:
+            self.lab.draw_line(surface, hud, surface.get_height() - HINT_HEIGHT - 4)
         if app.session.error:
             hud.draw_banner(surface, app.session.error,
                             "not loaded yet, fix the file:" if app.session.waiting else

@@ -949,6 +949,16 @@ class World:
         view.forces.springs = copy.copy(self.forces.springs)
         return view
 
+    def copy(self):
+        """An independent world in the same state: every array, the sleep state, the springs
+        and grabs (the same handles hold the same balls), the spawners' clocks and random
+        streams, the solver's warm start and its candidate pairs, deep-copied; the same
+        execution. Stepped alike, the two stay equal to the bit (the integrator lab, game.app.lab,
+        steps a copy under another integrator). The compiled kernels are code, not state:
+        shared, never copied."""
+        shared = {id(self._compiled): self._compiled, id(self.solver.kernels): self.solver.kernels}
+        return copy.deepcopy(self, memo=shared)
+
     def state_hash(self):
         """Hex SHA-256 of positions, velocities, angles and spins: equal states, equal hashes."""
         h = hashlib.sha256()

@@ -203,8 +203,9 @@ def compile_ahead(say=print):
     if os.environ.get("BALLPIT_NUMPY"):
         say("BALLPIT_NUMPY is set: the game keeps the numpy path, nothing to compile")
         return False
-    say("compiling the physics kernels into numba's cache, once after installing (20 s to a minute on two cores; "
-        "without it the first launch does it in the background, in slow motion meanwhile)")
+    say("compiling the physics kernels into numba's cache, once after installing (25 to 45 s of CPU: about 20 s "
+        "where both cores are free, minutes on a machine busy with other work; without it the first launch does "
+        "it in the background, in slow motion meanwhile)")
     t0 = time.perf_counter()
     if not compile_in_child(also=("game.draw.sprites",)):
         say("numba could not compile the kernels here: the game runs on its numpy path (slower, the same physics)")
