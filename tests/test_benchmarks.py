@@ -124,7 +124,7 @@ def test_ball_pit_json_has_both_engines():
             q = row[engine]["quality"]
             assert q["finite"] and q["escaped"] == 0
         assert math.isfinite(row["ratio"]) and row["ratio"] > 0
-    assert set(data["scaling_exponent"]) == {"ours", "pymunk"}
+    assert {"ours", "pymunk"} <= set(data["scaling_exponent"])     # and "box2d" where pyb2d3 imports
     assert all(math.isfinite(v) for v in data["scaling_exponent"].values())
     assert data["machine"]["cpu_count"] >= 1 and data["machine"]["numpy"]
 
@@ -134,6 +134,57 @@ def test_ball_pit_table():
     for text in ("ours ms/tick", "pymunk ms/tick", "ours/pymunk", "escaped", "mean overlap", "max overlap",
                  "scaling exponent", "machine:", "the ratio is the figure to compare"):
         assert text in out
+
+
+def _has_pyb2d3():
+    try:
+        import pyb2d3  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_pyb2d3(), reason="pyb2d3 (Box2D v3) is not installed: ball_pit.py runs without it")
+def test_ball_pit_runs_box2d_on_a_tiny_pit_and_matches_the_scene():
+    import ball_pit
+    data = json.loads(_run("benchmarks/ball_pit.py", "--sizes", "60", "--ticks", "5", "--warmup", "2",
+                           "--only", "box2d", "--json", "--quiet"))
+    row = data["results"][0]
+    assert data["missing"] is None and math.isfinite(row["box2d"]["ms_per_tick"]) and row["box2d"]["ms_per_tick"] > 0
+    assert row["box2d"]["settings"]["substeps"] == 4 and row["box2d"]["settings"]["sleeping"] is False
+    # The same scene as ours: positions, 1 kg discs, free fall that agrees for a few ticks.
+    scene = common.pit_scene(60)
+    world, bodies = ball_pit.build_box2d(scene)
+    assert np.allclose(bodies.get_positions(), scene["balls"], atol=1e-5)
+    masses = [b.mass for b in bodies]
+    assert np.allclose(masses, common.BALL_MASS, rtol=1e-5)
+    assert np.allclose([b.rotational_inertia() for b in bodies], 0.5 * common.BALL_MASS * common.BALL_RADIUS ** 2, rtol=1e-5)
+    for _ in range(5):
+        world.step(common.TICK, 4)
+    # 5 ticks of free fall: v = g t, and no ball has touched another or a wall yet.
+    assert np.allclose(bodies.get_linear_velocities()[:, 1], -common.GRAVITY * 5 * common.TICK, rtol=1e-3)
+
+
+def test_ball_pit_without_pyb2d3_runs_the_others_and_says_so_in_one_line(monkeypatch):
+    import ball_pit
+    monkeypatch.setattr(ball_pit, "box2d_missing", lambda: "Box2D v3 left out: pyb2d3 does not import here")
+    data = ball_pit.run([40], ticks=2, warmup=1)
+    assert data["engines"] == ["ours", "pymunk"] and "box2d" not in data["results"][0]
+    out = ball_pit.report(data)
+    assert out.count("Box2D v3 left out") == 1 and "ours/pymunk" in out
+
+
+def test_equal_quality_finds_the_fewest_pymunk_steps_that_match():
+    import ball_pit
+    scene = common.pit_scene(60)
+    target = 0.5 * ball_pit.run_pymunk(scene, 30, 10)["quality"]["overlap_mean"] or 1e-3
+    eq = ball_pit.equal_quality_pymunk(scene, target, 2 * target, 30, 10, most=8)
+    tried = {k: ov for k, _, ov in eq["tries"]}
+    if eq["steps"] is None:
+        assert all(ov > target for ov in tried.values()) and max(tried) == 8
+    else:
+        assert tried[eq["steps"]] <= target                         # it matches ...
+        assert eq["steps"] == 2 or tried[eq["steps"] - 1] > target   # ... and one step fewer does not
 
 
 def test_pymunk_and_our_scene_match():
