@@ -20,6 +20,17 @@ the serial frames between them (side by side: a busy machine disturbs both alike
 the main thread's time in start_update and finish_update (the wait for the tick beyond the
 drawing), "draw" the drawing and flip, and the frame their sum, its wall time.
 
+What was measured (issue 26): every tick ``app`` runs goes through ``App._step``; the benchmark
+wraps it to note, per tick, the wall ms and the thread CPU ms of ``world.step`` (the thread
+that ran it: main, or the worker under ``--overlap``), whether it ran as one compiled call
+(``World.ticks_in_one_call``) and on which thread. The report prints the world's execution
+(compiled or numpy), how many timed ticks were one-call ticks and how many ran on the worker,
+sleeping on or off and the most balls asleep, the scene's touching pairs per ball at the end,
+the 1-minute load average before and after, and the tick's CPU ms beside its wall ms: a wall
+time well above the CPU time is the machine's other work (the process waited for a core), not
+the tick's. ``--scene pit`` measures the same frames on ``ball_pit.py``'s pit (r 0.5 m, most
+balls still falling in the first seconds) instead of the screen box (a settled pile).
+
 Launch to first frame: ``python main.py --level levels/<first level>`` in a fresh process
 (SDL dummy drivers), with ``pygame.display.flip`` wrapped so that the first flip reports
 the wall-clock time and exits the process: measured from just before the process is
@@ -33,6 +44,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")     # no screen needed
@@ -73,7 +85,51 @@ def screen_box_level(n, seed=common.SEED):
     }
 
 
-def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
+def pit_doc(n):
+    """ball_pit.py's pit as a level document (common.pit_scene, common.pit_level)."""
+    doc = common.pit_level(common.pit_scene(n))
+    doc["name"] = f"Frame benchmark on the ball pit, {n} balls"
+    return doc
+
+
+SCENES = {"box": screen_box_level, "pit": pit_doc}
+
+
+def touching_per_ball(world, slack=0.02):
+    """Ball pairs touching or overlapping (centres within (1 + slack) (r_i + r_j)) per ball."""
+    if world.count == 0:
+        return 0.0
+    i, _, _ = common.overlapping_pairs(world.pos, np.asarray(world.radius, float) * (1.0 + slack))
+    return len(i) / world.count
+
+
+class TickLog:
+    """Wraps ``app._step`` (every tick the app runs, on whichever thread): per tick the wall
+    and thread-CPU ms of world.step and the app's bookkeeping, whether it was one compiled call,
+    whether it ran on the main thread."""
+
+    def __init__(self, app):
+        self.ticks = []
+        self._step = app._step
+        app._step = self
+
+    def __call__(self, world):
+        one_call = bool(world.ticks_in_one_call())
+        main = threading.current_thread() is threading.main_thread()
+        c0, w0 = time.thread_time(), time.perf_counter()
+        out = self._step(world)
+        self.ticks.append(((time.perf_counter() - w0) * 1000.0, (time.thread_time() - c0) * 1000.0, one_call, main))
+        return out
+
+
+def _load():
+    try:
+        return float(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        return None
+
+
+def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box"):
     """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame;
     overlap: the tick on a worker thread while the frame is drawn (see the module's note).
     compare: every frame is also drawn with the balls blitted (the compiled stamper set
@@ -95,17 +151,23 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
         render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
             for n in sizes:
-                doc = screen_box_level(n)
+                doc = SCENES[scene](n)
                 path = os.path.join(folder, f"frame_{n}.json")
                 with open(path, "w") as f:
                     json.dump(doc, f)
                 app = App(path, size=SIZE, doc=complete(doc))
+                log = TickLog(app)
+                load_before = _load()
+                asleep_max = 0
+                timed_from = 0
                 step_ms, draw_ms, total_ms, blit_ms = [], [], [], []
                 ticks = 0
                 clock = time.perf_counter
                 over_step, over_draw, over_total = [], [], []
                 overlapped = 0
                 for k in range(int(warmup) + int(frames)):
+                    if k == warmup:
+                        timed_from = len(log.ticks)
                     if overlap and k % 2:
                         t0 = clock()
                         app.start_update(TICK)
@@ -117,6 +179,7 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
                         ran = app.finish_update()
                         t4 = clock()
                         if k >= warmup:
+                            asleep_max = max(asleep_max, int(app.session.world.sleeping.sum()))
                             ticks += ran
                             over_step.append((t2 - t0 + t4 - t3) * 1000.0)
                             over_draw.append((t3 - t2) * 1000.0)
@@ -134,12 +197,28 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False):
                     if compare and not k % 2:
                         blit_ms.append(_blit_draw_ms(app, screen))
                     if k >= warmup:
+                        asleep_max = max(asleep_max, int(app.session.world.sleeping.sum()))
                         ticks += ran
                         step_ms.append((t1 - t0) * 1000.0)
                         draw_ms.append((t3 - t2) * 1000.0)
                         total_ms.append((t1 - t0 + t3 - t2) * 1000.0)
                 pygame.event.pump()
-                rows.append({"n": n, "balls_at_end": app.world.count, "ticks_per_frame": ticks / max(1, frames),
+                world = app.session.world
+                timed = log.ticks[timed_from:]
+                serial = [t for t in timed if t[3]]
+                apart = [t for t in timed if not t[3]]
+                path = {"execution": getattr(world.solver, "execution", None),
+                        "one_call_ticks": sum(t[2] for t in timed), "ticks": len(timed),
+                        "worker_ticks": len(apart), "sleeping": bool(world.solver.options.sleeping),
+                        "asleep_max": asleep_max, "substeps": int(world.substeps), "integrator": world.integrator,
+                        "touching_per_ball": touching_per_ball(world)}
+                rows.append({"n": n, "scene": scene, "path": path,
+                             "load": [load_before, _load()],
+                             "tick_wall": summary_ms([t[0] for t in serial]),
+                             "tick_cpu": summary_ms([t[1] for t in serial]),
+                             "tick_wall_apart": summary_ms([t[0] for t in apart]) if overlap else None,
+                             "tick_cpu_apart": summary_ms([t[1] for t in apart]) if overlap else None,
+                             "balls_at_end": app.world.count, "ticks_per_frame": ticks / max(1, frames),
                              "scale_px_per_m": float(app.camera.scale),
                              "ball_radius_px": float(RADIUS * app.camera.scale),
                              "step": summary_ms(step_ms), "draw": summary_ms(draw_ms), "total": summary_ms(total_ms),
@@ -252,10 +331,12 @@ def launch_times(launches=5, level=None, timeout=60.0):
 
 
 def report(data):
+    scene = data.get("scene", "box")
     lines = [f"One frame at {SIZE[0]}x{SIZE[1]} (SDL dummy video): step = app.update(1/60), "
              f"draw = app.draw + display.flip;",
              f"{data['frames']} timed frames after {data['warmup']} warm-up frames, medians in ms; "
-             f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen", ""]
+             + (f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen (a settled pile)"
+                if scene == "box" else "scene: ball_pit.py's pit (r 0.5 m, six obstacles; balls mostly falling)"), ""]
     if data["frames_results"]:
         compare = any(r.get("draw_blit") for r in data["frames_results"])
         head = ["N", "step ms", "draw ms", "frame ms", "frame p90 ms", "ball radius px", "ticks/frame"]
@@ -286,6 +367,7 @@ def report(data):
                                        f"{r['total']['p90']:.2f}", f"{r['overlap']['frames_apart']}"]
                                       for r in over], "r" * len(head)))
         lines.append("(a smooth 60 FPS needs the frame under 16.7 ms)")
+        lines += [""] + path_lines(data["frames_results"])
     if data.get("launch"):
         lnc = data["launch"]
         each = ", ".join(f"{o['launch_to_first_frame_s']:.2f}" for o in lnc["launches"])
@@ -295,6 +377,31 @@ def report(data):
     lines.append("")
     lines += machine_lines(data["machine"])
     return "\n".join(lines)
+
+
+def path_lines(rows):
+    """What each size measured: the execution and path of its ticks, sleep, the scene's
+    contacts, the tick's wall against CPU ms, the load average."""
+    head = ["N", "execution", "one-call ticks", "on worker", "sleeping (most asleep)", "touching/ball",
+            "tick wall ms", "tick CPU ms", "wall/CPU", "load before-after"]
+    body = []
+    for r in rows:
+        p = r["path"]
+        wall, cpu = r["tick_wall"]["median"], r["tick_cpu"]["median"]
+        load = r.get("load") or [None, None]
+        body.append([f"{r['n']:,}", str(p["execution"]), f"{p['one_call_ticks']}/{p['ticks']}",
+                     str(p["worker_ticks"]), ("on" if p["sleeping"] else "off") + f" ({p['asleep_max']})",
+                     f"{p['touching_per_ball']:.2f}", f"{wall:.2f}", f"{cpu:.2f}",
+                     f"{wall / cpu:.2f}" if cpu > 0 else "-",
+                     "-" if load[0] is None else f"{load[0]:.1f}-{load[1]:.1f}"])
+    lines = ["measured: the ticks run on the main thread (serial frames), world.step inside app.update: its wall ms and "
+             "this thread's CPU ms (a wall/CPU well above 1: the process waited for a core)",
+             table(head, body, "r" * len(head))]
+    apart = [r for r in rows if r.get("tick_cpu_apart") and r["path"]["worker_ticks"]]
+    if apart:
+        lines.append("--overlap's ticks on the worker thread, wall / CPU ms: " + ", ".join(
+            f"{r['n']:,}: {r['tick_wall_apart']['median']:.2f} / {r['tick_cpu_apart']['median']:.2f}" for r in apart))
+    return lines
 
 
 def main(argv=None):
@@ -308,6 +415,8 @@ def main(argv=None):
                    help="also draw every frame with the balls blitted, interleaved (stamper vs fblits)")
     p.add_argument("--overlap", action="store_true",
                    help="the game's two-core loop: each tick on a worker thread while the frame before it is drawn")
+    p.add_argument("--scene", choices=tuple(SCENES), default="box",
+                   help="box: the screen box (a settled pile, default); pit: ball_pit.py's pit (balls mostly falling)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     args = p.parse_args(argv)
     if args.overlap and args.compare:
@@ -318,8 +427,8 @@ def main(argv=None):
     info = machine_info()
     info["pygame"] = pygame.version.ver
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
-            "machine": info, "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare,
-                                                      args.overlap)}
+            "scene": args.scene, "machine": info,
+            "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare, args.overlap, args.scene)}
     if args.overlap:
         data["second_core"] = second_core()
     data["launch"] = launch_times(args.launches) if args.launches else None
