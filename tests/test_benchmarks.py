@@ -221,12 +221,16 @@ def test_bench_sleep_puts_a_resting_pile_to_sleep():
 
 
 def test_bench_frame_runs():
-    """Serial frames and, interleaved (--overlap), the game's two-core frames."""
+    """Serial frames and, in a pass of their own (--overlap), the game's two-core frames; the
+    report says which execution and path the ticks took."""
     data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "3", "--warmup", "1",
                            "--launches", "1", "--overlap", "--json"))
     row = data["frames_results"][0]
     assert row["n"] == 100
-    assert row["overlap"]["frames_apart"] == 2           # frames 1 and 3 of 4 ran their tick on the worker
+    assert row["overlap"]["frames_apart"] == 3           # every timed frame of the pass ran its tick on the worker
+    assert row["overlap"]["ticks"]["on_worker"] == 3 and row["path"]["execution"] == "compiled"
+    assert row["path"]["one_call_ticks"] == row["path"]["ticks"] == 3     # a segment box: the one-call tick
+    assert row["tick_cpu"]["median"] > 0 and row["path"]["touching_per_ball"] >= 0
     for part in ("step", "draw", "total"):
         assert math.isfinite(row[part]["median"]) and row[part]["median"] > 0
         assert math.isfinite(row["overlap"][part]["median"]) and row["overlap"][part]["median"] > 0
