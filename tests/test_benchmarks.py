@@ -363,3 +363,47 @@ def test_the_compile_profile_takes_each_callees_compile_out_of_its_callers():
     rows = {r["function"]: r for r in bench_coldstart.compile_table(notes)}
     assert {name: (r["inclusive_s"], r["exclusive_s"], r["depth"]) for name, r in rows.items()} == {
         "tick": (10.0, 4.0, 0), "_substep": (6.0, 4.0, 1), "_candidates": (2.0, 2.0, 2), "sweep": (0.5, 0.5, 0)}
+
+
+def test_profile_tick_times_every_statement_of_the_substep_and_names_it_by_its_kernel():
+    import ast
+    import profile_tick
+    source = '''
+from numba import njit
+from game import _kernels as K
+
+
+@njit(cache=True)
+def _helper(x):
+    return x
+
+
+@njit(cache=True)
+def _substep(a, b):
+    c = a + b
+    d = K.solve(_helper(c), b)
+    if d:
+        e = _helper(K.prepare_contacts(d))
+    return c, d
+
+
+@njit(cache=True, nogil=True)
+def tick(n, a, b):
+    for k in range(n - 1):
+        a, b = _substep(a, b)
+    return _substep(a, b)
+
+
+STAGES = (_helper, _substep, tick)
+'''
+    text, labels = profile_tick.timed_source(source)
+    assert labels == ["glue", "K.solve", "K.prepare_contacts", "glue",          # the sub-step's 3 statements + return
+                      "tick: _substep", "tick: _substep"]
+    tree = ast.parse(text)                                                      # valid Python
+    names = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert [a.arg for a in names["_substep"].args.args] == ["a", "b", "_timers"]
+    assert [a.arg for a in names[profile_tick.TIMED].args.args] == ["n", "a", "b", "_timers"]
+    assert "tick" in names and "STAGES = (_helper, _substep, _tick_timed)" in text   # the wrapper; references renamed
+    assert text.count("_rdtsc() - _t0") == len(labels)
+    with pytest.raises(RuntimeError, match="needs updating"):
+        profile_tick.timed_source("def f():\n    pass\n")
