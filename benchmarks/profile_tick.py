@@ -17,7 +17,11 @@ rate is measured against ``time.perf_counter``.
 
 Printed per size: each part's ms of a tick (mean over the timed ticks) and its share of the
 step's CPU time (``time.thread_time`` around ``World.step``: the tick plus the Python around
-it); "outside the compiled call" is the step's CPU time less the tick's. The scenes are
+it); "outside the compiled call" is the step's CPU time less the tick's (``thread_time``
+around the compiled call). The cycle counter runs on while the thread waits for a core, so
+its own milliseconds are wall time; a part's ms is therefore its share of the tick's counts
+times the tick's CPU ms (a wait lands in a part in proportion to its length, so the shares
+stay fair on a busy machine; the counter's wall ms are printed beside the CPU ms). The scenes are
 ``ball_pit.py``'s pit ("pit", the default: the same ticks as ball_pit.py, most balls still
 falling), ``bench_frame.py``'s screen box ("box": a settled pile of r 0.25 m balls) and
 ``common.pile_scene`` ("pile"). Nothing in game/ changes.
@@ -63,10 +67,15 @@ def _rdtsc(typingctx):
 _EPILOGUE = '''
 
 TIMERS = np.zeros({slots}, np.int64)
+TICK_CPU = [0.0]          # s of thread CPU time inside the compiled tick
 
 
 def tick(*args):
-    return {timed}(*args, TIMERS)
+    import time as _time
+    c0 = _time.thread_time()
+    out = {timed}(*args, TIMERS)
+    TICK_CPU[0] += _time.thread_time() - c0
+    return out
 
 
 @njit
@@ -198,6 +207,7 @@ def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None):
             if progress and not rows:
                 progress(f"compiled and warmed up in {time.perf_counter() - t0:.1f} s")
             timed.TIMERS[:] = 0
+            timed.TICK_CPU[0] = 0.0
             cpu = 0.0
             for _ in range(int(ticks)):
                 c0 = time.thread_time()
@@ -205,10 +215,18 @@ def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None):
                 cpu += time.thread_time() - c0
             accel.TICK = original
             hz = counter_hz(timed)
-            parts = {}
+            # The counter runs on while the thread waits for a core: its ms are wall ms. Each
+            # part's share of the tick's counts is fair all the same (a wait lands in a part
+            # in proportion to its length), so the parts are given as those shares of the
+            # compiled tick's thread CPU time.
+            counts = {}
             for k, label in enumerate(labels):
-                parts[label] = parts.get(label, 0.0) + timed.TIMERS[k] / hz * 1000.0 / ticks
-            rows.append({"n": n, "step_cpu_ms": cpu * 1000.0 / ticks, "parts_ms": parts, "counter_hz": hz,
+                counts[label] = counts.get(label, 0) + int(timed.TIMERS[k])
+            whole = sum(v for k, v in counts.items() if k.startswith("tick: ")) or 1
+            tick_cpu = timed.TICK_CPU[0] * 1000.0 / ticks
+            parts = {k: tick_cpu * v / whole for k, v in counts.items()}
+            rows.append({"n": n, "step_cpu_ms": cpu * 1000.0 / ticks, "tick_cpu_ms": tick_cpu, "parts_ms": parts,
+                         "counter_wall_ms": whole / hz * 1000.0 / ticks, "counter_hz": hz,
                          "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None})
             if progress:
                 progress(f"N={n}: step {cpu * 1000.0 / ticks:.2f} ms CPU a tick")
@@ -241,15 +259,18 @@ def report(data):
     tick_total = [sum(v for k, v in r["parts_ms"].items() if k.startswith("tick: ")) for r in rows]
     line("= the sub-steps", substeps)
     line("the tick around its sub-steps (copies, impacts, resting)", [t - s for t, s in zip(tick_total, substeps)])
-    line("= the compiled tick", tick_total)
+    line("= the compiled tick (its thread CPU time)", tick_total)
     line("World.step outside the compiled call (Python, numpy, sleep)",
          [r["step_cpu_ms"] - t for r, t in zip(rows, tick_total)])
     line("= World.step (thread CPU time)", [r["step_cpu_ms"] for r in rows])
     lines = [f"Where a tick's time goes, by kernel: scene {data['scene']}, mean over {data['ticks']} ticks after "
              f"{data['warmup']} warm-up ticks; cycle-counter timers around each statement of the one-call tick "
-             f"({os.path.relpath(data['tick_module'], common.ROOT)}), % of World.step's CPU time",
+             f"({os.path.relpath(data['tick_module'], common.ROOT)}): each part's share of the tick's counts times "
+             f"the tick's thread CPU ms; % of World.step's thread CPU time",
              table(head, body, "l" + "r" * (len(head) - 1)),
-             "load average: " + ", ".join(f"{r['n']:,}: {r['load']:.1f}" for r in rows if r["load"] is not None)]
+             "load average: " + ", ".join(f"{r['n']:,}: {r['load']:.1f}" for r in rows if r["load"] is not None),
+             "the tick by the counter (wall: with the waits for a core) against its CPU ms: " + ", ".join(
+                 f"{r['n']:,}: {r['counter_wall_ms']:.2f} / {r['tick_cpu_ms']:.2f}" for r in rows)]
     lines += common.machine_lines(data["machine"])
     return "\n".join(lines)
 
