@@ -124,7 +124,7 @@ def test_ball_pit_json_has_both_engines():
             q = row[engine]["quality"]
             assert q["finite"] and q["escaped"] == 0
         assert math.isfinite(row["ratio"]) and row["ratio"] > 0
-    assert set(data["scaling_exponent"]) == {"ours", "pymunk"}
+    assert {"ours", "pymunk"} <= set(data["scaling_exponent"])     # and "box2d" where pyb2d3 imports
     assert all(math.isfinite(v) for v in data["scaling_exponent"].values())
     assert data["machine"]["cpu_count"] >= 1 and data["machine"]["numpy"]
 
@@ -134,6 +134,63 @@ def test_ball_pit_table():
     for text in ("ours ms/tick", "pymunk ms/tick", "ours/pymunk", "escaped", "mean overlap", "max overlap",
                  "scaling exponent", "machine:", "the ratio is the figure to compare"):
         assert text in out
+
+
+def _has_pyb2d3():
+    import importlib.util
+    return importlib.util.find_spec("pyb2d3") is not None
+
+
+_BOX2D_SCENE_CHECK = r"""
+import sys
+sys.path.insert(0, "benchmarks")
+import numpy as np
+import ball_pit, common
+scene = common.pit_scene(60)
+world, bodies = ball_pit.build_box2d(scene)
+assert np.allclose(bodies.get_positions(), scene["balls"], atol=1e-5)
+assert np.allclose([b.mass for b in bodies], common.BALL_MASS, rtol=1e-5)
+assert np.allclose([b.rotational_inertia() for b in bodies], 0.5 * common.BALL_MASS * common.BALL_RADIUS ** 2, rtol=1e-5)
+for _ in range(5):
+    world.step(common.TICK, 4)
+# 5 ticks of free fall: v = g t, and no ball has touched another or a wall yet.
+assert np.allclose(bodies.get_linear_velocities()[:, 1], -common.GRAVITY * 5 * common.TICK, rtol=1e-3)
+print("box2d scene ok")
+"""
+
+
+@pytest.mark.skipif(not _has_pyb2d3(), reason="pyb2d3 (Box2D v3) is not installed: ball_pit.py runs without it")
+def test_ball_pit_runs_box2d_on_a_tiny_pit_and_matches_the_scene():
+    data = json.loads(_run("benchmarks/ball_pit.py", "--sizes", "60", "--ticks", "5", "--warmup", "2",
+                           "--only", "box2d", "--json", "--quiet"))
+    row = data["results"][0]
+    assert data["missing"] is None and math.isfinite(row["box2d"]["ms_per_tick"]) and row["box2d"]["ms_per_tick"] > 0
+    assert row["box2d"]["settings"]["substeps"] == 4 and row["box2d"]["settings"]["sleeping"] is False
+    # The same scene as ours: positions, 1 kg discs, free fall that agrees for a few ticks (in a
+    # child process: pyb2d3 lists "leaked" objects on stderr when the interpreter ends).
+    assert "box2d scene ok" in _run("-c", _BOX2D_SCENE_CHECK)
+
+
+def test_ball_pit_without_pyb2d3_runs_the_others_and_says_so_in_one_line(monkeypatch):
+    import ball_pit
+    monkeypatch.setattr(ball_pit, "box2d_missing", lambda: "Box2D v3 left out: pyb2d3 does not import here")
+    data = ball_pit.run([40], ticks=2, warmup=1)
+    assert data["engines"] == ["ours", "pymunk"] and "box2d" not in data["results"][0]
+    out = ball_pit.report(data)
+    assert out.count("Box2D v3 left out") == 1 and "ours/pymunk" in out
+
+
+def test_equal_quality_finds_the_fewest_pymunk_steps_that_match():
+    import ball_pit
+    scene = common.pit_scene(60)
+    target = 0.5 * ball_pit.run_pymunk(scene, 30, 10)["quality"]["overlap_mean"] or 1e-3
+    eq = ball_pit.equal_quality_pymunk(scene, target, 2 * target, 30, 10, most=8)
+    tried = {k: ov for k, _, ov in eq["tries"]}
+    if eq["steps"] is None:
+        assert all(ov > target for ov in tried.values()) and max(tried) == 8
+    else:
+        assert tried[eq["steps"]] <= target                         # it matches ...
+        assert eq["steps"] == 2 or tried[eq["steps"] - 1] > target   # ... and one step fewer does not
 
 
 def test_pymunk_and_our_scene_match():
@@ -170,12 +227,16 @@ def test_bench_sleep_puts_a_resting_pile_to_sleep():
 
 
 def test_bench_frame_runs():
-    """Serial frames and, interleaved (--overlap), the game's two-core frames."""
+    """Serial frames and, in a pass of their own (--overlap), the game's two-core frames; the
+    report says which execution and path the ticks took."""
     data = json.loads(_run("benchmarks/bench_frame.py", "--sizes", "100", "--frames", "3", "--warmup", "1",
                            "--launches", "1", "--overlap", "--json"))
     row = data["frames_results"][0]
     assert row["n"] == 100
-    assert row["overlap"]["frames_apart"] == 2           # frames 1 and 3 of 4 ran their tick on the worker
+    assert row["overlap"]["frames_apart"] == 3           # every timed frame of the pass ran its tick on the worker
+    assert row["overlap"]["ticks"]["on_worker"] == 3 and row["path"]["execution"] == "compiled"
+    assert row["path"]["one_call_ticks"] == row["path"]["ticks"] == 3     # a segment box: the one-call tick
+    assert row["tick_cpu"]["median"] > 0 and row["path"]["touching_per_ball"] >= 0
     for part in ("step", "draw", "total"):
         assert math.isfinite(row[part]["median"]) and row[part]["median"] > 0
         assert math.isfinite(row["overlap"][part]["median"]) and row["overlap"][part]["median"] > 0
@@ -308,3 +369,47 @@ def test_the_compile_profile_takes_each_callees_compile_out_of_its_callers():
     rows = {r["function"]: r for r in bench_coldstart.compile_table(notes)}
     assert {name: (r["inclusive_s"], r["exclusive_s"], r["depth"]) for name, r in rows.items()} == {
         "tick": (10.0, 4.0, 0), "_substep": (6.0, 4.0, 1), "_candidates": (2.0, 2.0, 2), "sweep": (0.5, 0.5, 0)}
+
+
+def test_profile_tick_times_every_statement_of_the_substep_and_names_it_by_its_kernel():
+    import ast
+    import profile_tick
+    source = '''
+from numba import njit
+from game.physics.compiled import kernels as K
+
+
+@njit(cache=True)
+def _helper(x):
+    return x
+
+
+@njit(cache=True)
+def _substep(a, b):
+    c = a + b
+    d = K.solve(_helper(c), b)
+    if d:
+        e = _helper(K.prepare_contacts(d))
+    return c, d
+
+
+@njit(cache=True, nogil=True)
+def tick(n, a, b):
+    for k in range(n - 1):
+        a, b = _substep(a, b)
+    return _substep(a, b)
+
+
+STAGES = (_helper, _substep, tick)
+'''
+    text, labels = profile_tick.timed_source(source)
+    assert labels == ["glue", "K.solve", "K.prepare_contacts", "glue",          # the sub-step's 3 statements + return
+                      "tick: _substep", "tick: _substep"]
+    tree = ast.parse(text)                                                      # valid Python
+    names = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert [a.arg for a in names["_substep"].args.args] == ["a", "b", "_timers"]
+    assert [a.arg for a in names[profile_tick.TIMED].args.args] == ["n", "a", "b", "_timers"]
+    assert "tick" in names and "STAGES = (_helper, _substep, _tick_timed)" in text   # the wrapper; references renamed
+    assert text.count("_rdtsc() - _t0") == len(labels)
+    with pytest.raises(RuntimeError, match="needs updating"):
+        profile_tick.timed_source("def f():\n    pass\n")
