@@ -38,7 +38,8 @@ from game import paths
 
 _lock = threading.Lock()
 _loaded = {}            # stage -> its module once loaded (a cache of this loader's; nobody reads it)
-_MODULES = {"_kernels": "kernels", "_step_kernels": "step"}   # STAGES' modules in game.physics.compiled
+_MODULES = {"_kernels": "kernels", "_step_kernels": "step",    # STAGES' modules in game.physics.compiled
+            "_joint_kernels": "joints"}                         # (the joints' load with the kernels)
 
 # The halves of the compile work (kernels.warm_up(part)), one child each, about as long as each
 # other (the kernels of each: kernels.WARM_UP_PARTS): "prepare" (the contacts' preparation,
@@ -58,6 +59,7 @@ class Compiled(typing.NamedTuple):
     sub-step by sub-step)."""
     kernels: object
     tick: object = None
+    joints: object = None    # game.physics.compiled.joints (None: the world solves its joints on numpy)
 
     @property
     def releases_lock(self):
@@ -106,7 +108,7 @@ def load(tick=True):
     kernels = _load_stage("_kernels")
     if kernels is None:
         return None
-    return Compiled(kernels, _load_stage("_step_kernels") if tick else None)
+    return Compiled(kernels, _load_stage("_step_kernels") if tick else None, _load_stage("_joint_kernels"))
 
 
 _children = []          # the compiling child processes while they run
