@@ -227,3 +227,16 @@ def test_random_jointed_scenes_stay_finite_keep_momentum_and_agree_on_both_execu
         for _ in range(30):
             compiled_world.step(TICK)
         assert compiled_world.state_hash() == numpy_world.state_hash()
+
+
+def test_the_mouse_grab_pulls_a_jointed_ball_and_the_rod_holds(execution):
+    w = world({"gravity": [0, -G], "bounds": [-10, -10, 10, 10],
+               "balls": [{"pos": [0, 3], "radius": 0.2}, {"pos": [0, 1], "radius": 0.2}],
+               "joints": [{"kind": "rod", "a": 0, "b": [0, 5]}, {"kind": "rod", "a": 1, "b": 0}]}, execution)
+    handle = w.grab(1, (3.0, 3.0))
+    for _ in range(180):
+        w.step(TICK)
+    assert w.pos[1, 0] > 1.5                                       # the chain swung towards the cursor
+    assert abs(math.hypot(*(w.pos[0] - (0, 5))) - 2) < 0.01 and abs(math.dist(*w.pos) - 2) < 0.01
+    w.release(handle)
+    assert len(w.joints) == 2
