@@ -240,3 +240,16 @@ def test_the_mouse_grab_pulls_a_jointed_ball_and_the_rod_holds(execution):
     assert abs(math.hypot(*(w.pos[0] - (0, 5))) - 2) < 0.01 and abs(math.dist(*w.pos) - 2) < 0.01
     w.release(handle)
     assert len(w.joints) == 2
+
+
+def test_deleting_a_ball_in_the_editor_takes_its_joints_and_renumbers_the_rest():
+    from game.editor.document import Document
+    doc = Document(complete({"segments": [{"a": [0, 0], "b": [10, 0]}],
+                             "balls": [{"pos": [1, 5]}, {"pos": [3, 5]}, {"pos": [5, 5]}],
+                             "joints": [{"kind": "rod", "a": 0, "b": 1}, {"kind": "rod", "a": 2, "b": 1},
+                                        {"kind": "rope", "a": 2, "b": [5, 8], "length": 4}]}))
+    doc.delete([("balls", 0)])
+    assert [(j["a"], j["b"]) for j in doc.definition["joints"]] == [(1, 0), (1, [5, 8])]
+    complete(doc.definition)                       # still a valid level
+    doc.undo()
+    assert len(doc.definition["joints"]) == 3

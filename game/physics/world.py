@@ -845,6 +845,9 @@ class World:
         s = self.springs
         far[s.a] = False
         far[s.b[s.b >= 0]] = False
+        j = self.joints                      # and a ball on a joint, as on a spring
+        far[j.a] = False
+        far[j.b[j.b >= 0]] = False
         if far.any():
             self.escaped_removed += int(far.sum())
             self.remove_balls(np.nonzero(far)[0])
