@@ -506,6 +506,9 @@ class PlayMode(Mode):
         fps = f"{stats.fps:.0f} FPS    " if stats.fps > 0 else ""
         draw = f"    draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else ""
         balls = "1 ball" if world.count == 1 else f"{world.count} balls"
+        broken = getattr(world, "joints_broken", 0)
+        if broken:
+            balls += f"    {broken} joint{'s' if broken != 1 else ''} broken"
         lines = [f"{balls}    time {world.time:.1f} s    energy {short_number(energy['total'])} J",
                  f"{fps}physics {stats.tick_ms:.2f} ms/tick{draw}"]
         if app.mouse_known:
