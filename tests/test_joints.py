@@ -253,3 +253,32 @@ def test_deleting_a_ball_in_the_editor_takes_its_joints_and_renumbers_the_rest()
     complete(doc.definition)                       # still a valid level
     doc.undo()
     assert len(doc.definition["joints"]) == 3
+
+
+def test_the_cradle_on_rods_passes_the_knock_to_the_last_ball():
+    from game.level import load
+    w = World.from_level(load("levels/22_cradle_rods.json"), execution="compiled" if loader.load() else "numpy")
+    first = 12.0 - w.pos[0, 0]                     # how far the first ball was pulled back
+    reach = 0.0
+    for _ in range(150):
+        w.step(TICK)
+        reach = max(reach, w.pos[4, 0] - 16.0)
+    assert reach > 0.9 * first
+    assert np.abs(w.pos[1:4, 0] - (13, 14, 15)).max() < 0.1      # the middle ones stay put
+
+
+def test_the_pendulum_clock_swings_each_rod_at_its_own_period():
+    from game.level import load
+    doc = load("levels/20_pendulum_clock.json")
+    w = World.from_level(doc, execution="compiled" if loader.load() else "numpy")
+    rods = [(j["a"], j["b"][0], j["length"]) for j in doc["joints"][:5]]
+    xs = []
+    for _ in range(int(12 / TICK)):
+        w.step(TICK)
+        xs.append([w.pos[a, 0] - x for a, x, _ in rods])
+    xs = np.array(xs)
+    for k, (_, _, length) in enumerate(rods):
+        c = np.flatnonzero((xs[:-1, k] < 0) & (xs[1:, k] >= 0)) * TICK
+        period = (c[-1] - c[0]) / (len(c) - 1)
+        exact = 4 * math.sqrt(length / G) * elliptic_k(math.sin(math.radians(10)) ** 2)
+        assert abs(period / exact - 1) < 0.01, (length, period, exact)
