@@ -163,6 +163,8 @@ def test_a_breakable_rod_holds_below_its_break_force_and_lets_go_above(execution
         assert len(w.joints) == 1 and w.joints_broken == 0 and abs(w.pos[0, 1] - 3) < 0.01
     else:
         assert len(w.joints) == 0 and w.joints_broken == 1 and w.pos[0, 1] < 3 - 0.5 * G * 1.5 ** 2
+        (when, x, y), = w.break_log                   # where it broke: the rod's middle, in its first tick
+        assert when == pytest.approx(TICK) and abs(x) < 1e-6 and abs(y - 4) < 0.01
 
 
 def test_a_chain_pinned_at_both_ends_keeps_its_links_and_sags_symmetrically(execution):

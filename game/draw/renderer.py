@@ -37,6 +37,8 @@ ROPE = (225, 205, 160)              # ropes as lines (dimmer while slack),
 ROPE_SLACK = (140, 130, 110)
 PIN = (235, 235, 235)               # anchors and pins as pins,
 MOTOR = (255, 120, 70)              # motors as a mark turning with their wheel
+SPARK = (255, 235, 120)             # a joint that broke: a spark for SPARK_FRAMES frames
+SPARK_FRAMES = 20
 ROD_WIDTH = 0.1                     # m: a rod's bar (at least 4 px)
 CONTACT = (255, 230, 80)
 OFFSET = (255, 80, 220)
@@ -193,6 +195,8 @@ class Renderer:
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
         self._font = None            # the debug layer's solver line
+        self._sparks = []            # [world point (2,), frames left]: joints that broke lately
+        self._breaks_seen = (None, 0.0)  # (the world's level, the time of the newest break drawn)
 
     def invalidate(self):
         """Forget the static layer (call when the level's geometry changed)."""
@@ -500,6 +504,7 @@ class Renderer:
         line (dimmer while slack), an anchor or a rod of length 0 as a pin, and a motor as
         a mark on its wheel that turns with it."""
         joints = getattr(world, "joints", None)
+        self._draw_sparks(surface, world, camera)
         if joints is None or len(joints) == 0 or world.count == 0:
             return
         end_a, end_b = joints.ends(np.asarray(world.pos), np.asarray(world.angle))
@@ -533,6 +538,31 @@ class Renderer:
                 tip = centre + r * np.array((math.cos(turn), -math.sin(turn)))
                 pygame.draw.circle(surface, MOTOR, centre.tolist(), int(r), 2)
                 pygame.draw.line(surface, MOTOR, centre.tolist(), tip.tolist(), 2)
+
+    def _draw_sparks(self, surface, world, camera):
+        """A spark where a joint broke (world.break_log's breaks newer than the last drawn),
+        fading over SPARK_FRAMES frames; a new world starts afresh."""
+        log = getattr(world, "break_log", [])
+        seen_level, seen = self._breaks_seen
+        if seen_level is not world.level:
+            seen = -math.inf if world.time == 0 else max((b[0] for b in log), default=-math.inf)
+        fresh = [b for b in log if b[0] > seen]
+        self._sparks += [[np.array(b[1:], float), SPARK_FRAMES] for b in fresh]
+        self._breaks_seen = (world.level, max([seen] + [b[0] for b in fresh]))
+        alive = []
+        for spark in self._sparks:
+            point, left = spark
+            centre = camera.world_to_screen(point[None])[0]
+            if np.isfinite(centre).all():
+                size = 4 + 10 * left / SPARK_FRAMES
+                for k in range(8):
+                    turn = k * math.pi / 4 + left * 0.3
+                    tip = centre + size * np.array((math.cos(turn), math.sin(turn)))
+                    pygame.draw.line(surface, SPARK, centre.tolist(), tip.tolist(), 2)
+            spark[1] = left - 1
+            if spark[1] > 0:
+                alive.append(spark)
+        self._sparks = alive
 
     def draw_grab(self, surface, world, camera, grab):
         """A grab (game.physics.grab.Grab): a line from the held ball's centre to the grab point."""

@@ -33,6 +33,7 @@ from game.physics.joints import Joints, substep_kernel as joints_numpy
 from game.physics.compiled import loader
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
+BREAK_LOG = 64               # breaks World.break_log keeps (the newest)
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 CONTACT_MARGIN = 0.2         # contacts are searched this fraction of a radius beyond reach (more:
@@ -161,6 +162,7 @@ class World:
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
         self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
         self.joints_broken = 0       # joints broken since the world was made
+        self.break_log = []          # [(time s, x, y)] of the last BREAK_LOG breaks (the game's sparks)
         self.grid = None
         self._candidates = None
         self._sleep = Sleep()        # which balls sleep (game.physics.sleep); a new world starts awake
@@ -501,9 +503,9 @@ class World:
             self.joints.prepare(CONTACT_WEIGHT[self._integrator] * h)
             for k in range(substeps):
                 self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
-            self._break_joints()
+            self._break_joints(dt)
 
-    def _break_joints(self):
+    def _break_joints(self, dt):
         """Remove the joints whose force this tick exceeded their break force; their places
         go to ``joint_breaks`` (the game shows and counts them)."""
         self.joint_breaks = np.zeros((0, 2))
@@ -513,6 +515,8 @@ class World:
         if broken.any():
             end_a, end_b = self.joints.ends(self.pos, self.angle)
             self.joint_breaks = (0.5 * (end_a + end_b))[broken]
+            self.break_log = (self.break_log + [(self.time + dt, float(x), float(y))
+                                                for x, y in self.joint_breaks.tolist()])[-BREAK_LOG:]
             self.joints_broken += int(broken.sum())
             self.joints.keep(~broken)
 
