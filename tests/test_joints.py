@@ -284,3 +284,26 @@ def test_the_pendulum_clock_swings_each_rod_at_its_own_period():
         period = (c[-1] - c[0]) / (len(c) - 1)
         exact = 4 * math.sqrt(length / G) * elliptic_k(math.sin(math.radians(10)) ** 2)
         assert abs(period / exact - 1) < 0.01, (length, period, exact)
+
+
+def test_the_game_sparks_and_sounds_a_break_once_and_counts_it(tmp_path):
+    import json
+    import pygame
+    from game.app.loop import App
+    pygame.font.init()
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10],
+                                "balls": [{"pos": [5, 5], "radius": 0.3, "mass": 2}],
+                                "joints": [{"kind": "rod", "a": 0, "b": [5, 7], "break": 5}]}))
+    g = App(str(path), size=(640, 360), level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"),
+            compiled=loader.load())
+    g.clock.budget = float("inf")
+    heard = []
+    g.audio.enabled = True
+    g.audio.play_impacts = lambda speeds, pans=None: heard.append(len(speeds))
+    for _ in range(10):
+        g.update(TICK)
+    assert g.world.joints_broken == 1 and heard == [1]           # one snap, heard once
+    surface = pygame.Surface((640, 360))
+    g.renderer.draw(surface, g.world, g.camera)
+    assert len(g.renderer._sparks) == 1

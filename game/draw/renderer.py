@@ -541,11 +541,11 @@ class Renderer:
 
     def _draw_sparks(self, surface, world, camera):
         """A spark where a joint broke (world.break_log's breaks newer than the last drawn),
-        fading over SPARK_FRAMES frames; a new world starts afresh."""
+        fading over SPARK_FRAMES frames."""
         log = getattr(world, "break_log", [])
         seen_level, seen = self._breaks_seen
         if seen_level is not world.level:
-            seen = -math.inf if world.time == 0 else max((b[0] for b in log), default=-math.inf)
+            seen = -math.inf                 # a new world: all its breaks are news
         fresh = [b for b in log if b[0] > seen]
         self._sparks += [[np.array(b[1:], float), SPARK_FRAMES] for b in fresh]
         self._breaks_seen = (world.level, max([seen] + [b[0] for b in fresh]))

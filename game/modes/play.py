@@ -20,6 +20,8 @@ from game.modes.settings import SettingsMode
 from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim
 from game.app.session import goal_reached
 
+BREAK_SOUND_SPEED = 12.0       # m/s: a joint's break sounds as loud as an impact this fast
+
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
@@ -168,6 +170,7 @@ class PlayMode(Mode):
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
+        self._break_heard = (self.world.level, -1.0)     # every break of the new world is news
         self.record_energy()
 
     def tick_outcome(self, world):
@@ -191,6 +194,7 @@ class PlayMode(Mode):
         """After a frame's ticks: the energy sample, the goal, and whether the world blew up
         (then the clock pauses: stepping inf and nan shows nothing more, and costs)."""
         self.record_energy()
+        self.hear_breaks()
         if self.blew_up_under is None and not world_is_finite(self.world):
             self.blew_up_under = self.world.integrator
             self.app.clock.paused = True
@@ -198,6 +202,19 @@ class PlayMode(Mode):
             self.complete_at = self.world.time
             self.completed.add(os.path.realpath(self.app.session.path))
             self.app.toast("level complete!")
+
+    def hear_breaks(self):
+        """A joint that broke since the last frame snaps: the loudest knock, panned to it."""
+        world, app = self.world, self.app
+        log = getattr(world, "break_log", [])
+        heard = getattr(self, "_break_heard", (None, 0.0))
+        since = heard[1] if heard[0] is world.level else -1.0        # a new world: all its breaks are news
+        fresh = [b for b in log if b[0] > since]
+        self._break_heard = (world.level, max([since] + [b[0] for b in fresh]))
+        if fresh and app.audio.enabled:
+            points = np.array([b[1:] for b in fresh], float)
+            pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
+            app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
 
     def record_energy(self):
         self.energy = self.world.energy()
