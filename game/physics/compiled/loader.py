@@ -150,6 +150,9 @@ def child_main(part, also=()):
     meanwhile was no better; benchmarks/bench_coldstart.py.)"""
     from game.physics.compiled import kernels as _kernels
     _kernels.warm_up(part)
+    if part == COMPILE_PARTS[1]:       # the joints' kernel (about 2 s on a cold cache) in the second child
+        from game.physics.compiled import joints as _joints
+        _joints.warm_up()
     for name in also:
         importlib.import_module(name).load()
 
