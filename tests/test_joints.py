@@ -307,3 +307,17 @@ def test_the_game_sparks_and_sounds_a_break_once_and_counts_it(tmp_path):
     surface = pygame.Surface((640, 360))
     g.renderer.draw(surface, g.world, g.camera)
     assert len(g.renderer._sparks) == 1
+
+
+def test_a_deleted_jointed_ball_comes_back_with_its_joints_in_their_places(execution):
+    w = world({"gravity": [0, -G], "bounds": [-10, -10, 10, 10],
+               "balls": [{"pos": [0, 3], "radius": 0.2}, {"pos": [0, 1], "radius": 0.2}, {"pos": [2, 1], "radius": 0.2}],
+               "joints": [{"kind": "rod", "a": 0, "b": [0, 5]}, {"kind": "rod", "a": 1, "b": 0},
+                          {"kind": "rope", "a": 2, "b": 1, "length": 3}]}, execution)
+    for _ in range(5):
+        w.step(TICK)
+    before = w.joints.definitions()
+    record = w.take_ball(1)
+    assert [(j["a"], j["b"]) for j in w.joints.definitions()] == [(0, [0.0, 5.0])]
+    w.put_back(record)
+    assert w.joints.definitions() == before

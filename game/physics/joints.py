@@ -334,6 +334,30 @@ class Joints:
         self.a = np.where(self.a >= at, self.a + 1, self.a)
         self.b = np.where(self.b >= at, self.b + 1, self.b)
 
+    def rows(self, ball, ids):
+        """[(position k, {field: value})] of the joints on ball index ``ball``, their ``a`` and
+        ``b`` as ball ids (``ids``: the world's; b = -1: the anchor), for ``insert_rows``."""
+        out = []
+        for k in np.flatnonzero((self.a == ball) | (self.b == ball)).tolist():
+            row = {name: getattr(self, name)[k].item() for name, _ in _FIELDS}
+            row["a"] = int(ids[row["a"]])
+            row["b"] = int(ids[row["b"]]) if row["b"] >= 0 else -1
+            out.append((k, row))
+        return out
+
+    def insert_rows(self, rows, ids):
+        """Put back joints from ``rows`` at their positions, their ball ids turned into the
+        indices of ``ids`` (the world's now); a joint whose other ball has gone stays out."""
+        for k, row in sorted(rows, key=lambda r: r[0]):
+            a = np.flatnonzero(ids == row["a"])
+            b = np.flatnonzero(ids == row["b"]) if row["b"] >= 0 else np.array([-1])
+            if not (len(a) and len(b)):
+                continue
+            row = dict(row, a=int(a[0]), b=int(b[0]))
+            at = min(k, len(self))
+            for name, dtype in _FIELDS:
+                setattr(self, name, np.insert(getattr(self, name), at, np.array(row[name], dtype)))
+
     def definitions(self):
         """The joints as normalised level items (their warm-start impulses are not kept)."""
         out = []

@@ -104,6 +104,7 @@ class BallRecord:
     (b = -1: anchored)] in spring id order."""
     rows: dict
     springs: list = dataclasses.field(default_factory=list)
+    joints: list = dataclasses.field(default_factory=list)   # [(position, row)]: Joints.rows
 
     @property
     def ball_id(self):
@@ -362,7 +363,8 @@ class World:
             b = int(row["b"])                              # ball indices become ball ids
             row["a"], row["b"] = int(self.ids[row["a"]]), int(self.ids[b]) if b >= 0 else -1
             kept.append(row)
-        record = BallRecord({name: np.array(getattr(self, name)[index], copy=True) for name in BALL_ARRAYS}, kept)
+        record = BallRecord({name: np.array(getattr(self, name)[index], copy=True) for name in BALL_ARRAYS}, kept,
+                            self.joints.rows(index, self.ids))
         self.remove_balls([index])
         return record
 
@@ -381,13 +383,14 @@ class World:
         self._sleep.insert(at)                 # awake: what it touches wakes at the next tick
         springs = self.forces.springs
         springs.shift_balls(at)
-        self.joints.shift_balls(at)            # (the ball's own joints went with it and stay gone)
+        self.joints.shift_balls(at)            # (the ball's own joints come back below)
         for row in record.springs:
             a = np.flatnonzero(self.ids == row["a"])
             b = np.flatnonzero(self.ids == row["b"]) if row["b"] >= 0 else np.array([-1])
             if len(a) and len(b):              # else its other ball is gone: nothing to hang on
                 springs.insert(dict(row, a=a[0], b=b[0]))
                 self.wake([a[0]] + ([b[0]] if b[0] >= 0 else []))
+        self.joints.insert_rows(record.joints, self.ids)
         if self.grid is not None and 2.0 * float(record.rows["radius"]) > self.grid.cell:
             self._rebuild_grid()               # as add_balls does for a ball this big
         return at
