@@ -321,3 +321,22 @@ def test_a_deleted_jointed_ball_comes_back_with_its_joints_in_their_places(execu
     assert [(j["a"], j["b"]) for j in w.joints.definitions()] == [(0, [0.0, 5.0])]
     w.put_back(record)
     assert w.joints.definitions() == before
+
+
+def test_jointed_balls_pass_through_each_other_and_others_still_collide(execution):
+    # A hinge between two overlapping balls (a shared point at the first's rim), and a third
+    # ball, not jointed, dropped onto them: the hinge's balls never push apart, the third lands.
+    w = world({"gravity": [0, 0], "bounds": [-10, -10, 10, 10],
+               "balls": [{"pos": [0, 0], "radius": 0.5}, {"pos": [0.6, 0], "radius": 0.5},
+                         {"pos": [0.3, 3], "vel": [0, -3], "radius": 0.3}],
+               "joints": [{"kind": "rod", "a": 0, "b": 1, "length": 0, "offset_a": [0.3, 0], "offset_b": [-0.3, 0]}]},
+              execution)
+    for _ in range(30):
+        w.step(TICK)
+    assert abs(math.dist(w.pos[0], w.pos[1]) - 0.6) < 1e-9          # overlapping, not pushed apart
+    assert np.abs(w.vel[:2]).max() == 0.0 and np.abs(w.spin[:2]).max() == 0.0
+    for _ in range(60):
+        w.step(TICK)
+    ends = w.joints.ends(w.pos, w.angle)
+    assert np.abs(ends[0] - ends[1]).max() < 1e-3                  # the hinge holds
+    assert w.vel[2, 1] > 0                                          # the third one bounced off them

@@ -358,6 +358,19 @@ class Joints:
             for name, dtype in _FIELDS:
                 setattr(self, name, np.insert(getattr(self, name), at, np.array(row[name], dtype)))
 
+    def unjoined(self, candidates, n):
+        """The candidate pairs (collide.find_candidates' (i, j, ball, capsule)) without the
+        ball pairs a joint joins: jointed balls do not collide (Box2D's default), so a hinge
+        may hold two overlapping balls and a chain's links may overlap. Order kept."""
+        i, j, si, s = candidates
+        both = self.b >= 0
+        if not both.any() or not len(i):
+            return candidates
+        lo = np.minimum(self.a[both], self.b[both])
+        hi = np.maximum(self.a[both], self.b[both])
+        keep = ~np.isin(i * n + j, lo * n + hi)
+        return (i, j, si, s) if keep.all() else (i[keep], j[keep], si, s)
+
     def definitions(self):
         """The joints as normalised level items (their warm-start impulses are not kept)."""
         out = []

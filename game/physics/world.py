@@ -629,8 +629,10 @@ class World:
                                    self.friction, self.statics, kernels, threshold)
         # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
         h_move = CONTACT_WEIGHT[self._integrator] * h
-        contacts = self.solver.prepare(self, self._find_candidates(prev, dt, kernels), prev, h_move,
-                                       acceleration)
+        candidates = self._find_candidates(prev, dt, kernels)
+        if len(self.joints):
+            candidates = self.joints.unjoined(candidates, self.count)     # jointed balls do not collide
+        contacts = self.solver.prepare(self, candidates, prev, h_move, acceleration)
         # 4. Respond: impacts, then the soft step, colour by colour.
         solved_from = self.pos.copy()
         self.solver.solve(self, contacts, h, h_move)
