@@ -340,3 +340,20 @@ def test_jointed_balls_pass_through_each_other_and_others_still_collide(executio
     ends = w.joints.ends(w.pos, w.angle)
     assert np.abs(ends[0] - ends[1]).max() < 1e-3                  # the hinge holds
     assert w.vel[2, 1] > 0                                          # the third one bounced off them
+
+
+def test_a_two_wheeled_car_drives_at_its_motors_speed_times_the_wheel_radius(execution):
+    omega, r = 4.0, 0.5
+    w = world({"gravity": [0, -G], "bounds": [-5, -1, 60, 10], "segments": [{"a": [-5, 0], "b": [60, 0], "friction": 1.0}],
+               "balls": [{"pos": [0, r], "radius": r, "friction": 1.0}, {"pos": [3, r], "radius": r, "friction": 1.0},
+                         {"pos": [1.5, 1.6], "radius": 0.4}],
+               "joints": [{"kind": "rod", "a": 0, "b": 1},
+                          {"kind": "rod", "a": 0, "b": 2, "motor": {"speed": -omega, "torque": 50}},
+                          {"kind": "rod", "a": 1, "b": 2, "motor": {"speed": -omega, "torque": 50}}]}, execution)
+    for _ in range(120):
+        w.step(TICK)
+    start, t0 = w.pos.mean(axis=0), w.time
+    for _ in range(120):
+        w.step(TICK)
+    speed = (w.pos.mean(axis=0) - start) / (w.time - t0)
+    assert abs(speed[0] / (omega * r) - 1) < 0.01 and abs(speed[1]) < 1e-3
