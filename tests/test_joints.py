@@ -357,3 +357,16 @@ def test_a_two_wheeled_car_drives_at_its_motors_speed_times_the_wheel_radius(exe
         w.step(TICK)
     speed = (w.pos.mean(axis=0) - start) / (w.time - t0)
     assert abs(speed[0] / (omega * r) - 1) < 0.01 and abs(speed[1]) < 1e-3
+
+
+def test_the_car_crosses_the_bridge_and_climbs_the_hill():
+    from game.level import load
+    w = World.from_level(load("levels/23_car_bridge.json"), execution="compiled" if loader.load() else "numpy")
+    lengths = w.joints.length.copy()
+    worst = 0.0
+    for _ in range(int(10 / TICK)):
+        w.step(TICK)
+        ends = w.joints.ends(w.pos, w.angle)
+        worst = max(worst, float(np.max(np.abs(np.hypot(*(ends[1] - ends[0]).T) - lengths) / lengths)))
+    assert w.pos[2, 0] > 25 and w.pos[2, 1] > 7.5        # over the bridge and up on the hill
+    assert worst < 0.025                                  # every rod (car and bridge) held to 2.5 %
