@@ -21,15 +21,21 @@ The stages, as Box2D's (src/distance_joint.c, src/revolute_joint.c), in ``subste
 ``prepare`` once a tick (the softness for this sub-step length; the peak forces cleared),
 then in each sub-step after the contacts' solve: warm start (the last sub-step's impulses
 again), ``JOINT_ITERATIONS`` passes with the soft bias (joint_hertz, damping ratio) and
-``JOINT_RELAX_ITERATIONS`` passes without it. Anchors and effective masses are taken at the
-balls' current positions and angles in every pass (Box2D turns its prepared anchors by each
-body's rotation since the prepare: the same thing).
+``JOINT_RELAX_ITERATIONS`` passes without it. Anchors, axes and effective masses are worked
+out in every pass (Box2D turns its prepared anchors by each body's rotation since the
+prepare: the same thing), at the sub-step's start for the warm start and the biased passes
+and at the positions now for the relax (see below). Jointed balls do not collide with each
+other (``unjoined``, Box2D's default).
 
 This engine has integrated the positions before the solve (x* = x + h v): a velocity change
 dv of the warm start and the biased passes moves positions by ``h_move`` dv, as the
-contacts' does (game.physics.solver), and the relax passes change velocities only. The
-bias therefore acts on the error at the sub-step's start, C0 = C(x*) - h_move Cdot, so that
-in the rigid limit the positions land on the constraint: C(x* + h_move dv) = 0.
+contacts' does (game.physics.solver), and the relax passes change velocities only. So the
+rows of the warm start and the biased passes are taken at x* - h_move v, the sub-step's
+start (a move by h_move dv leaves it where it is), the error C is measured at x* now, and
+the bias acts on C0 = C(x*) - h_move Cdot: in the rigid limit the positions land on the
+constraint, C(x* + h_move dv) = 0, with the impulse along the start's axis (SHAKE's choice:
+a rod's correction then gives back the speed the relax onto the new tangent takes, so a
+pendulum keeps its energy; rows taken at x* lost 9 % of it in ten periods).
 
 One algorithm in one order: joints are solved one after another in their list's order
 (each joint its own colour), by ``substep_kernel``, written once in plain scalar Python.
@@ -85,7 +91,7 @@ def substep_kernel(px, py, vx, vy, angle, spin, w, inv_i,
             # The error C is measured at the held points now; the rows (axis, arms, Jacobian)
             # are taken at the sub-step's start, x - h_move v (the point this sub-step's
             # moves start from: a move by h_move dv leaves it where it is), in the warm start
-            # and the biased passes, and now in the relax (see the module docstring).
+            # and the biased passes; in the relax at the positions now (module docstring).
             back = h_move if moves else 0.0
             wa = w[ia]
             ja = inv_i[ia]
