@@ -105,6 +105,7 @@ def check_all(level, seconds=CHECK_SECONDS):
     for what, run in (("short", lambda spend: _short(level)),
                       ("in-a-wall", lambda spend: _in_wall(level, pieces, spend)),
                       ("goal", lambda spend: _goals(level)),
+                      ("rope", lambda spend: _short_ropes(level)),
                       ("crossing", lambda spend: _crossings(pieces, spend, out.notes)),
                       ("leak", lambda spend: _leaks(level, pieces, spend, out.notes))):
         budget = _Budget(what, seconds)
@@ -234,6 +235,32 @@ def _goals(level):
 def _balls(n):
     """ "1 ball", "3 balls"."""
     return f"{n} ball" if n == 1 else f"{n} balls"
+
+
+ROPE_TOLERANCE = 1e-6         # relative: a rope shorter than its ends' distance by more is reported
+
+
+def _short_ropes(level):
+    """A rope shorter than the distance between its held points at the start: the first
+    tick snaps its balls together (the level meant a longer rope, or a rod)."""
+    balls = level.get("balls", [])
+    out = []
+    for i, j in enumerate(level.get("joints", [])):
+        if j["kind"] != "rope":
+            continue
+        ends = []
+        for ball, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"])):
+            if not isinstance(ball, int):
+                ends.append(tuple(ball))
+                continue
+            (x, y), angle = balls[ball]["pos"], balls[ball]["angle"]
+            c, s = math.cos(angle), math.sin(angle)
+            ends.append((x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]))
+        distance = math.dist(*ends)
+        if distance > j["length"] * (1.0 + ROPE_TOLERANCE):
+            out.append(Finding(_mid(*ends), f"joints[{i}] is a rope {_n(j['length'])} m long between ends "
+                                            f"{_n(distance)} m apart: it snaps them together at the start"))
+    return out
 
 
 def _zone_centre_area(z):

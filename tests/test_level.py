@@ -569,7 +569,7 @@ def test_save_writes_pretty_text_in_a_stable_key_order(tmp_path):
     keys = [k for k, _ in json.loads(text, object_pairs_hook=lambda p: p)]
     assert keys[:5] == ["$schema", "format", "name", "description", "_comment"]
     assert keys[5:] == ["gravity", "integrator", "substeps", "drag", "bounds", "material", "segments", "polylines",
-                        "polygons", "balls", "springs", "spawners", "zones"]
+                        "polygons", "balls", "springs", "joints", "spawners", "zones"]
     assert '\n  "segments": [{"a": [0, 0], "b": [1, 0]}],\n' in text
     assert text.endswith("}\n")
 

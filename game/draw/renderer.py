@@ -7,6 +7,7 @@ one per (colour, pixel radius, spin mark step), with the screen positions of all
 computed by numpy in one go, and are written by a compiled stamper (game.draw.sprites)
 or, until it loads, blitted in one batched call: the same pixels either way.
 """
+import math
 from collections import deque
 from itertools import repeat
 
@@ -31,6 +32,14 @@ ZONE_EDGE_ALPHA = 170
 SPRING_SLACK = (150, 200, 255)      # shorter than rest
 SPRING_TAUT = (255, 170, 90)        # longer than rest
 SPRING_GRAB = (255, 255, 255)
+ROD = (205, 180, 140)               # joints (game.physics.joints): rods as bars,
+ROPE = (225, 205, 160)              # ropes as lines (dimmer while slack),
+ROPE_SLACK = (140, 130, 110)
+PIN = (235, 235, 235)               # anchors and pins as pins,
+MOTOR = (255, 120, 70)              # motors as a mark turning with their wheel
+SPARK = (255, 235, 120)             # a joint that broke: a spark for SPARK_FRAMES frames
+SPARK_FRAMES = 20
+ROD_WIDTH = 0.1                     # m: a rod's bar (at least 4 px)
 CONTACT = (255, 230, 80)
 OFFSET = (255, 80, 220)
 VELOCITY = (90, 230, 230)
@@ -187,6 +196,8 @@ class Renderer:
         self._static_key = None
         self._tile = None            # the broad-phase grid's translucent cell tile
         self._font = None            # the debug layer's solver line
+        self._sparks = []            # [world point (2,), frames left]: joints that broke lately
+        self._breaks_seen = (None, 0.0)  # (the world's level, the time of the newest break drawn)
 
     def invalidate(self):
         """Forget the static layer (call when the level's geometry changed)."""
@@ -211,6 +222,7 @@ class Renderer:
         grabs = list(world.grabs.values())
         self.draw_springs(surface, world, camera, hidden_ids=[i for g in grabs for i in g.spring_ids])
         self.draw_balls(surface, world, camera)
+        self.draw_joints(surface, world, camera)
         for grab in grabs:
             self.draw_grab(surface, world, camera, grab)
         if "swept" in debug:
@@ -504,6 +516,71 @@ class Renderer:
             pygame.draw.aaline(surface, colour, p, q)
             if b[k] < 0:
                 pygame.draw.circle(surface, colour, q, 3)
+
+    def draw_joints(self, surface, world, camera):
+        """Joints over the balls: a rod as a bar between its held points, a rope as a thin
+        line (dimmer while slack), an anchor or a rod of length 0 as a pin, and a motor as
+        a mark on its wheel that turns with it."""
+        joints = getattr(world, "joints", None)
+        self._draw_sparks(surface, world, camera)
+        if joints is None or len(joints) == 0 or world.count == 0:
+            return
+        end_a, end_b = joints.ends(np.asarray(world.pos), np.asarray(world.angle))
+        s0 = camera.world_to_screen(end_a)
+        s1 = camera.world_to_screen(end_b)
+        finite = np.isfinite(s0).all(axis=1) & np.isfinite(s1).all(axis=1)
+        width = max(4, int(round(ROD_WIDTH * camera.scale)))
+        span = np.hypot(*(end_b - end_a).T)
+        for k in np.flatnonzero(finite).tolist():
+            p, q = s0[k].tolist(), s1[k].tolist()
+            if joints.kind[k] == 0:
+                if joints.length[k] > 0.0:
+                    pygame.draw.line(surface, ROD, p, q, width)
+                    for point in (p, q):
+                        pygame.draw.circle(surface, ROD, point, width // 2 + 1)
+                pin = joints.length[k] == 0.0
+            else:
+                taut = span[k] >= joints.length[k] * 0.999
+                pygame.draw.aaline(surface, ROPE if taut else ROPE_SLACK, p, q)
+                pin = False
+            if joints.b[k] < 0 or pin:
+                pygame.draw.circle(surface, PIN, q, max(3, width // 2 + 2))
+                pygame.draw.circle(surface, BACKGROUND, q, max(1, width // 4 + 1))
+            if joints.has_motor[k]:
+                ball = int(joints.a[k])
+                centre = camera.world_to_screen(np.asarray(world.pos)[ball][None])[0]
+                if not np.isfinite(centre).all():
+                    continue
+                r = max(4.0, float(world.radius[ball]) * camera.scale * 0.6)
+                turn = float(world.angle[ball])
+                tip = centre + r * np.array((math.cos(turn), -math.sin(turn)))
+                pygame.draw.circle(surface, MOTOR, centre.tolist(), int(r), 2)
+                pygame.draw.line(surface, MOTOR, centre.tolist(), tip.tolist(), 2)
+
+    def _draw_sparks(self, surface, world, camera):
+        """A spark where a joint broke (world.break_log's breaks newer than the last drawn),
+        fading over SPARK_FRAMES frames."""
+        log = getattr(world, "break_log", [])
+        seen_level, seen = self._breaks_seen
+        if seen_level is not world.level:
+            seen = -math.inf                 # a new world: all its breaks are news
+        fresh = [b for b in log if b[0] > seen]
+        self._sparks += [[np.array(b[1:], float), SPARK_FRAMES] for b in fresh]
+        self._breaks_seen = (world.level, max([seen] + [b[0] for b in fresh]))
+        alive = []
+        for spark in self._sparks:
+            point, left = spark
+            centre = camera.world_to_screen(point[None])[0]
+            if np.isfinite(centre).all():
+                size = 4 + 10 * left / SPARK_FRAMES
+                for k in range(8):
+                    turn = k * math.pi / 4 + left * 0.3
+                    tip = centre + size * np.array((math.cos(turn), math.sin(turn)))
+                    pygame.draw.line(surface, SPARK, centre.tolist(), tip.tolist(), 2)
+            spark[1] = left - 1
+            if spark[1] > 0:
+                alive.append(spark)
+        self._sparks = alive
 
     def draw_grab(self, surface, world, camera, grab):
         """A grab (game.physics.grab.Grab): a line from the held ball's centre to the grab point."""

@@ -253,6 +253,17 @@ class Document:
                     self._derive(new, s)        # renumbered: still the author's spring
                 kept.append(new if new != s else s)
             after["springs"] = kept
+            joints = d.get("joints", [])
+            if joints:                          # joints on a removed ball go too, as springs do
+                kept = []
+                for j in joints:
+                    if j["a"] in gone["balls"] or (_is_index(j["b"]) and j["b"] in gone["balls"]):
+                        continue
+                    new = dict(j, a=renumber(j["a"]))
+                    if _is_index(j["b"]):
+                        new["b"] = renumber(j["b"])
+                    kept.append(new if new != j else j)
+                after["joints"] = kept
         self.apply(label or f"delete {_count(refs)}", after)
         self.selection = []
 

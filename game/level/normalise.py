@@ -49,6 +49,9 @@ DEFAULTS = {
     "balls": {"vel": [0, 0], "angle": 0.0, "spin": defaults.BALL_SPIN, "radius": defaults.BALL_RADIUS,
               "density": FROM_MATERIAL, **_SURFACE},
     "springs": {"stiffness": defaults.SPRING_STIFFNESS, "damping": defaults.SPRING_DAMPING},
+    # A joint's "length" (a rod's default: the distance at load), "motor" and "break" are
+    # filled by ``joint``: no motor and no break are left out of a normalised joint.
+    "joints": {"offset_a": [0.0, 0.0], "offset_b": [0.0, 0.0]},
     "spawners": {"vel": [0, 0], "every": defaults.SPAWNER_EVERY, "max": defaults.SPAWNER_MAX,
                  "radius": defaults.BALL_RADIUS, "density": FROM_MATERIAL, "jitter": defaults.SPAWNER_JITTER},
     "zones": {"count": defaults.ZONE_COUNT, "hold": defaults.GOAL_HOLD, "strength": defaults.ATTRACTOR_STRENGTH},
@@ -321,6 +324,7 @@ class _Normaliser:
         out["polygons"] = [piece for i, s in enumerate(d.get("polygons", [])) for piece in self.polygon(i, s)]
         out["balls"] = [self.ball(b) for b in d.get("balls", [])]
         out["springs"] = [self.spring(i, s, out["balls"]) for i, s in enumerate(d.get("springs", []))]
+        out["joints"] = [self.joint(i, j, out["balls"]) for i, j in enumerate(d.get("joints", []))]
         out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
         out["zones"] = [self.zone(i, z) for i, z in enumerate(d.get("zones", []))]
         player = d.get("player", {})
@@ -402,6 +406,48 @@ class _Normaliser:
             rest = math.hypot(other[0] - pa[0], other[1] - pa[1])
         return {**_comments(s), "a": a, "b": b, **fill("springs", {}, self.material),
                 **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
+
+    def joint(self, i, j, balls):
+        """A rod or rope: its balls checked (a missing one is a Problem with its path), its
+        offsets [0, 0] where left out, a rod's length the distance between its held points
+        at load where left out (the offsets turned by the balls' angles)."""
+        n = len(balls)
+        a, b = int(j["a"]), j["b"]
+        if a >= n:
+            raise Problem(("joints", i, "a"), f"expected a ball index {_index_range(n)}, got {render(a)}")
+        offset_a = _vec(j.get("offset_a", (0.0, 0.0)))
+        offset_b = _vec(j.get("offset_b", (0.0, 0.0)))
+
+        def held(ball, offset):
+            x, y = balls[ball]["pos"]
+            c, s = math.cos(balls[ball]["angle"]), math.sin(balls[ball]["angle"])
+            return x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]
+
+        if _is_number(b):
+            b = int(b)
+            if b >= n:
+                raise Problem(("joints", i, "b"), f"expected a ball index {_index_range(n)} or an anchor "
+                                                  f"[x, y], got {render(b)}")
+            if b == a:
+                raise Problem(("joints", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
+                                                  f"got {b}")
+            other = held(b, offset_b)
+        else:
+            b = other = _vec(b)
+        length = j.get("length")
+        if j["kind"] == "rope" and not (length is not None and length > 0):
+            raise Problem(("joints", i), f"expected a rope's length above 0 in metres, got "
+                                         f"{'none' if length is None else render(length)}")
+        if length is None:
+            pa = held(a, offset_a)
+            length = math.hypot(other[0] - pa[0], other[1] - pa[1])
+        out = {**_comments(j), "kind": j["kind"], "a": a, "b": b, "length": length,
+               "offset_a": offset_a, "offset_b": offset_b}
+        if "motor" in j:
+            out["motor"] = {**_comments(j["motor"]), "speed": j["motor"]["speed"], "torque": j["motor"]["torque"]}
+        if "break" in j:
+            out["break"] = j["break"]
+        return out
 
     def spawner(self, s):
         out = {**_comments(s), "pos": _vec(s["pos"]), "vel": _vec(s.get("vel", (0, 0)))}

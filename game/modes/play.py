@@ -23,6 +23,8 @@ from game.modes.settings import SettingsMode
 from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim, draw_spin
 from game.app.progress import my_levels_dir
 
+BREAK_SOUND_SPEED = 12.0       # m/s: a joint's break sounds as loud as an impact this fast
+
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
@@ -227,6 +229,7 @@ class PlayMode(Mode):
         self.blew_up_under = None
         if self.lab is not None:           # a reset or a new level: the comparison starts again
             self.lab = Lab(self.world, self.lab.integrator)
+        self._break_heard = (self.world.level, -1.0)     # every break of the new world is news
         self.record_energy()
 
     def start_puzzle(self):
@@ -264,6 +267,7 @@ class PlayMode(Mode):
         """After a frame's ticks: the energy sample, the goal, and whether the world blew up
         (then the clock pauses: stepping inf and nan shows nothing more, and costs)."""
         self.record_energy()
+        self.hear_breaks()
         if self.blew_up_under is None and not world_is_finite(self.world):
             self.blew_up_under = self.world.integrator
             self.app.clock.paused = True
@@ -298,6 +302,19 @@ class PlayMode(Mode):
         """The goal as the world is now (after a spawn, delete or undo between ticks)."""
         if self.goal.has_goal:
             self.goal.observe(self.world.time, goal_inside(self.world))
+
+    def hear_breaks(self):
+        """A joint that broke since the last frame snaps: the loudest knock, panned to it."""
+        world, app = self.world, self.app
+        log = getattr(world, "break_log", [])
+        heard = getattr(self, "_break_heard", (None, 0.0))
+        since = heard[1] if heard[0] is world.level else -1.0        # a new world: all its breaks are news
+        fresh = [b for b in log if b[0] > since]
+        self._break_heard = (world.level, max([since] + [b[0] for b in fresh]))
+        if fresh and app.audio.enabled:
+            points = np.array([b[1:] for b in fresh], float)
+            pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
+            app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
 
     def record_energy(self):
         self.energy = self.world.energy()
@@ -819,7 +836,10 @@ class PlayMode(Mode):
         # Cells (text, the widest it gets): each right-aligned in a fixed slot, so the block
         # does not shift as the numbers change width.
         balls = "1 ball" if world.count == 1 else f"{world.count} balls"
-        lines = [[(balls, "88888 balls"), (f"time {world.time:.1f} s", "time 8888.8 s"),
+        broken = getattr(world, "joints_broken", 0)
+        if broken:
+            balls += f"    {broken} joint{'s' if broken != 1 else ''} broken"
+        lines = [[(balls, "88888 balls    88 joints broken" if broken else "88888 balls"), (f"time {world.time:.1f} s", "time 8888.8 s"),
                   (f"energy {short_number(energy['total'])} J", "energy -8.88M J")],
                  [(f"{stats.fps:.0f} FPS" if stats.fps > 0 else "", "888 FPS"),
                   (f"physics {stats.tick_cpu_ms:.2f} ms/tick" + (" numpy" if world.execution == "numpy" else ""),

@@ -31,11 +31,13 @@ from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.solver import EXECUTIONS, Solver, SolverOptions, solve_params
 from game.physics.sleep import Sleep, reached, rest_limits
+from game.physics.joints import Joints, substep_kernel as joints_numpy
 from game.physics.compiled import loader
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 
 SLEEP_CONTACT_SLOP = 0.05  # of a radius: a sleeping pair this far apart still shows as touching (debug)
+BREAK_LOG = 64               # breaks World.break_log keeps (the newest)
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
@@ -104,6 +106,7 @@ class BallRecord:
     (b = -1: anchored)] in spring id order."""
     rows: dict
     springs: list = dataclasses.field(default_factory=list)
+    joints: list = dataclasses.field(default_factory=list)   # [(position, row)]: Joints.rows
 
     @property
     def ball_id(self):
@@ -160,6 +163,10 @@ class World:
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
         self.zones = []
         self.spawners = []
+        self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
+        self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
+        self.joints_broken = 0       # joints broken since the world was made
+        self.break_log = []          # [(time s, x, y)] of the last BREAK_LOG breaks (the game's sparks)
         self.grid = None
         self._candidates = None
         self._sleep = Sleep()        # which balls sleep (game.physics.sleep); a new world starts awake
@@ -188,6 +195,7 @@ class World:
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
+        w.joints.add(level.get("joints", []))
         w.zones = [Zone.from_definition(z) for z in level["zones"]]
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
         w.spawners = [_Spawner(s) for s in level["spawners"]]
@@ -341,6 +349,7 @@ class World:
         for name in BALL_ARRAYS:
             setattr(self, name, getattr(self, name)[keep])
         self.forces.springs.remap_balls(new_index)
+        self.joints.remap_balls(new_index)
 
     def take_ball(self, index):
         """Remove ball ``index`` (its springs go with it) and return a BallRecord of all the
@@ -357,7 +366,8 @@ class World:
             b = int(row["b"])                              # ball indices become ball ids
             row["a"], row["b"] = int(self.ids[row["a"]]), int(self.ids[b]) if b >= 0 else -1
             kept.append(row)
-        record = BallRecord({name: np.array(getattr(self, name)[index], copy=True) for name in BALL_ARRAYS}, kept)
+        record = BallRecord({name: np.array(getattr(self, name)[index], copy=True) for name in BALL_ARRAYS}, kept,
+                            self.joints.rows(index, self.ids))
         self.remove_balls([index])
         return record
 
@@ -376,12 +386,14 @@ class World:
         self._sleep.insert(at)                 # awake: what it touches wakes at the next tick
         springs = self.forces.springs
         springs.shift_balls(at)
+        self.joints.shift_balls(at)            # (the ball's own joints come back below)
         for row in record.springs:
             a = np.flatnonzero(self.ids == row["a"])
             b = np.flatnonzero(self.ids == row["b"]) if row["b"] >= 0 else np.array([-1])
             if len(a) and len(b):              # else its other ball is gone: nothing to hang on
                 springs.insert(dict(row, a=a[0], b=b[0]))
                 self.wake([a[0]] + ([b[0]] if b[0] >= 0 else []))
+        self.joints.insert_rows(record.joints, self.ids)
         if self.grid is not None and 2.0 * float(record.rows["radius"]) > self.grid.cell:
             self._rebuild_grid()               # as add_balls does for a ball this big
         return at
@@ -553,8 +565,25 @@ class World:
         if self._fused(kernels):
             self._tick_compiled(dt, self._compiled.tick)
         else:
+            self.joints.prepare(CONTACT_WEIGHT[self._integrator] * h)
             for k in range(substeps):
                 self._substep(self.time + k * h, h, dt, last=k == substeps - 1)
+            self._break_joints(dt)
+
+    def _break_joints(self, dt):
+        """Remove the joints whose force this tick exceeded their break force; their places
+        go to ``joint_breaks`` (the game shows and counts them)."""
+        self.joint_breaks = np.zeros((0, 2))
+        if not len(self.joints):
+            return
+        broken = self.joints.broken()
+        if broken.any():
+            end_a, end_b = self.joints.ends(self.pos, self.angle)
+            self.joint_breaks = (0.5 * (end_a + end_b))[broken]
+            self.break_log = (self.break_log + [(self.time + dt, float(x), float(y))
+                                                for x, y in self.joint_breaks.tolist()])[-BREAK_LOG:]
+            self.joints_broken += int(broken.sum())
+            self.joints.keep(~broken)
 
     # --------------------------------------------------------------- sleeping
     @property
@@ -624,6 +653,11 @@ class World:
         sleeping switched off), a ball of which someone moved or set going, or that an awake
         ball could reach this tick. Returns the (N,) bool awake balls, or None when all are."""
         s = self._sleep
+        if len(self.joints):
+            # Jointed balls do not sleep yet (the sleeping islands know springs, not joints):
+            # a world with joints steps whole.
+            s.wake_all()
+            return None
         causes = self._sleep_causes_now() if self.solver.options.sleeping else None
         if causes is None or causes != self._sleep_causes:
             s.wake_all()
@@ -700,11 +734,17 @@ class World:
                                    self.friction, self.statics, kernels, threshold)
         # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
         h_move = CONTACT_WEIGHT[self._integrator] * h
-        contacts = self.solver.prepare(self, self._find_candidates(prev, dt, kernels), prev, h_move,
-                                       acceleration)
+        candidates = self._find_candidates(prev, dt, kernels)
+        if len(self.joints):
+            candidates = self.joints.unjoined(candidates, self.count)     # jointed balls do not collide
+        contacts = self.solver.prepare(self, candidates, prev, h_move, acceleration)
         # 4. Respond: impacts, then the soft step, colour by colour.
         solved_from = self.pos.copy()
         self.solver.solve(self, contacts, h, h_move)
+        # 4b. Joints: warm start, soft passes, relax (game.physics.joints), after the contacts.
+        compiled = self._compiled
+        self.joints.substep(self, h, h_move, compiled.joints.substep_kernel if compiled is not None and compiled.joints is not None
+                            else joints_numpy, self.solver.options.warm_start)
         # An impact can send a light ball further than its contacts looked (a fast heavy
         # ball hit it), so the solver's moves are swept against the statics too.
         collide.sweep(solved_from, self.pos, self.vel, self.radius, self.restitution, self.friction,
@@ -721,7 +761,10 @@ class World:
         insides are pushed out by numpy)."""
         return (kernels is not None and self._compiled is not None and self._compiled.tick is not None and self.count > 0 and self.grid is not None
                 and self._integrator in kernels.UNIFORM_STEPPERS and self._integrator in kernels.FORCE_STEPPERS
-                and not self.polygons and self.substeps > 0)
+                and not self.polygons and self.substeps > 0
+                # The one-call tick does not know joints yet: a world with joints runs
+                # sub-step by sub-step (the kernels, and the joints' own after the contacts).
+                and not len(self.joints))
 
     def ticks_in_one_call(self):
         """Whether the next tick runs as one compiled call (``_fused``): game.app.loop then steps the
@@ -902,6 +945,9 @@ class World:
         s = self.springs
         far[s.a] = False
         far[s.b[s.b >= 0]] = False
+        j = self.joints                      # and a ball on a joint, as on a spring
+        far[j.a] = False
+        far[j.b[j.b >= 0]] = False
         if far.any():
             self.escaped_removed += int(far.sum())
             self.remove_balls(np.nonzero(far)[0])
@@ -947,6 +993,7 @@ class World:
         # the awake ones' (_only), and removing balls remaps them (new arrays each time).
         view.forces = copy.copy(self.forces)
         view.forces.springs = copy.copy(self.forces.springs)
+        view.joints = copy.copy(self.joints)    # a step replaces its arrays when joints go
         return view
 
     def copy(self):
@@ -1030,6 +1077,7 @@ class World:
                              "b": int(s.b[k]) if s.b[k] >= 0 else [float(v) for v in s.anchor[k]],
                              "stiffness": float(s.stiffness[k]), "damping": float(s.damping[k]),
                              "rest": float(s.rest[k])} for k in range(len(s))]
+        level["joints"] = self.joints.definitions()
         # Spawners have done their work in the snapshot: the balls they made are in "balls".
         level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in self.spawners
                              if sp.max - sp.made > 0]

@@ -57,6 +57,7 @@ class Compiled(typing.NamedTuple):
     sub-step by sub-step)."""
     kernels: object
     tick: object = None
+    joints: object = None    # game.physics.compiled.joints (None: the world solves its joints on numpy)
 
     @property
     def releases_lock(self):
@@ -84,6 +85,8 @@ def _load_stage(stage):
                 if stage == "_kernels":
                     from game.physics.compiled import warm
                     loaded = warm.kernels()
+                elif stage == "_joint_kernels":
+                    from game.physics.compiled import joints as loaded
                 else:
                     from game.physics.compiled import step as loaded
                 _loading(loaded.warm_up)
@@ -110,7 +113,7 @@ def load(tick=True):
     kernels = _load_stage("_kernels")
     if kernels is None:
         return None
-    return Compiled(kernels, _load_stage("_step_kernels") if tick else None)
+    return Compiled(kernels, _load_stage("_step_kernels") if tick else None, _load_stage("_joint_kernels"))
 
 
 _children = []          # the compiling child processes while they run
@@ -152,6 +155,9 @@ def child_main(part, also=()):
     meanwhile was no better; benchmarks/bench_coldstart.py.)"""
     from game.physics.compiled import warm
     warm.kernels().warm_up(part)
+    if part == COMPILE_PARTS[1]:       # the joints' kernel in the second child
+        from game.physics.compiled import joints
+        joints.warm_up()
     for name in also:
         importlib.import_module(name).load()
 
