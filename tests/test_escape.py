@@ -6,7 +6,8 @@ import pytest
 
 from scenes import build_world
 from game import defaults
-from game.physics.world import ESCAPE_SPANS, TICK, World
+from game.physics.world import TICK, World
+from game.physics.zones import ESCAPE_SPANS
 
 # Every test here runs on both executions: the ``execution`` fixture (conftest.py).
 

@@ -14,7 +14,8 @@ from scenes import build_world
 from game.physics.forces import Forces
 from game.physics.integrators import ORDER
 from game.level import load
-from game.physics.world import TICK, World, Zone
+from game.physics.world import TICK, World
+from game.physics.zones import Zone
 from tests.conftest import KERNELS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from game.level import complete
 from scenes import build_world
 from game.app.loop import App
-from game.physics.world import BALL_ARRAYS
+from game.physics.balls import BALL_ARRAYS
 
 CHAIN = {
     "name": "Chain",

@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 from scenes import build_world
 from game.physics.sleep import SLEEP_SPEED, SLEEP_TIME, rest_limits, resting
-from game.physics.world import TICK, Zone
+from game.physics.world import TICK
+from game.physics.zones import Zone
+from game.physics import statics
 from tests.conftest import KERNELS, ONE_CALL_TICK
 
 R = 0.1            # m: the pile's balls
@@ -267,8 +269,8 @@ def test_removing_the_static_it_rests_on_wakes_the_pile():
     w = asleep_pile()
     level = dict(w.level)
     level["segments"] = level["segments"][1:]                  # the floor goes (the editor rebuilds statics)
-    w._build_statics(level)
-    w._rebuild_grid()
+    statics.build_statics(w, level)
+    statics.rebuild_grid(w)
     w.step(TICK)
     assert not w.sleeping.any()
     run(w, 10)
@@ -318,7 +320,7 @@ def test_a_view_keeps_its_own_sleep_state_while_the_world_loses_and_wakes_balls(
     assert not np.shares_memory(view.pos, w.pos)
 
 
-def test_a_view_keeps_its_springs_while_the_world_ticks_part_asleep_and_loses_balls():
+def test_a_view_keeps_its_springs_while_the_world_ticks_part_asleep_and_loses_balls(monkeypatch):
     """The springs a view draws are the world's when it was taken: a tick with sleeping balls
     swaps the world's springs for the awake balls' (indices into them) while it runs, and a
     removed ball remaps them; neither reaches the view (the game draws it meanwhile)."""
@@ -327,12 +329,13 @@ def test_a_view_keeps_its_springs_while_the_world_ticks_part_asleep_and_loses_ba
     view = w.view()
     a, b = view.springs.a.copy(), view.springs.b.copy()
     mid_tick = []
-    real_tick = w._tick
+    from game.physics import step as step_module
+    real_tick = step_module.tick
 
-    def tick(dt, kernels):                          # what the drawing thread sees mid-tick
+    def tick(world, dt, kernels):                   # what the drawing thread sees mid-tick
         mid_tick.append((w.sleeping.sum(), view.springs.a.copy(), view.springs.b.copy()))
-        real_tick(dt, kernels)
-    w._tick = tick
+        real_tick(world, dt, kernels)
+    monkeypatch.setattr(step_module, "tick", tick)
     w.step(TICK)
     assert mid_tick[0][0] == w.count - 1            # the tick ran on the awake ball alone
     assert np.array_equal(mid_tick[0][1], a) and np.array_equal(mid_tick[0][2], b)
@@ -346,7 +349,7 @@ def test_a_sleeping_pile_shows_its_contacts_to_the_debug_layer():
     """Issue 27, bug 5: the tick works on no contact of a sleeping pile, so the contacts layer
     was empty. sleeping_contacts gives them, against a brute force over every pair and
     every wall: a pair is in contact when nearer than touching plus the slop."""
-    from game.physics.world import SLEEP_CONTACT_SLOP
+    from game.physics.debug import SLEEP_CONTACT_SLOP
     w = run(asleep_pile(), 10)
     assert len(w.contact_points) == 0
     points, offsets = w.sleeping_contacts()

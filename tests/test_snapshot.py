@@ -9,7 +9,8 @@ import pytest
 
 from game.defaults import TICK
 from game.level import load, loads, save
-from game.physics.world import BALL_ARRAYS, World, exact_masses
+from game.physics.balls import BALL_ARRAYS, exact_masses
+from game.physics.world import World
 
 # A slope, a floor, a round peg, a closed polyline and a polygon, each with its own surface;
 # balls of their own radius, mass or density and surface, rolling down and into each other,

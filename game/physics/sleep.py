@@ -23,9 +23,14 @@ compiled executions see the same bits and so sleep and wake alike (the pair sear
 the kernels' ball_contacts, which finds the same pairs as numpy, and the islands the kernels'
 union-find, which gives numpy's labels).
 """
+import contextlib
+import copy
+
 import numpy as np
 
+from game.defaults import TICK
 from game.physics import collide
+from game.physics.balls import BALL_ARRAYS
 from game.physics.solver import islands
 
 SLEEP_SPEED = 0.05     # m/s: slower than this (and |spin| r below it too) a ball is resting (Box2D: 0.05)
@@ -254,3 +259,86 @@ def reached(pos, vel, radius, movers, sleepers, dt, gravity, grid, kernels=None)
         limit = radius[a] + radius[s] + (reach[a] - np.hypot(d[0], d[1])) + reach[s]
         out[s[np.einsum("ij,ij->i", gap, gap) < limit * limit]] = True
     return out
+
+
+# ---- a World's sleeping balls: what wakes them, and stepping the awake ones only
+def sleep_causes(world):
+    """What a sleeping ball rests under: gravity, drag, the integrator, the attractors and
+    the statics (a change to any wakes every ball)."""
+    f = world.forces
+    return (tuple(float(v) for v in f.gravity), float(f.drag), world._integrator, world.statics,
+            tuple((z, float(z.strength), tuple(float(v) for v in np.ravel(z.center))) for z in f.attractors))
+
+
+def wake_reached(world, dt, kernels):
+    """Before a tick: wake every sleeping island whose causes changed (forces, statics,
+    sleeping switched off), a ball of which someone moved or set going, or that an awake
+    ball could reach this tick. Returns the (N,) bool awake balls, or None when all are."""
+    s = world._sleep
+    if len(world.joints):
+        # Jointed balls do not sleep yet (the sleeping islands know springs, not joints):
+        # a world with joints steps whole.
+        s.wake_all()
+        return None
+    causes = sleep_causes(world) if world.solver.options.sleeping else None
+    if causes is None or causes != world._sleep_causes:
+        s.wake_all()
+        world._sleep_causes = causes
+    if not s.any():
+        return None
+    s.wake(s.edited(world.pos, world.vel, world.spin))
+    s.wake(reached(world.pos, world.vel, world.radius, ~s.asleep, s.asleep, dt, world.forces.gravity,
+                   world.grid, kernels))
+    return ~s.asleep if s.any() else None
+
+
+def wake_around(world, gone):
+    """Balls ``gone`` (N,) bool are leaving: their sleeping islands wake, and so do the
+    sleeping balls they could reach (what rested on them)."""
+    s = world._sleep
+    if not s.any():
+        return
+    s.wake(gone)
+    if world.grid is None:
+        s.wake_all()
+        return
+    s.wake(reached(world.pos, world.vel, world.radius, gone, s.asleep & ~gone, TICK, world.forces.gravity,
+                   world.grid, world._kernels))
+
+
+@contextlib.contextmanager
+def only(world, awake):
+    """Step only the ``awake`` (N,) bool balls: the ball arrays and the springs become
+    theirs for the block, and their pos, vel, angle and spin go back into the whole
+    arrays after it. The awake ids array is kept while the awake set is the same, so
+    the candidate pairs found for it are kept too (_candidates_kept)."""
+    index = np.flatnonzero(awake)
+    whole = {name: getattr(world, name) for name in BALL_ARRAYS}
+    kept = world._awake_ids
+    if kept is not None and kept[0] is whole["ids"] and np.array_equal(kept[1], index):
+        ids = kept[2]
+    else:
+        ids = whole["ids"][index]
+        world._awake_ids = (whole["ids"], index, ids)
+    springs = world.forces.springs
+    for name in BALL_ARRAYS:
+        setattr(world, name, whole[name][index])
+    world.ids = ids
+    if len(springs):
+        # A spring's two balls are one island: both awake, or both asleep and left out.
+        new_index = np.full(len(awake), -1, np.int64)
+        new_index[index] = np.arange(len(index))
+        part = copy.copy(springs)
+        part.remap_balls(new_index)
+        world.forces.springs = part
+    try:
+        yield
+    finally:
+        moved = [getattr(world, name) for name in ("pos", "vel", "angle", "spin")]
+        for name in BALL_ARRAYS:
+            setattr(world, name, whole[name])
+        world.forces.springs = springs
+        for name, part in zip(("pos", "vel", "angle", "spin"), moved):
+            full = whole[name].copy()
+            full[index] = part
+            setattr(world, name, full)

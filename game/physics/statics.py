@@ -1,0 +1,103 @@
+"""The statics of a World: building its capsules from a level's segments, polylines and
+polygons, the broad-phase grid they are binned in, and segments added or removed in play."""
+import copy
+
+import numpy as np
+
+from game import defaults
+from game.physics import collide
+
+MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
+MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
+
+
+def build_statics(world, level):
+    a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
+
+    gx, gy = (float(v) for v in world.forces.gravity)
+
+    def add(p, q, shape, polygon=-1):
+        # Walls have a right side: a centre that starts on a wall's core leaves along the
+        # core's left normal (-dy, dx) (collide.ball_static_geometry), so each wall runs so
+        # that this normal does not point with gravity. Polygon edges keep their winding.
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        if polygon < 0 and dx * gy - dy * gx > 0:
+            p, q = q, p
+        a.append(p)
+        b.append(q)
+        radius.append(float(shape["radius"]))
+        rest.append(float(shape["restitution"]))
+        fric.append(float(shape["friction"]))
+        roll.append(float(shape["rolling"]))
+        poly.append(polygon)
+
+    for seg in level["segments"]:
+        add(seg["a"], seg["b"], seg)
+    for line in level["polylines"]:
+        points = line["points"]
+        ends = list(zip(points[:-1], points[1:]))
+        if line["closed"] and len(points) > 2:
+            ends.append((points[-1], points[0]))
+        for p, q in ends:
+            add(p, q, line)
+    world.polygons = []
+    for shape in level["polygons"]:
+        points = np.asarray(shape["points"], float)     # convex, counter-clockwise
+        index = len(world.polygons)
+        world.polygons.append(points)
+        edge = dict(shape, radius=0.0)
+        for k in range(len(points)):
+            add(points[k], points[(k + 1) % len(points)], edge, index)
+    world.statics = collide.Statics(np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
+                                   radius, rest, fric, poly, world.polygons, roll)
+
+
+def rebuild_grid(world):
+    """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics.
+
+    The grid covers the level's bounds and statics; balls beyond it share its edge cells.
+    """
+    biggest = float(world.radius.max()) if len(world.radius) else defaults.BALL_RADIUS
+    boxes = [world.bounds.reshape(2, 2)]
+    if len(world.statics):
+        boxes.append(world.statics.box[:, :2])
+        boxes.append(world.statics.box[:, 2:])
+    everything = np.vstack(boxes)
+    lo, hi = everything.min(axis=0), everything.max(axis=0)
+    span = np.maximum(hi - lo, MIN_CELL)
+    cell = max(2.0 * biggest, float(np.sqrt(span[0] * span[1] / collide.MAX_GRID_CELLS)),
+               float(span.max()) / MAX_CELLS_ACROSS, MIN_CELL)
+    # Long or fat statics in a big level would list millions of (cell, capsule) entries:
+    # the cell grows until binning is bounded in time and memory.
+    while world.statics.entries(cell) > collide.MAX_STATIC_ENTRIES:
+        cell *= 1.25
+    world.grid = collide.Grid(cell, lo, hi)
+    world.statics.bin(world.grid)
+
+
+def add_segments(world, segments):
+    """Add static segments (normalised definitions: a, b, radius and the surface) to the
+    running world, as a player draws them: the statics are built and binned again (the
+    candidate pairs found afresh, every sleeping ball woken by the change) and the
+    segments become part of ``to_level``."""
+    world.level.setdefault("segments", []).extend(copy.deepcopy(list(segments)))
+    statics_changed(world)
+
+
+def remove_segment(world, definition):
+    """Take back the last static segment equal to ``definition``; False if there is none."""
+    segments = world.level.get("segments", [])
+    for k in range(len(segments) - 1, -1, -1):
+        if segments[k] == definition:
+            del segments[k]
+            statics_changed(world)
+            return True
+    return False
+
+
+def statics_changed(world):
+    world.level.setdefault("polylines", [])
+    world.level.setdefault("polygons", [])
+    build_statics(world, world.level)
+    rebuild_grid(world)
+    world._candidates = None

@@ -1,0 +1,193 @@
+"""The step's packing: one tick of a World, sub-step by sub-step (numpy, or the compiled
+kernels one by one) or in one compiled call (game.physics.compiled.step, the same bits).
+
+World.step reads as the table of contents; these are its chapters: ``tick`` runs the
+sub-steps, ``substep`` integrates, sweeps, collides, solves and records; ``tick_compiled``
+hands the whole tick to the compiled twin with the bundles of game.physics.bundles.
+"""
+
+import numpy as np
+
+from game.physics import bundles, collide
+from game.physics.bundles import StepConstants
+from game.physics.contacts import Contacts, contact_params
+from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
+from game.physics.solver import solve_params
+from game.physics.sleep import rest_limits
+from game.physics import debug
+from game.physics.joints import substep_kernel as joints_numpy
+
+BREAK_LOG = 64               # breaks World.break_log keeps (the newest)
+
+
+def tick(world, dt, kernels):
+    """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
+    substeps = world.substeps
+    h = dt / substeps
+    if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
+        tick_compiled(world, dt, world._compiled.tick)
+    else:
+        world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
+        for k in range(substeps):
+            substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
+        break_joints(world, dt)
+
+
+def break_joints(world, dt):
+    """Remove the joints whose force this tick exceeded their break force; their places
+    go to ``joint_breaks`` (the game shows and counts them)."""
+    world.joint_breaks = np.zeros((0, 2))
+    if not len(world.joints):
+        return
+    broken = world.joints.broken()
+    if broken.any():
+        end_a, end_b = world.joints.ends(world.pos, world.angle)
+        world.joint_breaks = (0.5 * (end_a + end_b))[broken]
+        world.break_log = (world.break_log + [(world.time + dt, float(x), float(y))
+                                            for x, y in world.joint_breaks.tolist()])[-BREAK_LOG:]
+        world.joints_broken += int(broken.sum())
+        world.joints.keep(~broken)
+
+
+def substep(world, t, h, dt, last=True):
+    if world.count == 0:
+        debug.clear(world)
+        return
+    kernels = world._kernels
+    threshold = world.solver.options.restitution_threshold
+    prev, prev_vel = world.pos.copy(), world.vel.copy()
+    # 1. Integrate gravity, drag, springs and attractors with the chosen integrator.
+    integrate(world, t, h, kernels)
+    acceleration = (world.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
+    # 2. Sweep fast balls against the statics: stop them at the first touch.
+    fast, hits = collide.sweep(prev, world.pos, world.vel, world.radius, world.restitution,
+                               world.friction, world.statics, kernels, threshold)
+    # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
+    h_move = CONTACT_WEIGHT[world._integrator] * h
+    candidates = find_candidates(world, prev, dt, kernels)
+    if len(world.joints):
+        candidates = world.joints.unjoined(candidates, world.count)     # jointed balls do not collide
+    contacts = world.solver.prepare(world, candidates, prev, h_move, acceleration)
+    # 4. Respond: impacts, then the soft step, colour by colour.
+    solved_from = world.pos.copy()
+    world.solver.solve(world, contacts, h, h_move)
+    # 4b. Joints: warm start, soft passes, relax (game.physics.joints), after the contacts.
+    compiled = world._compiled
+    world.joints.substep(world, h, h_move, compiled.joints.substep_kernel if compiled is not None and compiled.joints is not None
+                        else joints_numpy, world.solver.options.warm_start)
+    # An impact can send a light ball further than its contacts looked (a fast heavy
+    # ball hit it), so the solver's moves are swept against the statics too.
+    collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution, world.friction,
+                  world.statics, kernels, threshold)
+    # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
+    world.solver.keep_sides(world, contacts, prev)
+    # 5. Events: impacts for sound and debug drawing.
+    debug.record(world, contacts, prev, fast, hits, last)
+
+
+def tick_compiled(world, dt, fused):
+    """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
+    _substep's phases, the same kernels in the same order with the same arguments, so the
+    same bits; what goes is the Python and numpy glue between the kernels."""
+    substeps = world.substeps
+    h = dt / substeps
+    h_move = CONTACT_WEIGHT[world._integrator] * h
+    balls = bundles.contiguous(bundles.world_balls(world))
+    # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
+    stepper = fused.STEPPERS.index(world._integrator)
+    speed2, way2 = rest_limits(dt)
+    step = StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(h_move),
+                         uniform=bool(world.forces.uniform), stepper=int(stepper),
+                         kind=int(fused.FORCE_KINDS[stepper]), ccd_fraction=float(collide.CCD_FRACTION),
+                         impact_speed=float(collide.IMPACT_SPEED), contact_margin=float(collide.CONTACT_MARGIN),
+                         max_margin_cells=float(collide.MAX_MARGIN_CELLS), rest_speed2=float(speed2),
+                         rest_way2=float(way2))
+    found = candidates_kept(world)
+    if found is not None:
+        found_at, margin = world._found_at, world._margin
+    else:
+        none = np.zeros(0, np.int64)
+        found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
+    r = fused.tick(balls, world.forces.packed(), bundles.statics(world.statics), bundles.grid_frame(world.grid),
+                   step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
+                   margin, world.solver._warm)
+    world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
+    world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
+    world.solver._warm = r.warm
+    if len(r.speeds):
+        world._impact_points.append(r.points)
+        world._impact_speeds.append(r.speeds)
+    world._last_contacts = (Contacts(world.count, r.contacts), world.pos, world.radius)
+    world.swept_from = r.prev[r.fast]
+    world.swept_to = world.pos[r.fast]
+    world.swept_hit = r.hits
+
+
+def candidates_kept(world):
+    """The candidate pairs found last, while the balls and the grid are the ones they were
+    found for (the ids array is a new one whenever balls come or go), else None."""
+    c = world._candidates
+    return c[2] if c is not None and c[0] is world.ids and c[1] is world.grid else None
+
+
+def find_candidates(world, prev, dt, kernels):
+    """The pairs that could touch: found for every pair that could close within a tick
+    (each ball's margin is the way it goes in a tick at its present speed, plus a slop),
+    and kept from sub-step to sub-step and tick to tick until some ball has gone further
+    than its margin from where they were found (a collision sped it up, it fell on) or
+    the balls changed. Any complete list gives the same contacts: this only saves work."""
+    kept = candidates_kept(world)
+    if kept is not None:
+        moved = world.pos - world._found_at
+        if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < world._margin * world._margin):
+            return kept
+    speed = np.sqrt(world.vel[:, 0] * world.vel[:, 0] + world.vel[:, 1] * world.vel[:, 1])
+    margin = np.minimum(speed * dt + collide.CONTACT_MARGIN * world.radius, collide.MAX_MARGIN_CELLS * world.grid.cell)
+    found = collide.find_candidates(world.pos, prev, world.radius, world.grid, world.statics, margin, kernels)
+    world._candidates, world._found_at, world._margin = (world.ids, world.grid, found), world.pos.copy(), margin
+    return found
+
+
+def integrate(world, t, h, kernels):
+    """Advance (pos, vel) by h under the forces with the chosen integrator, and the angle
+    by h * spin: no force makes a torque, so the spin is constant between contacts and
+    every integrator advances the angle exactly. With the kernels, the compiled twin of
+    the integrator does it (the same bits as the numpy stepper)."""
+    world.angle = world.angle + h * world.spin
+    if kernels is not None and world.forces.uniform and world._integrator in kernels.UNIFORM_STEPPERS:
+        # The same stepper, compiled, for the common case a = gravity - drag v.
+        g = world.forces.gravity
+        kernels.UNIFORM_STEPPERS[world._integrator](world.pos, world.vel, float(g[0]), float(g[1]),
+                                                   world.forces.drag, h)
+        return
+    if kernels is not None and world._integrator in kernels.FORCE_STEPPERS:
+        # The same stepper, compiled, under springs (the grab's too) and attractors.
+        kernels.FORCE_STEPPERS[world._integrator](world.pos, world.vel, world.inv_mass, h, world.forces.packed())
+        return
+    inv_mass = world.inv_mass
+    acceleration = world.forces.acceleration
+
+    def f(t, y):
+        dy = np.empty_like(y)          # (x, v)' = (v, a): cheaper than np.stack
+        dy[0] = y[1]
+        dy[1] = acceleration(y[0], y[1], inv_mass, t)
+        return dy
+
+    y = np.empty((2,) + world.pos.shape)
+    y[0], y[1] = world.pos, world.vel
+    y = INTEGRATORS[world._integrator](f, t, y, h)
+    world.pos = np.ascontiguousarray(y[0])
+    world.vel = np.ascontiguousarray(y[1])
+
+
+def fused(world, kernels):
+    """Whether this tick runs as one compiled call (game.physics.compiled.step.tick): the kernels
+    and the tick are loaded, the integrator has compiled steppers (every force: gravity,
+    drag, springs, the grab, attractors), and there are balls and no polygons (their
+    insides are pushed out by numpy)."""
+    return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
+            and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
+            and not world.polygons and world.substeps > 0
+            # The one-call tick does not know joints yet: a world with joints runs
+            # sub-step by sub-step (the kernels, and the joints' own after the contacts).
+            and not len(world.joints))
