@@ -17,7 +17,8 @@ import pygame
 
 from game.checks import check_all
 from game.editor.document import Document, handles
-from game.editor.tools import TOOLS, Editor, template_document
+from game.editor.files import template_document
+from game.editor.tools import TOOLS, Editor
 from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
 from game.modes.base import Mode
@@ -196,7 +197,7 @@ class EditMode(Mode):
             return
         if app.time >= self._next_poll:
             self._next_poll = app.time + DISK_POLL
-            if self.editor.poll_disk() == "taken":
+            if self.editor.files.poll_disk() == "taken":
                 self._sync_session()
         self._run_checks()
 
@@ -262,7 +263,7 @@ class EditMode(Mode):
         elif self.prompt is not None:
             self.answer(key)
         elif self.doc.conflict is not None and key in (pygame.K_k, pygame.K_t):
-            ed.resolve("mine" if key == pygame.K_k else "theirs")
+            ed.files.resolve("mine" if key == pygame.K_k else "theirs")
         elif key in (pygame.K_TAB, pygame.K_F2):
             self.start_test()
         elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture):
@@ -275,19 +276,19 @@ class EditMode(Mode):
             else:
                 self.save()
         elif key == pygame.K_n and not ctrl:
-            ed.new_level()
+            ed.files.new_level()
         elif key == pygame.K_f and not ctrl:
             self.fit()
         elif key == pygame.K_LEFTBRACKET:
-            ed.select_prop(-1)
+            ed.panel.select_prop(-1)
         elif key == pygame.K_RIGHTBRACKET:
-            ed.select_prop(+1)
+            ed.panel.select_prop(+1)
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
-            ed.step_prop(+1, fine=shift and key != pygame.K_PLUS)
+            ed.panel.step_prop(+1, fine=shift and key != pygame.K_PLUS)
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
-            ed.step_prop(-1, fine=shift)
+            ed.panel.step_prop(-1, fine=shift)
         elif key == pygame.K_v and not ctrl:
-            if ed.properties():
+            if ed.panel.properties():
                 self.entry = ("value", "")
         else:
             return ed.key(pygame.key.name(key), shift=shift, ctrl=ctrl)
@@ -306,7 +307,7 @@ class EditMode(Mode):
                 except OSError as error:
                     self.editor.message = f"cannot make {folder}: {error.strerror or error}"
                     return True
-                if self.editor.save_as(text, folder):
+                if self.editor.files.save_as(text, folder):
                     # Play goes on with the file just named; the view stays where it is.
                     camera = self.app.camera
                     view = (camera.center.copy(), camera.scale, camera.fitted)
@@ -314,7 +315,7 @@ class EditMode(Mode):
                     camera.center, camera.scale, camera.fitted = view
                     self.app.renderer.invalidate()
             else:
-                self.editor.type_prop(text)
+                self.editor.panel.type_prop(text)
                 self._world_state = object()
         elif event.key == pygame.K_BACKSPACE:
             self.entry = (kind, text[:-1])
@@ -343,7 +344,7 @@ class EditMode(Mode):
             self.leave()
 
     def save(self):
-        if self.editor.save():
+        if self.editor.files.save():
             self._sync_session()
             self.app.toast(self.editor.message)
             return True
@@ -395,7 +396,7 @@ class EditMode(Mode):
             return
         row = self.panel_hit(pos)
         if row is not None:
-            self.editor.prop = row
+            self.editor.panel.prop = row
             self.entry = ("value", "")
             return
         shift = bool(_mods() & pygame.KMOD_SHIFT)
@@ -431,8 +432,8 @@ class EditMode(Mode):
             return
         row = self.panel_hit(self.app.mouse)
         if row is not None:
-            self.editor.prop = row
-            self.editor.step_prop(1 if notches > 0 else -1,
+            self.editor.panel.prop = row
+            self.editor.panel.step_prop(1 if notches > 0 else -1,
                                   fine=bool(_mods() & pygame.KMOD_SHIFT))
             return
         self.app.camera.zoom_at(self.app.mouse, ZOOM_PER_NOTCH ** notches)
@@ -449,13 +450,13 @@ class EditMode(Mode):
         return None
 
     def panel_rect(self):
-        rows = self.editor.properties()
+        rows = self.editor.panel.properties()
         width, _ = self.app.size
         return pygame.Rect(width - PANEL_WIDTH - 8, TOOLBAR_TOP + BUTTON_SIZE[1] + 8, PANEL_WIDTH,
                            34 + ROW_HEIGHT * max(2, len(rows)) + 22)
 
     def panel_hit(self, pos):
-        rows = self.editor.properties()
+        rows = self.editor.panel.properties()
         if not rows:
             return None
         rect = self.panel_rect()
@@ -630,8 +631,8 @@ class EditMode(Mode):
             surface.blit(s, s.get_rect(center=rect.center))
 
     def draw_panel(self, surface):
-        rows = self.editor.properties()
-        title = self.editor.panel_title()
+        rows = self.editor.panel.properties()
+        title = self.editor.panel.title()
         if not rows and not self.editor.pending:
             return
         rect = self.panel_rect()
@@ -648,7 +649,7 @@ class EditMode(Mode):
                                                   SIZE_SMALL, rect.width - 16)):
                 surface.blit(hud.text(line, SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32 + k * step))
             return
-        current = self.editor.prop % len(rows)
+        current = self.editor.panel.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
             y = rect.y + 30 + k * ROW_HEIGHT
             if k == current:
@@ -716,8 +717,8 @@ class EditMode(Mode):
         if kind == "name":
             line = f"Save as: my levels/{text}_.json    (Enter saves, Esc cancels)"
         else:
-            rows = self.editor.properties()
-            label = rows[self.editor.prop % len(rows)][0] if rows else "value"
+            rows = self.editor.panel.properties()
+            label = rows[self.editor.panel.prop % len(rows)][0] if rows else "value"
             line = f"{label} = {text}_    (Enter sets, Esc cancels)"
             line = _fit_text(self.app.hud, line, SIZE_TITLE, surface.get_width() - 20)
         self._label(surface, line, (surface.get_width() // 2, surface.get_height() // 2 + 60), TEXT, SIZE_TITLE,
