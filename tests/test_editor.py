@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.checks import check
-from game.editor.document import LISTS, Document, EditRefused
+from game.editor.document import Document, EditRefused
 from game.editor.files import template_definition
+from game.editor.items import LISTS
 from game.editor.tools import PEG_RADIUS, Editor
 from game.level import load, loads, save
 

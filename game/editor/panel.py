@@ -7,7 +7,8 @@ import json
 import math
 
 from game.level import LevelError, loads
-from game.editor.document import ZONE_KINDS, ZONE_SHAPES, EditRefused
+from game.editor.document import EditRefused
+from game.editor.items import ZONE_KINDS, ZONE_SHAPES
 from game.editor.shapes import arc_points
 from game.physics.integrators import ORDER
 

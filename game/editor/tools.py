@@ -14,8 +14,9 @@ import math
 import numpy as np
 
 from game.physics import geometry
-from game.editor.document import LISTS, ZONE_KINDS, EditRefused, bbox, handles, points_of
+from game.editor.document import EditRefused
 from game.editor.files import LevelFile
+from game.editor.items import LISTS, ZONE_KINDS, bbox, handles, points_of
 from game.editor.panel import FINE_RATIO, NUDGE, Panel
 from game.editor.shapes import arc_points
 

@@ -16,8 +16,9 @@ import numpy as np
 import pygame
 
 from game.checks import check_all
-from game.editor.document import Document, handles
+from game.editor.document import Document
 from game.editor.files import template_document
+from game.editor.items import handles
 from game.editor.tools import TOOLS, Editor
 from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError, load_document, save_document
