@@ -584,7 +584,8 @@ def test_keep_mine_then_save_overwrites_the_file(tmp_path):
 import pygame  # noqa: E402
 
 from game.app.loop import App  # noqa: E402
-from game.modes.edit import BUTTON_ON, EditMode, install_editor  # noqa: E402
+from game.modes.edit import EditMode, install_editor  # noqa: E402
+from game.modes.edit_draw import BUTTON_ON  # noqa: E402
 
 SIZE = (1000, 600)
 FRAME = 1 / 60
