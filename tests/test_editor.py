@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.checks import check
-from game.editor.document import LISTS, Document, EditRefused
-from game.editor.tools import PEG_RADIUS, Editor, template_definition
+from game.editor.document import Document, EditRefused
+from game.editor.files import template_definition
+from game.editor.items import LISTS
+from game.editor.tools import PEG_RADIUS, Editor
 from game.level import load, loads, save
 
 from game.paths import LEVELS as LEVEL_DIR, ROOT
@@ -272,7 +274,7 @@ def _draw_polygon(ed, corners):
 
 def _saved_polygons(ed, tmp_path, name="p.json"):
     path = str(tmp_path / name)
-    assert ed.save(path), ed.message
+    assert ed.files.save(path), ed.message
     with open(path) as f:
         return json.load(f)["polygons"], path
 
@@ -442,20 +444,20 @@ def test_snaps_to_an_existing_end_and_says_so_else_to_the_grid():
 def test_properties_step_and_type_and_refuse_bad_values():
     ed = editor()
     click(ed, (5, 15))
-    rows = ed.properties()
+    rows = ed.panel.properties()
     labels = [r[0] for r in rows]
     assert "radius" in labels and "vel x" in labels and "restitution" in labels
-    ed.prop = labels.index("radius")
-    ed.step_prop(+1)
+    ed.panel.prop = labels.index("radius")
+    ed.panel.step_prop(+1)
     assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(0.3 * 1.1)       # 10 % a press
-    assert ed.type_prop("0.5") and ed.doc.item(("balls", 0))["radius"] == 0.5
-    assert not ed.type_prop("big") and "expected a number" in ed.message
-    assert not ed.type_prop("0") and ed.doc.item(("balls", 0))["radius"] == 0.5   # a ball needs a radius
-    ed.prop = labels.index("vel y")
-    ed.type_prop("-3")
+    assert ed.panel.type_prop("0.5") and ed.doc.item(("balls", 0))["radius"] == 0.5
+    assert not ed.panel.type_prop("big") and "expected a number" in ed.message
+    assert not ed.panel.type_prop("0") and ed.doc.item(("balls", 0))["radius"] == 0.5   # a ball needs a radius
+    ed.panel.prop = labels.index("vel y")
+    ed.panel.type_prop("-3")
     assert ed.doc.item(("balls", 0))["vel"] == [2, -3.0]
-    ed.prop = labels.index("use mass")
-    ed.step_prop(+1)
+    ed.panel.prop = labels.index("use mass")
+    ed.panel.step_prop(+1)
     ball = ed.doc.item(("balls", 0))
     assert "density" not in ball and ball["mass"] == pytest.approx(2.0 * math.pi * 0.25)
     assert list(ball).index("mass") == list(commented()["balls"][0]).index("density")
@@ -465,12 +467,12 @@ def test_zone_kind_and_shape_switch_in_the_panel():
     ed = editor()
     click(ed, (25, 10))
     assert ed.doc.selection == [("zones", 1)]
-    rows = [r[0] for r in ed.properties()]
-    ed.prop = rows.index("kind")
-    ed.step_prop(+1)                     # attractor -> goal
+    rows = [r[0] for r in ed.panel.properties()]
+    ed.panel.prop = rows.index("kind")
+    ed.panel.step_prop(+1)                     # attractor -> goal
     assert ed.doc.item(("zones", 1))["kind"] == "goal"
-    ed.prop = rows.index("shape")
-    ed.step_prop(-1)                     # circle -> rect, the same box
+    ed.panel.prop = rows.index("shape")
+    ed.panel.step_prop(-1)                     # circle -> rect, the same box
     assert ed.doc.item(("zones", 1))["rect"] == [[23, 8], [27, 12]]
 
 
@@ -481,7 +483,7 @@ def test_save_then_load_gives_the_same_definition_with_comments_and_key_order(tm
     ed = editor(path=None)
     ed.set_tool("ball")
     click(ed, (9, 9))
-    assert ed.save(path)
+    assert ed.files.save(path)
     assert text(load(path)) == text(ed.doc.definition)
     back = load(path)
     assert back["_note"] == "kept" and back["segments"][0]["// floor"] == "x" and back["material"]["_m"] == 1
@@ -490,18 +492,18 @@ def test_save_then_load_gives_the_same_definition_with_comments_and_key_order(tm
 
 def test_save_as_names_a_new_file_and_refuses_a_bad_name_or_another_file(tmp_path):
     ed = editor()
-    assert not ed.save()                 # no file yet
-    assert not ed.save_as("../x", str(tmp_path)) and "letters" in ed.message
-    assert ed.save_as("mine", str(tmp_path))
+    assert not ed.files.save()                 # no file yet
+    assert not ed.files.save_as("../x", str(tmp_path)) and "letters" in ed.message
+    assert ed.files.save_as("mine", str(tmp_path))
     assert os.path.exists(tmp_path / "mine.json") and ed.doc.path == str(tmp_path / "mine.json")
     ed2 = editor()
-    assert not ed2.save_as("mine", str(tmp_path)) and "exists" in ed2.message
+    assert not ed2.files.save_as("mine", str(tmp_path)) and "exists" in ed2.message
 
 
 def test_new_level_from_the_template_is_undoable():
     ed = editor()
     before = text(ed.doc.definition)
-    ed.new_level()
+    ed.files.new_level()
     assert ed.doc.definition["name"] == "New level" and ed.doc.path is None
     ed.key("z", ctrl=True)
     assert text(ed.doc.definition) == before
@@ -525,7 +527,7 @@ def write_foreign(path, change):
 def poll(ed, tries=50):
     import time
     for _ in range(tries):                # a watcher may deliver on a later poll
-        got = ed.poll_disk()
+        got = ed.files.poll_disk()
         if got is not None:
             return got
         time.sleep(0.02)
@@ -537,7 +539,7 @@ def test_our_own_save_is_not_a_foreign_change(tmp_path):
     ed = editor(load(path), path)
     ed.set_tool("ball")
     click(ed, (9, 9))
-    assert ed.save()
+    assert ed.files.save()
     assert poll(ed, tries=5) is None and not ed.doc.dirty
 
 
@@ -558,8 +560,8 @@ def test_a_foreign_change_with_unsaved_edits_loses_neither(tmp_path):
     theirs = write_foreign(path, lambda d: d.update(name="Theirs"))
     assert poll(ed) == "conflict"
     assert text(ed.doc.definition) == mine and text(ed.doc.conflict) == text(theirs)
-    assert not ed.save() and load(path)["name"] == "Theirs"      # no silent overwrite
-    ed.resolve("theirs")
+    assert not ed.files.save() and load(path)["name"] == "Theirs"      # no silent overwrite
+    ed.files.resolve("theirs")
     assert text(ed.doc.definition) == text(theirs)
     ed.key("z", ctrl=True)               # ours comes back
     assert text(ed.doc.definition) == mine
@@ -572,8 +574,8 @@ def test_keep_mine_then_save_overwrites_the_file(tmp_path):
     click(ed, (9, 9))
     write_foreign(path, lambda d: d.update(name="Theirs"))
     assert poll(ed) == "conflict"
-    ed.resolve("mine")
-    assert ed.save()
+    ed.files.resolve("mine")
+    assert ed.files.save()
     assert text(load(path)) == text(ed.doc.definition)
 
 
@@ -582,7 +584,8 @@ def test_keep_mine_then_save_overwrites_the_file(tmp_path):
 import pygame  # noqa: E402
 
 from game.app.loop import App  # noqa: E402
-from game.modes.edit import BUTTON_ON, EditMode, install_editor  # noqa: E402
+from game.modes.edit import EditMode, install_editor  # noqa: E402
+from game.modes.edit_draw import BUTTON_ON  # noqa: E402
 
 SIZE = (1000, 600)
 FRAME = 1 / 60
@@ -750,8 +753,8 @@ def test_a_typed_number_in_the_panel(game):
     press_key(game, pygame.K_TAB)
     mouse_click(game, (5, 15))                             # ball 0
     mode = game.top
-    labels = [r[0] for r in mode.editor.properties()]
-    mode.editor.prop = labels.index("radius")
+    labels = [r[0] for r in mode.editor.panel.properties()]
+    mode.editor.panel.prop = labels.index("radius")
     press_key(game, pygame.K_v)
     typed(game, "0.75")
     press_key(game, pygame.K_RETURN)
@@ -867,11 +870,11 @@ def test_a_broken_file_on_disk_is_never_saved_over_unasked(tmp_path):
     st_ = os.stat(path)
     os.utime(path, ns=(st_.st_atime_ns, st_.st_mtime_ns + 5_000_000_000))
     assert poll(ed) == "broken"
-    assert not ed.save() and open(path).read().endswith("{ oops")
-    ed.resolve("theirs")                 # nothing to take
+    assert not ed.files.save() and open(path).read().endswith("{ oops")
+    ed.files.resolve("theirs")                 # nothing to take
     assert "does not load" in ed.message and ed.doc.conflict is not None
-    ed.resolve("mine")
-    assert ed.save() and load(path) == ed.doc.definition
+    ed.files.resolve("mine")
+    assert ed.files.save() and load(path) == ed.doc.definition
 
 
 def test_the_editor_on_a_level_that_does_not_load_saves_nowhere_unasked(game):
@@ -1066,54 +1069,54 @@ def test_the_play_test_label_stays_clear_of_the_level_complete_box(game, monkeyp
 def test_plus_and_minus_change_a_radius_by_ten_percent_whatever_its_size():
     """A 5 cm peg and a 3 m ball both change by 10 % a press (Shift: 1 %), and from 0 (a
     thin wall) + gives a first sensible radius; - never goes below 0."""
-    from game.editor.tools import FINE_RATIO, PROPORTIONAL, RATIO
+    from game.editor.panel import FINE_RATIO, PROPORTIONAL, RATIO
     for radius in (0.05, 3.0):
         ed = editor()
         click(ed, (5, 15))
         ed.doc.set_property(ed.doc.selection, "radius", radius)
-        ed.prop = [r[0] for r in ed.properties()].index("radius")
-        ed.step_prop(+1)
+        ed.panel.prop = [r[0] for r in ed.panel.properties()].index("radius")
+        ed.panel.step_prop(+1)
         assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(radius * RATIO, rel=1e-3)
-        ed.step_prop(-1, fine=True)
+        ed.panel.step_prop(-1, fine=True)
         assert ed.doc.item(("balls", 0))["radius"] == pytest.approx(radius * RATIO / FINE_RATIO, rel=1e-3)
     ed = editor()
     ed.doc.selection = [("segments", 0)]
-    ed.prop = [r[0] for r in ed.properties()].index("radius")
-    assert ed.properties()[ed.prop][3] == 0
-    ed.step_prop(-1)
+    ed.panel.prop = [r[0] for r in ed.panel.properties()].index("radius")
+    assert ed.panel.properties()[ed.panel.prop][3] == 0
+    ed.panel.step_prop(-1)
     assert ed.doc.item(("segments", 0))["radius"] == 0
-    ed.step_prop(+1)
+    ed.panel.step_prop(+1)
     assert ed.doc.item(("segments", 0))["radius"] == PROPORTIONAL["radius"]
 
 
 def test_with_nothing_selected_the_panel_sets_the_level_and_every_change_undoes():
     ed = editor()
     ed.doc.selection = []
-    rows = {r[0]: k for k, r in enumerate(ed.properties())}
+    rows = {r[0]: k for k, r in enumerate(ed.panel.properties())}
     for label in ("name", "description", "gravity x", "gravity y", "bounds x min", "bounds y max",
                   "restitution", "friction", "rolling", "density", "integrator", "sub-steps"):
         assert label in rows
     before = text(ed.doc.definition)
-    ed.prop = rows["name"]
-    assert ed.type_prop("My cup")
-    ed.prop = rows["description"]
-    assert ed.type_prop("Fill the cup.")
-    ed.prop = rows["gravity y"]
-    assert ed.type_prop("-3.5")
-    ed.prop = rows["bounds x max"]
-    ed.step_prop(+1)
-    ed.prop = rows["integrator"]
-    ed.step_prop(+1)
-    ed.prop = rows["sub-steps"]
-    assert ed.type_prop("8")
+    ed.panel.prop = rows["name"]
+    assert ed.panel.type_prop("My cup")
+    ed.panel.prop = rows["description"]
+    assert ed.panel.type_prop("Fill the cup.")
+    ed.panel.prop = rows["gravity y"]
+    assert ed.panel.type_prop("-3.5")
+    ed.panel.prop = rows["bounds x max"]
+    ed.panel.step_prop(+1)
+    ed.panel.prop = rows["integrator"]
+    ed.panel.step_prop(+1)
+    ed.panel.prop = rows["sub-steps"]
+    assert ed.panel.type_prop("8")
     d = ed.doc.definition
     assert d["name"] == "My cup" and d["description"] == "Fill the cup." and d["gravity"][1] == -3.5
     assert d["bounds"][2] == commented()["bounds"][2] + 1 and d["substeps"] == 8
     assert d["integrator"] != commented()["integrator"]
-    ed.prop = rows["sub-steps"]
-    assert not ed.type_prop("0") and d["substeps"] == 8         # the loader's limits hold
-    ed.prop = rows["bounds x max"]
-    assert not ed.type_prop("-100")                              # max below min: refused
+    ed.panel.prop = rows["sub-steps"]
+    assert not ed.panel.type_prop("0") and d["substeps"] == 8         # the loader's limits hold
+    ed.panel.prop = rows["bounds x max"]
+    assert not ed.panel.type_prop("-100")                              # max below min: refused
     for _ in range(6):
         ed.key("z", ctrl=True)
     assert text(ed.doc.definition) == before
@@ -1127,8 +1130,8 @@ def test_a_new_level_material_reaches_the_items_that_had_the_old_one():
     old = d["material"]["friction"]
     own = [k for k, s in enumerate(d["segments"]) if s["friction"] != old]
     shared = [k for k, s in enumerate(d["segments"]) if s["friction"] == old]
-    ed.prop = [r[0] for r in ed.properties()].index("friction")
-    assert ed.type_prop("0.9")
+    ed.panel.prop = [r[0] for r in ed.panel.properties()].index("friction")
+    assert ed.panel.type_prop("0.9")
     assert d is ed.doc.definition and ed.doc.definition["material"]["friction"] == 0.9
     assert all(ed.doc.definition["segments"][k]["friction"] == 0.9 for k in shared)
     assert all(ed.doc.definition["segments"][k]["friction"] != 0.9 for k in own)
@@ -1139,20 +1142,20 @@ def test_a_new_level_material_reaches_the_items_that_had_the_old_one():
 def test_a_selected_point_s_coordinates_can_be_typed():
     ed = editor()
     click(ed, (5, 15))                                           # a ball
-    rows = [r[0] for r in ed.properties()]
-    ed.prop = rows.index("pos x")
-    assert ed.type_prop("7.25")
+    rows = [r[0] for r in ed.panel.properties()]
+    ed.panel.prop = rows.index("pos x")
+    assert ed.panel.type_prop("7.25")
     assert ed.doc.item(("balls", 0))["pos"][0] == 7.25
     ed.doc.selection = [("segments", 0)]
-    rows = [r[0] for r in ed.properties()]
-    ed.prop = rows.index("b y")
-    assert ed.type_prop("-0.5")
+    rows = [r[0] for r in ed.panel.properties()]
+    ed.panel.prop = rows.index("b y")
+    assert ed.panel.type_prop("-0.5")
     assert ed.doc.item(("segments", 0))["b"][1] == -0.5
     ed.doc.selection = [("polygons", 0)]
-    rows = [r[0] for r in ed.properties()]
-    ed.prop = rows.index("corner 0 x")
+    rows = [r[0] for r in ed.panel.properties()]
+    ed.panel.prop = rows.index("corner 0 x")
     corner = list(ed.doc.item(("polygons", 0))["points"][0])
-    assert ed.type_prop(str(corner[0] - 1))
+    assert ed.panel.type_prop(str(corner[0] - 1))
     assert [corner[0] - 1, corner[1]] in ed.doc.item(("polygons", 0))["points"]
 
 
@@ -1198,7 +1201,7 @@ def test_the_arc_tool_makes_a_cup_from_one_drag_and_the_panel_sets_its_angles():
     ed.key("9")
     assert ed.tool == "arc"
     drag(ed, (16, 10), (13, 10))
-    assert ed.arc is not None and ed.panel_title().startswith("new arc")
+    assert ed.arc is not None and ed.panel.title().startswith("new arc")
     ed.key("return")
     line = ed.doc.definition["polylines"][-1]
     pts = np.array(line["points"])
@@ -1206,9 +1209,9 @@ def test_the_arc_tool_makes_a_cup_from_one_drag_and_the_panel_sets_its_angles():
     assert np.all(pts[:, 1] <= 10 + 1e-9) and pts[:, 1].min() == pytest.approx(7)   # a cup
     assert np.allclose(pts[0], [13, 10]) and np.allclose(pts[-1], [19, 10]) and not line["closed"]
     drag(ed, (5, 5), (7, 5))
-    rows = [r[0] for r in ed.properties()]
-    ed.prop = rows.index("end angle")
-    assert ed.type_prop("360")
+    rows = [r[0] for r in ed.panel.properties()]
+    ed.panel.prop = rows.index("end angle")
+    assert ed.panel.type_prop("360")
     ed.key("return")
     circle = ed.doc.definition["polylines"][-1]
     assert circle["closed"] and np.allclose(np.hypot(*(np.array(circle["points"]) - [5, 5]).T), 2)
@@ -1222,7 +1225,7 @@ def test_while_a_polyline_is_drawn_the_panel_shows_it_not_the_old_selection():
     ed.set_tool("polyline")
     click(ed, (2, 2))
     click(ed, (4, 3))
-    assert ed.properties() == [] and ed.panel_title() == "new polyline: 2 points"
+    assert ed.panel.properties() == [] and ed.panel.title() == "new polyline: 2 points"
 
 
 @pytest.mark.parametrize("new", [False, True])

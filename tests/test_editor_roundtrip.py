@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scenes import build_world
 from game.app.loop import App
 from game.editor.document import Document
-from game.editor.tools import NUDGE, Editor, template_definition
+from game.editor.files import template_definition
+from game.editor.tools import NUDGE, Editor
 from game.modes.edit import install_editor
 from game.level import LevelError, complete, level_files, load, load_document, loads, save_document
 from game.physics.world import World
@@ -165,7 +166,7 @@ def test_one_edit_then_save_changes_only_that_items_text_and_the_world_is_the_ed
     ref = first_item(ed.doc.definition)
     ed.doc.selection = [ref]
     ed.key("right")                                        # nudge it NUDGE m to the right
-    assert ed.save(), ed.message
+    assert ed.files.save(), ed.message
     saved = read(path).decode()
     # the text: every changed line is a line of the item as the author wrote it
     first, last = item_lines(original, ref)
@@ -190,7 +191,7 @@ def test_a_new_ball_is_written_without_its_defaults_and_plays_as_the_loader_fill
     ed.set_tool("ball")
     ed.press((12, 15), 0.1)
     ed.release((12, 15), 0.1)
-    assert ed.save()
+    assert ed.files.save()
     assert json.loads(read(path))["balls"] == [{"pos": [12.0, 15.0]}]
     want = load(os.path.join(ROOT, "levels", "08_goal.json"))
     want["balls"] = loads(json.dumps({"material": want["material"], "segments": [{"a": [0, 0], "b": [1, 0]}],
@@ -206,7 +207,7 @@ def test_moving_a_ball_writes_the_rest_of_its_springs_that_the_file_left_to_the_
     ed = opened(path)
     rest = [s["rest"] for s in ed.doc.definition["springs"]]
     ed.doc.move([("balls", 0)], (0.5, 0))
-    assert ed.save()
+    assert ed.files.save()
     assert [s["rest"] for s in load(path)["springs"]] == rest
     assert load(path) == ed.doc.definition
     written = json.loads(read(path))["springs"]
@@ -238,8 +239,8 @@ def test_any_edits_save_to_what_loads_back_and_undoing_them_gives_back_the_autho
 
 def test_a_new_level_saves_as_the_template_is_written(tmp_path):
     ed = Editor(Document(template_definition()))
-    ed.new_level()
-    assert ed.save_as("fresh", str(tmp_path))
+    ed.files.new_level()
+    assert ed.files.save_as("fresh", str(tmp_path))
     assert json.loads(read(str(tmp_path / "fresh.json")))["polylines"] == [
         {"points": [[0, 18], [0, 0], [32, 0], [32, 18]]}]
     assert "gravity" not in json.loads(read(str(tmp_path / "fresh.json")))
@@ -263,7 +264,7 @@ def test_a_file_taken_from_disk_is_saved_back_as_that_file_wrote_it(tmp_path):
     st_ = os.stat(path)
     os.utime(path, ns=(st_.st_atime_ns, st_.st_mtime_ns + 5_000_000_000))
     for _ in range(50):
-        got = ed.poll_disk()
+        got = ed.files.poll_disk()
         if got is not None:
             break
         time.sleep(0.02)
@@ -272,7 +273,7 @@ def test_a_file_taken_from_disk_is_saved_back_as_that_file_wrote_it(tmp_path):
     ed.press((12, 15), 0.1)
     ed.release((12, 15), 0.1)
     ed.key("z", ctrl=True)
-    assert ed.save() and read(path) == theirs
+    assert ed.files.save() and read(path) == theirs
 
 
 def test_the_players_rules_par_solution_and_hold_survive_an_edit_and_a_sandbox_gains_none(tmp_path):
@@ -288,7 +289,7 @@ def test_the_players_rules_par_solution_and_hold_survive_an_edit_and_a_sandbox_g
         ed = opened(path)
         ed.doc.selection = [("balls", 0)]
         ed.key("right")
-        assert ed.save(), ed.message
+        assert ed.files.save(), ed.message
         written = json.loads(read(path))
         for key in ("player", "par", "solution"):
             assert written.get(key) == doc.get(key), key

@@ -12,7 +12,7 @@ are never changed in place: an edit builds new containers along the path it chan
 undo puts back exactly the same objects, in the same key order.
 
 The author's document (the parsed file, ``game.level.load_document``) is what gets saved:
-``authored()`` is it plus the edits. Each item and top-level value of the definition is
+``authored()`` is it plus the edits (kept by an ``Authorship``, game.editor.authored). Each item and top-level value of the definition is
 linked to the text its author wrote for it (``register``): an item the edits never
 touched is written as the author wrote it (key order, comments, numbers as written), an
 item an edit changed keeps the author's keys (new values where they changed) and adds
@@ -28,12 +28,9 @@ player should see (a self-crossing polygon, a radius the level cannot hold) rais
 import itertools
 import json
 
-from game.level import DEFAULTS, FROM_MATERIAL, LevelError, complete, loads
-from game.level.normalise import convex_pieces
-
-LISTS = ("segments", "polylines", "polygons", "balls", "springs", "spawners", "zones")
-ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
-ZONE_KINDS = ("goal", "kill", "attractor")
+from game.level import LevelError, loads
+from game.editor.authored import Authorship, same_json
+from game.editor.items import LISTS, ZONE_SHAPES, bbox, is_index, translated
 _MISSING = object()
 _SERIAL = itertools.count(1)     # every state of the definition gets a new number
 # A static shape the tiny level built to normalise one item needs (the loader refuses a
@@ -107,10 +104,7 @@ class Document:
         self.conflict = None
         self._undo, self._redo = [], []
         self._saved = self._state()
-        self._origin = {}           # id(item) -> (item, the author's item, the pieces after it, derived from)
-        self._tops = []             # (a shallow copy of a definition, the author's document of it)
-        self._outlines = {}         # id(first piece) -> (first piece, outline, the other pieces): a
-                                    # non-convex polygon as its author drew it, saved as one entry
+        self.authorship = Authorship()  # what the author wrote, and non-convex polygons' outlines
         if document is not None:
             self.register(document)
 
@@ -216,7 +210,7 @@ class Document:
         old = self.definition.get(name, [])
         self.apply(label or f"add {_singular(name)}", {name: old + pieces})
         if name == "polygons":
-            self._group(pieces, item["points"])
+            self.authorship.group(pieces, item["points"])
         refs = [(name, len(old) + k) for k in range(len(pieces))]
         self.selection = refs
         return refs[0]
@@ -243,14 +237,14 @@ class Document:
 
             kept = []
             for s in springs:
-                if s["a"] in gone["balls"] or (_is_index(s["b"]) and s["b"] in gone["balls"]):
+                if s["a"] in gone["balls"] or (is_index(s["b"]) and s["b"] in gone["balls"]):
                     continue
                 new = dict(s)
                 new["a"] = renumber(s["a"])
-                if _is_index(s["b"]):
+                if is_index(s["b"]):
                     new["b"] = renumber(s["b"])
                 if new != s:
-                    self._derive(new, s)        # renumbered: still the author's spring
+                    self.authorship.derive(new, s)        # renumbered: still the author's spring
                 kept.append(new if new != s else s)
             after["springs"] = kept
             joints = d.get("joints", [])
@@ -275,7 +269,7 @@ class Document:
         changes = {}
         for ref in refs:
             if self.exists(ref):
-                changes[ref] = _translated(ref[0], self.item(ref), dx, dy)
+                changes[ref] = translated(ref[0], self.item(ref), dx, dy)
         self._replace_items(changes, label or f"move {_count(refs)}", merge,
                             outline_map=lambda pts: [[p[0] + dx, p[1] + dy] for p in pts])
 
@@ -371,8 +365,7 @@ class Document:
             return []
         d = self.definition
         after, new_refs, ball_map, copied = {}, [], {}, {}
-        groups = [(k, self.group_at(d.get("polygons", []), k)) for k in range(len(d.get("polygons", [])))]
-        groups = [(k, g) for k, g in groups if g is not None and all(("polygons", k + j) in refs for j in range(g[1]))]
+        groups = self.authorship.groups_within(d.get("polygons", []), refs)
         for name in LISTS:
             mine = [r for r in refs if r[0] == name and name != "springs"]
             if not mine:
@@ -383,7 +376,7 @@ class Document:
                     ball_map[ref[1]] = len(lst)
                 if name == "polygons":
                     copied[ref[1]] = len(lst)
-                lst.append(_translated(name, self.item(ref), offset[0], offset[1]))
+                lst.append(translated(name, self.item(ref), offset[0], offset[1]))
                 new_refs.append((name, len(lst) - 1))
             after[name] = lst
         springs = list(d["springs"])
@@ -391,16 +384,16 @@ class Document:
             if ref[0] != "springs":
                 continue
             s = self.item(ref)
-            if s["a"] in ball_map and (not _is_index(s["b"]) or s["b"] in ball_map):
+            if s["a"] in ball_map and (not is_index(s["b"]) or s["b"] in ball_map):
                 new = dict(s, a=ball_map[s["a"]])
-                new["b"] = ball_map[s["b"]] if _is_index(s["b"]) else [s["b"][0] + offset[0], s["b"][1] + offset[1]]
+                new["b"] = ball_map[s["b"]] if is_index(s["b"]) else [s["b"][0] + offset[0], s["b"][1] + offset[1]]
                 springs.append(new)
                 new_refs.append(("springs", len(springs) - 1))
         if len(springs) != len(d["springs"]):
             after["springs"] = springs
         self.apply(f"duplicate {_count(refs)}", after)
         for k, (outline, count) in groups:           # a copied non-convex polygon is one too
-            self._group([after["polygons"][copied[k + j]] for j in range(count)],
+            self.authorship.group([after["polygons"][copied[k + j]] for j in range(count)],
                         [[p[0] + offset[0], p[1] + offset[1]] for p in outline])
         self.selection = new_refs
         return new_refs
@@ -430,51 +423,18 @@ class Document:
         if not changes:
             return
         d = self.definition
-        groups = []
-        for k in range(len(d.get("polygons", []))):
-            g = self.group_at(d["polygons"], k)
-            if g is not None and all(("polygons", k + j) in changes for j in range(g[1])):
-                groups.append((k, g))
+        groups = self.authorship.groups_within(d.get("polygons", []), changes)
         after = {}
         for (name, i), new in changes.items():
             lst = after.get(name) or list(d[name])
-            self._derive(new, d[name][i])
+            self.authorship.derive(new, d[name][i])
             lst[i] = new
             after[name] = lst
         self.apply(label, after, merge)
-        for k, (outline, count) in groups:
-            old = d["polygons"][k:k + count]
-            new = after["polygons"][k:k + count]
-            same_points = all(a["points"] == b["points"] for a, b in zip(old, new))
-            if outline_map is not None:
-                outline = outline_map(outline)
-            elif not same_points:
-                continue                       # a piece's shape changed: no longer the outline
-            rest = [{key: v for key, v in piece.items() if key != "points" and not key.startswith(("_", "//"))}
-                    for piece in new]
-            if all(r == rest[0] for r in rest):
-                self._group(new, outline)
+        if groups:
+            self.authorship.regroup(groups, d["polygons"], after["polygons"], outline_map)
 
     # ------------------------------------------------------------------ non-convex polygons
-
-    def _group(self, pieces, outline):
-        """``pieces`` (the definition's items, in order) are one non-convex polygon with this
-        outline (a list of [x, y]): saved as one entry, drawn without seams."""
-        if len(pieces) > 1:
-            self._outlines[id(pieces[0])] = (pieces[0], [[float(x), float(y)] for x, y in outline],
-                                             tuple(pieces[1:]))
-
-    def group_at(self, items, k):
-        """(outline, count) if ``items[k]`` starts the pieces of a non-convex polygon (all of
-        them there, in order), else None."""
-        got = self._outlines.get(id(items[k]))
-        if got is None or got[0] is not items[k]:
-            return None
-        rest = got[2]
-        after = items[k + 1:k + 1 + len(rest)]
-        if len(after) != len(rest) or any(a is not b for a, b in zip(after, rest)):
-            return None
-        return got[1], 1 + len(rest)
 
     def group_of(self, ref):
         """(outline, first index, count) of the non-convex polygon the polygon ``ref`` is a
@@ -484,7 +444,7 @@ class Document:
             return None
         items = self.definition["polygons"]
         for k in range(max(0, i - 64), i + 1):
-            g = self.group_at(items, k)
+            g = self.authorship.group_at(items, k)
             if g is not None and k + g[1] > i:
                 return g[0], k, g[1]
         return None
@@ -494,122 +454,12 @@ class Document:
     def register(self, document):
         """Link the definition as it is now to ``document``, the author's text of it (the
         parsed JSON that normalises to it: ``load_document``, or what ``authored`` gave)."""
-        d = self.definition
-        self._tops.append((dict(d), document))
-        for name in LISTS:
-            mine, theirs = d.get(name, []), document.get(name, [])
-            k = 0
-            for j, item in enumerate(theirs):
-                count = 1
-                if name == "polygons":      # a non-convex polygon is its convex pieces
-                    count = len(convex_pieces((name, j, "points"), item["points"], True))
-                if k + count > len(mine):
-                    return
-                self._origin[id(mine[k])] = (mine[k], item, tuple(mine[k + 1:k + count]), None)
-                if count > 1:
-                    self._group(mine[k:k + count], item["points"])
-                k += count
-
-    def _derive(self, new, old):
-        """``new`` replaces ``old``: it keeps the keys the author wrote for ``old``."""
-        got = self._origin.get(id(old))
-        if got is not None and got[0] is old:
-            author, base = got[1], (got[3] if got[3] is not None else old)
-            self._origin[id(new)] = (new, author, (), base)
+        self.authorship.register(self.definition, document)
 
     def authored(self, default_name="Untitled"):
         """The author's document plus the edits: what Ctrl+S writes (see the module
-        docstring). Loading it gives back the definition exactly (checked here: anything
-        that would not, such as a spring whose rest the loader would measure afresh, is
-        written in full)."""
-        d = self.definition
-        orig, author = self._tops[-1] if self._tops else ({}, {})
-        out = {}
-        for key in _key_order(author, d):
-            value = d[key]
-            top = self._top_of(key, value)
-            if top is not None:
-                if key in top:
-                    out[key] = top[key]
-                continue
-            if key in LISTS:
-                items = self._items(key, value)
-                if items or key in author:
-                    out[key] = items
-            elif key == "material":
-                out[key] = _merged(author.get(key, {}), orig.get(key, {}), value, DEFAULTS["material"])
-            elif key == "player":               # written only where it says more than the defaults
-                player = _merged(author.get(key, {}), orig.get(key, {}), value, DEFAULTS["player"])
-                if player or key in author:
-                    out[key] = player
-            elif key in author or key not in _TOP_FILLS or not _same_value(value, _TOP_FILLS[key]):
-                out[key] = value
-        return self._checked(out, default_name)
-
-    def _top_of(self, key, value):
-        """The author's document whose definition had this very value at ``key``, if any."""
-        for orig, author in reversed(self._tops):
-            # == compares shared items by identity first: cheap for a list an edit copied
-            if key in orig and (orig[key] is value or orig[key] == value):
-                return author
-        return None
-
-    def _items(self, name, items):
-        fills = self._fills(name)
-        out, k = [], 0
-        while k < len(items):
-            item = items[k]
-            got = self._origin.get(id(item))
-            if got is not None and got[0] is item:
-                _, author, rest, base = got
-                after = items[k + 1:k + 1 + len(rest)]
-                if base is None and len(after) == len(rest) and all(a is b for a, b in zip(after, rest)):
-                    out.append(author)
-                    k += 1 + len(rest)
-                    continue
-            group = self.group_at(items, k) if name == "polygons" else None
-            if group is not None:
-                # A non-convex polygon: one entry, its outline (the loader cuts it again).
-                outline, count = group
-                author, base = ({}, {}) if got is None or got[0] is not item else (got[1], got[3] or got[1])
-                base = dict(base, points=None)
-                out.append(_merged(author, base, dict(item, points=outline), fills))
-                k += count
-                continue
-                if base is not None:            # an edit made it from the author's item
-                    out.append(_merged(author, base, item, fills))
-                    k += 1
-                    continue
-            out.append(_merged({}, {}, item, fills))
-            k += 1
-        return out
-
-    def _fills(self, name):
-        """What the loader fills in for a key of an item of list ``name`` (DEFAULTS resolved)."""
-        material = self.definition["material"]
-        return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[name].items()}
-
-    def _checked(self, out, default_name):
-        """``out``, with what would not load back to the definition written in full."""
-        d = self.definition
-        for attempt in range(3):
-            try:
-                back = complete(out, default_name=default_name)
-            except LevelError:
-                break
-            wrong = [k for k in d if back.get(k) != d[k]]      # values: 11 and 11.0 are one number
-            if not wrong:
-                return out
-            for key in wrong:
-                if key in LISTS and key != "polygons" and len(back[key]) == len(d[key]):
-                    # first the item's written keys with the definition's values and the keys
-                    # the loader would not fill in the same (a spring's rest); then all of it
-                    fills = self._fills(key)
-                    out[key] = [it if b == full else _merged(it, {}, full, fills) if attempt == 0 else full
-                                for it, b, full in zip(out[key], back[key], d[key])]
-                else:
-                    out[key] = d[key]
-        return dict(d)
+        docstring and game.editor.authored). Loading it gives back the definition exactly."""
+        return self.authorship.authored(self.definition, default_name)
 
     # ------------------------------------------------------------------ disk
 
@@ -620,7 +470,7 @@ class Document:
         definition stays ours and ``conflict`` holds theirs until ``resolve``. Returns
         "taken", "conflict" or "same".
         """
-        if _same_json(theirs, self.definition):
+        if same_json(theirs, self.definition):
             self.conflict = None
             return "same"
         if not self.dirty:
@@ -668,81 +518,6 @@ def _rebuild(definition, values, order):
             definition[k] = values[k]
 
 
-# ---------------------------------------------------------------------- item geometry
-
-def _translated(name, item, dx, dy):
-    def mv(p):
-        return [p[0] + dx, p[1] + dy]
-
-    new = dict(item)
-    if name == "segments":
-        new["a"], new["b"] = mv(item["a"]), mv(item["b"])
-    elif name in ("polylines", "polygons"):
-        new["points"] = [mv(p) for p in item["points"]]
-    elif name in ("balls", "spawners"):
-        new["pos"] = mv(item["pos"])
-    elif name == "springs":
-        if not _is_index(item["b"]):
-            new["b"] = mv(item["b"])
-    elif name == "zones":
-        if "rect" in item:
-            new["rect"] = [mv(p) for p in item["rect"]]
-        elif "polygon" in item:
-            new["polygon"] = [mv(p) for p in item["polygon"]]
-        else:
-            shape = "circle" if "circle" in item else "ellipse"
-            new[shape] = dict(item[shape], center=mv(item[shape]["center"]))
-    return new
-
-
-def points_of(name, item):
-    """The defining points of an item, (K, 2) as a list of [x, y] (for boxes and snapping)."""
-    if name == "segments":
-        return [item["a"], item["b"]]
-    if name in ("polylines", "polygons"):
-        return list(item["points"])
-    if name in ("balls", "spawners"):
-        return [item["pos"]]
-    if name == "springs":
-        return [] if _is_index(item["b"]) else [item["b"]]
-    if name == "zones":
-        if "rect" in item:
-            return list(item["rect"])
-        if "polygon" in item:
-            return list(item["polygon"])
-        if "circle" in item:
-            (cx, cy), r = item["circle"]["center"], item["circle"]["radius"]
-            return [[cx - r, cy - r], [cx + r, cy + r]]
-        (cx, cy), (rx, ry) = item["ellipse"]["center"], item["ellipse"]["radii"]
-        return [[cx - rx, cy - ry], [cx + rx, cy + ry]]
-    return []
-
-
-def bbox(name, item, balls=None):
-    """(x_min, y_min, x_max, y_max) of an item in metres, radii included."""
-    pts = points_of(name, item)
-    if name == "springs" and balls is not None:
-        pts = pts + [balls[item["a"]]["pos"]] + ([balls[item["b"]]["pos"]] if _is_index(item["b"]) else [])
-    if not pts:
-        return (0.0, 0.0, 0.0, 0.0)
-    r = float(item.get("radius", 0.0)) if name in ("segments", "polylines", "balls", "spawners") else 0.0
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    return (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
-
-
-def handles(name, item):
-    """The draggable handles of an item: a list of (handle, point). A handle is a key
-    ("a", "b") or a corner index."""
-    if name == "segments":
-        return [("a", item["a"]), ("b", item["b"])]
-    if name in ("polylines", "polygons"):
-        return list(enumerate(item["points"]))
-    if name == "springs" and not _is_index(item["b"]):
-        return [("b", item["b"])]
-    return []
-
-
 def _renamed(item, old_key, new_key, value):
     out = {}
     for k, v in item.items():
@@ -753,10 +528,6 @@ def _renamed(item, old_key, new_key, value):
     if new_key not in out:
         out[new_key] = value
     return out
-
-
-def _is_index(v):
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _singular(name):
@@ -777,74 +548,3 @@ def _reason(e):
     if isinstance(e, LevelError):
         return e.detail
     return str(e).splitlines()[0] if str(e) else type(e).__name__
-
-
-def _same_json(a, b):
-    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
-
-
-# the top level's defaults a saved level may leave out ($schema and format are always written)
-_TOP_FILLS = {k: v for k, v in DEFAULTS["level"].items() if k not in ("$schema", "format")}
-
-
-def _same_value(a, b):
-    return _same_json(a, b) and (type(a) is type(b) or not isinstance(a, bool) and not isinstance(b, bool))
-
-
-def _merged(author, base, new, fills):
-    """An object as its author would write it after an edit: the author's keys in the
-    author's order (the author's value where the edit left it as it was in ``base``, the
-    definition it was written for), then the other keys of ``new`` whose value is neither
-    what ``base`` had (the loader fills it in again) nor the default in ``fills``; each at
-    its place in ``new``, after the nearest key before it that the author wrote."""
-    def keep(k):
-        if k in author:
-            return True
-        if k in base:
-            return not _same_value(new[k], base[k])
-        return k not in fills or not _same_value(new[k], fills[k])
-
-    after = {}                          # author's key (or None: the start) -> new keys after it
-    anchor = None
-    for k in new:
-        if k in author:
-            anchor = k
-        elif keep(k):
-            after.setdefault(anchor, []).append(k)
-    out = {k: new[k] for k in after.get(None, [])}
-    for k in author:
-        if k in new:
-            out[k] = _as_written(author[k], base[k], new[k]) if k in base else new[k]
-        for extra in after.get(k, []):
-            out[extra] = new[extra]
-    return out
-
-
-def _as_written(author, base, new):
-    """``new`` with the author's text wherever it still holds what the author wrote (in
-    ``base``): a point moved along x keeps its y as written (11, not 11.0)."""
-    if _same_value(new, base) or (_is_number(new) and _is_number(base) and new == base):
-        return author
-    if isinstance(new, list) and isinstance(base, list) and isinstance(author, list) \
-            and len(new) == len(base) == len(author):
-        return [_as_written(a, b, n) for a, b, n in zip(author, base, new)]
-    return new
-
-
-def _is_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _key_order(author, definition):
-    """The definition's top-level keys: the author's first, in the author's order; each
-    other key after the nearest key before it in the definition that is already placed."""
-    keys = [k for k in author if k in definition]
-    placed = set(keys)
-    previous = None
-    for k in definition:
-        if k not in placed:
-            at = keys.index(previous) + 1 if previous is not None else 0
-            keys.insert(at, k)
-            placed.add(k)
-        previous = k
-    return keys
