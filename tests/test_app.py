@@ -709,7 +709,7 @@ def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
 @pytest.mark.parametrize("end", [(500, 300), (300, 100), (100, 300), (300, 500), (480, 120), (130, 460), (303, 300)])
 def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
     from game.draw.hud import Hud
-    from game.draw.renderer import draw_aim
+    from game.draw.aim import draw_aim
     pygame.font.init()
     hud = Hud()
     surface = pygame.Surface(SIZE)
@@ -1241,7 +1241,7 @@ def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
 def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
     """Panned so the level lies under the hint, with the broad-phase grid on: the hint's row
     shows no grid line and no level (only its own panel and words)."""
-    from game.draw.renderer import BROAD_GRID
+    from game.draw.debug import BROAD_GRID
     from game.draw.hud import HINT_HEIGHT
     for _ in range(5):
         key(game, pygame.K_d)                                    # all debug layers

@@ -127,10 +127,10 @@ def test_the_key_hint_lies_on_a_panel_across_its_row():
 
 
 def test_the_debug_options_line_lies_on_a_panel():
-    from game.draw.renderer import Renderer
+    from game.draw.debug import DebugLayers
     from game.physics.world import World
     w = World()
-    pixels = _on_bright(lambda s: Renderer().draw_solver_options(s, w))
+    pixels = _on_bright(lambda s: DebugLayers().draw_solver_options(s, w))
     xs, ys = np.nonzero(np.any(pixels != BRIGHT, axis=2))
     assert len(xs) > 200
     box = pixels[xs.min() + 1:xs.max(), ys.min() + 1:ys.max()]

@@ -20,7 +20,9 @@ from game.modes.base import Mode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.settings import SettingsMode
-from game.draw.renderer import DEBUG_LAYERS, Trails, draw_aim, draw_spin
+from game.draw.aim import draw_aim, draw_spin
+from game.draw.debug import DEBUG_LAYERS
+from game.draw.renderer import Trails
 from game.app.progress import my_levels_dir
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
