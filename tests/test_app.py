@@ -17,7 +17,8 @@ from game.app.clock import MAX_TICKS_PER_FRAME
 from game.app.gestures import Fling, SPRAY_DELAY
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN, SPOT_TAKEN, SPRAY_EVERY
+from game.draw.play_hud import SPOT_TAKEN
+from game.modes.play_actions import FLING_GAIN, SPRAY_EVERY
 from game.physics import geometry
 from game.app.audio import Audio
 from game.physics.integrators import ORDER
@@ -688,7 +689,7 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
 # ---- the fling's aim ---------------------------------------------------------------------------
 def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
     from game.physics.geometry import closest_point_on_segment
-    from game.modes.play import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
+    from game.modes.play_actions import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
     doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
            "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
                         {"a": [20, 0], "b": [20, 8], "radius": 0.5}]}
@@ -1257,7 +1258,7 @@ def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
 
 # ---- the ball picker (issue 27, bug 9) -----------------------------------------------------------
 def test_b_and_c_pick_the_size_and_material_of_the_player_s_next_ball(game):
-    from game.modes.play import BALL_MATERIALS, BALL_RADII
+    from game.modes.play_actions import BALL_MATERIALS, BALL_RADII
     key(game, pygame.K_SPACE)
     play = game.play
     assert play.spawn_radius() == 0.5                           # the level's own ball
@@ -1302,9 +1303,9 @@ def test_the_cursor_shows_the_next_ball_in_its_size(game):
 def test_a_spun_fling_shows_its_spin_on_the_aim_line(game, monkeypatch):
     """With Shift the aim line gains a curved arrow round the ball and its rad/s in the label."""
     labels = []
-    from game.modes import play as play_module
-    real = play_module.draw_aim
-    monkeypatch.setattr(play_module, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
+    from game.draw import play_hud
+    real = play_hud.draw_aim
+    monkeypatch.setattr(play_hud, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
     monkeypatch.setattr(pygame.display, "get_init", lambda: True)
     drag(game, (200, 300), (330, 240), release=False)
     monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)
