@@ -17,7 +17,7 @@ from game.app.clock import MAX_TICKS_PER_FRAME
 from game.app.gestures import Fling, SPRAY_DELAY
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.draw.play_hud import SPOT_TAKEN
+from game.draw.theme import SPOT_TAKEN
 from game.modes.play_actions import FLING_GAIN, SPRAY_EVERY
 from game.physics import geometry
 from game.app.audio import Audio
@@ -398,7 +398,8 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 
 
 def test_the_energy_plot_never_covers_a_fitted_level(game):
-    from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import energy_plot_rect
+    from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT
     key(game, pygame.K_e)
     assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
@@ -1242,8 +1243,8 @@ def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
 def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
     """Panned so the level lies under the hint, with the broad-phase grid on: the hint's row
     shows no grid line and no level (only its own panel and words)."""
-    from game.draw.debug import BROAD_GRID
-    from game.draw.hud import HINT_HEIGHT
+    from game.draw.theme import BROAD_GRID
+    from game.draw.theme import HINT_HEIGHT
     for _ in range(5):
         key(game, pygame.K_d)                                    # all debug layers
     assert "grid" in game.play.debug_layers

@@ -415,7 +415,8 @@ def test_debug_layers_show_the_solver_options():
 def test_the_solver_options_line_ends_left_of_the_energy_plot():
     """With the energy plot shown (its column at the right), the debug layers' line of solver
     options ends left of the column instead of running under it; without, at the right edge."""
-    from game.draw.hud import HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import energy_plot_rect
+    from game.draw.theme import HINT_HEIGHT
     w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
     surface = pygame.Surface((1280, 720))
     camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)

@@ -288,7 +288,7 @@ def test_a_loaded_snapshot_starts_awake_and_switching_sleep_off_wakes_all():
 def test_the_debug_layers_mark_the_sleeping_balls():
     import pygame
     from game.draw.camera import Camera
-    from game.draw.debug import SLEEPING
+    from game.draw.theme import SLEEPING
     from game.draw.renderer import Renderer
     w = asleep_pile()
     awake = w.add_ball((WIDTH / 2, 1.5), radius=R)
@@ -373,7 +373,7 @@ def test_a_sleeping_pile_shows_its_contacts_to_the_debug_layer():
 def test_the_contacts_layer_draws_the_sleeping_contacts_dimmed():
     import pygame
     from game.draw.camera import Camera
-    from game.draw.debug import CONTACT
+    from game.draw.theme import CONTACT
     from game.draw.plot import shade
     from game.draw.renderer import Renderer
     w = run(asleep_pile(), 10)

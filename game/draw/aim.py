@@ -2,10 +2,7 @@
 predicted flight path, and a curved arrow for a spun fling."""
 import numpy as np
 import pygame
-
-AIM = (255, 255, 255)
-AIM_PATH = (200, 200, 200)
-AIM_LABEL_GAP = 6           # px between the aim line and its speed label
+from game.draw.theme import AIM, AIM_LABEL_GAP, AIM_PATH
 
 
 def draw_aim(surface, start, end, label, font_text, path=None):

@@ -8,17 +8,9 @@ import pygame
 
 from game.draw.hud import load_font
 from game.draw.plot import blit_many, plot_points, plot_segments, shade
+from game.draw.theme import (BROAD_CELL, BROAD_GRID, CONTACT, OFFSET, SLEEPING, SOLVER_TEXT, SWEPT,
+                             SWEPT_HIT, TEXT_PANEL, VELOCITY)
 
-CONTACT = (255, 230, 80)
-OFFSET = (255, 80, 220)
-VELOCITY = (90, 230, 230)
-SWEPT = (255, 150, 60)
-SWEPT_HIT = (255, 60, 60)
-BROAD_GRID = (70, 90, 60)
-BROAD_CELL = (120, 200, 90, 40)
-SOLVER_TEXT = (200, 205, 170)
-TEXT_PANEL = (10, 12, 18, 200)    # behind text drawn over the world
-SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
 
 VELOCITY_SECONDS = 0.1      # a velocity arrow is where the ball will be in this many seconds
 OFFSET_GAIN = 40.0          # offset vectors (mm deep) are drawn this many times longer

@@ -9,16 +9,14 @@ import pygame
 
 from game.app.gestures import Fling
 from game.draw.aim import draw_aim, draw_spin
-from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, HINT_PANEL, SIZE_BODY, energy_plot_rect, short_number
+from game.draw.hud import energy_plot_rect, short_number
 from game.goals import DRAWN_RADIUS
 from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, ball_label, flight_preview, fling_spin, spawn_radius
 from game.modes.play_rules import blow_up_line, left_of, limited
+from game.draw.theme import BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
 
-SPOT_TAKEN = (235, 80, 80)   # the pointer's ring while no spot near it is free
 HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C", "ball"), ("I", "integrator"),
         ("E", "energy"), ("D", "debug"), ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
-DRAW_PREVIEW = (120, 200, 255)
-RULES_ROW = 40               # px under the HUD's bar a puzzle's budgets take (Hud.draw_rules)
 
 
 def draw_play(play, surface):

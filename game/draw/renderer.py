@@ -15,30 +15,9 @@ import pygame
 from game.draw import sprites
 from game.draw.debug import DebugLayers
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
-
-# Colours (R, G, B).
-BACKGROUND = (16, 18, 24)
-LEVEL_FILL = (24, 27, 35)
-GRID_MINOR = (31, 35, 45)
-GRID_MAJOR = (40, 45, 58)
-WALL = (178, 188, 208)
-CAPSULE_FILL = (104, 114, 138)
-POLYGON_FILL = (74, 82, 102)
-POLYGON_EDGE = (150, 160, 184)
-ZONE_COLOURS = {"goal": (70, 210, 110), "kill": (235, 70, 70), "attractor": (80, 140, 255)}
-ZONE_FILL_ALPHA = 48
-ZONE_EDGE_ALPHA = 170
-SPRING_SLACK = (150, 200, 255)      # shorter than rest
-SPRING_TAUT = (255, 170, 90)        # longer than rest
-SPRING_GRAB = (255, 255, 255)
-SPAWNER = (200, 200, 120)
-
-# Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
-PALETTE = (
-    (239, 83, 80), (255, 167, 38), (255, 213, 79), (156, 204, 101), (38, 198, 218),
-    (66, 165, 245), (126, 87, 194), (236, 64, 122), (141, 110, 99), (0, 191, 165),
-    (255, 138, 101), (174, 213, 129),
-)
+from game.draw.theme import (BACKGROUND, CAPSULE_FILL, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
+                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SPRING_SLACK, SPRING_TAUT,
+                             WALL, ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
 BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)

@@ -15,8 +15,7 @@ from game.app.gestures import Fling
 from game.app.lab import Lab
 from game.draw import play_hud
 from game.draw.debug import DEBUG_LAYERS
-from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, EnergyHistory, energy_plot_rect
-from game.draw.play_hud import RULES_ROW
+from game.draw.hud import EnergyHistory, energy_plot_rect
 from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
 from game.modes import play_actions
@@ -28,6 +27,7 @@ from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record
                                    world_is_finite)
 from game.modes.settings import SettingsMode
 from game.physics.integrators import ORDER, next_integrator
+from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT, RULES_ROW
 
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 
