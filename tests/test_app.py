@@ -17,7 +17,8 @@ from game.app.clock import MAX_TICKS_PER_FRAME
 from game.app.gestures import Fling, SPRAY_DELAY
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.play import FLING_GAIN, SPOT_TAKEN, SPRAY_EVERY
+from game.draw.theme import SPOT_TAKEN
+from game.modes.play_actions import FLING_GAIN, SPRAY_EVERY
 from game.physics import geometry
 from game.app.audio import Audio
 from game.physics.integrators import ORDER
@@ -397,7 +398,8 @@ def test_the_window_resizes_and_keeps_the_level_in_view(game):
 
 
 def test_the_energy_plot_never_covers_a_fitted_level(game):
-    from game.draw.hud import BAR_HEIGHT, HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import energy_plot_rect
+    from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT
     key(game, pygame.K_e)
     assert game.play.show_energy
     plot = energy_plot_rect(game.camera.size, HINT_HEIGHT)
@@ -688,7 +690,7 @@ def test_no_sequence_of_player_input_breaks_the_game(level_index, script, tmp_pa
 # ---- the fling's aim ---------------------------------------------------------------------------
 def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
     from game.physics.geometry import closest_point_on_segment
-    from game.modes.play import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
+    from game.modes.play_actions import AIM_PREVIEW_SAMPLES, AIM_PREVIEW_SECONDS, flight_preview
     doc = {"gravity": [0, -9.81], "bounds": [0, 0, 40, 20],
            "segments": [{"a": [0, 0], "b": [40, 0]}, {"a": [12, 0], "b": [12, 20]},
                         {"a": [20, 0], "b": [20, 8], "radius": 0.5}]}
@@ -709,7 +711,7 @@ def test_the_flight_preview_follows_the_parabola_and_stops_at_its_first_touch():
 @pytest.mark.parametrize("end", [(500, 300), (300, 100), (100, 300), (300, 500), (480, 120), (130, 460), (303, 300)])
 def test_the_speed_label_sits_beside_the_aim_line_never_on_it(end):
     from game.draw.hud import Hud
-    from game.draw.renderer import draw_aim
+    from game.draw.aim import draw_aim
     pygame.font.init()
     hud = Hud()
     surface = pygame.Surface(SIZE)
@@ -1241,8 +1243,8 @@ def test_the_spray_takes_the_nearest_free_spot_of_its_lattice():
 def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
     """Panned so the level lies under the hint, with the broad-phase grid on: the hint's row
     shows no grid line and no level (only its own panel and words)."""
-    from game.draw.renderer import BROAD_GRID
-    from game.draw.hud import HINT_HEIGHT
+    from game.draw.theme import BROAD_GRID
+    from game.draw.theme import HINT_HEIGHT
     for _ in range(5):
         key(game, pygame.K_d)                                    # all debug layers
     assert "grid" in game.play.debug_layers
@@ -1257,7 +1259,7 @@ def test_the_debug_grid_and_the_world_stop_at_the_key_hint(game):
 
 # ---- the ball picker (issue 27, bug 9) -----------------------------------------------------------
 def test_b_and_c_pick_the_size_and_material_of_the_player_s_next_ball(game):
-    from game.modes.play import BALL_MATERIALS, BALL_RADII
+    from game.modes.play_actions import BALL_MATERIALS, BALL_RADII
     key(game, pygame.K_SPACE)
     play = game.play
     assert play.spawn_radius() == 0.5                           # the level's own ball
@@ -1302,9 +1304,9 @@ def test_the_cursor_shows_the_next_ball_in_its_size(game):
 def test_a_spun_fling_shows_its_spin_on_the_aim_line(game, monkeypatch):
     """With Shift the aim line gains a curved arrow round the ball and its rad/s in the label."""
     labels = []
-    from game.modes import play as play_module
-    real = play_module.draw_aim
-    monkeypatch.setattr(play_module, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
+    from game.draw import play_hud
+    real = play_hud.draw_aim
+    monkeypatch.setattr(play_hud, "draw_aim", lambda s, a, b, label, *rest: (labels.append(label), real(s, a, b, label, *rest))[1])
     monkeypatch.setattr(pygame.display, "get_init", lambda: True)
     drag(game, (200, 300), (330, 240), release=False)
     monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)

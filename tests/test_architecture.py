@@ -12,7 +12,7 @@ STDLIB = set(sys.stdlib_module_names)
 
 CORE = {"game.defaults", "game.paths", "game.physics"}
 KERNELS = {"game.physics.compiled"}
-LEVEL_MAY_USE = {"game.defaults", "game.paths", "game.physics.geometry"}
+LEVEL_MAY_USE = {"game.defaults", "game.paths", "game.physics.geometry", "game.physics.polygons"}
 # Private names a benchmark may still use while a public one is on its way (none now).
 PENDING_PRIVATE = set()
 
@@ -151,3 +151,83 @@ def test_a_forbidden_import_is_caught(tmp_path, monkeypatch):
     for rel in ("game/world.py", "game/forces.py"):
         with pytest.raises(AssertionError):
             test_the_core_imports_only_the_core_numpy_and_numba(rel)
+
+
+def _module_graph():
+    """{game module: the game modules it imports}, imports inside functions included; a
+    ``from package import name`` counts as importing the module ``package.name`` where that
+    is a module, else the package itself."""
+    modules = {_module_name(rel): rel for rel in GAME_FILES}
+    graph = {}
+    for name, rel in modules.items():
+        targets = set()
+        for module, names in _imports(rel):
+            if not module.startswith("game"):
+                continue
+            if module in modules:
+                targets.add(module)
+        targets.discard(name)
+        # a package's own __init__ importing its parts is not a cycle through the part
+        graph[name] = {t for t in targets if not (rel.endswith("__init__.py") and t.startswith(name + "."))}
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_among_game_modules():
+    """Imports inside functions count: a cycle hidden in a function is still a cycle."""
+    assert _cycles(_module_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_class_over_400_lines_and_no_module_over_800():
+    for rel in GAME_FILES:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            text = f.read()
+        assert text.count("\n") <= 800, f"{rel} has {text.count(chr(10))} lines"
+        for node in ast.walk(ast.parse(text, rel)):
+            if isinstance(node, ast.ClassDef):
+                assert node.end_lineno - node.lineno + 1 <= 400, f"{rel}: class {node.name} is over 400 lines"
+
+
+def test_no_function_takes_more_than_12_parameters():
+    for rel in GAME_FILES:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), rel)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                a = node.args
+                count = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + bool(a.vararg) + bool(a.kwarg)
+                assert count <= 12, f"{rel}: {getattr(node, 'name', 'lambda')} takes {count} parameters"

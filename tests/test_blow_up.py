@@ -8,7 +8,7 @@ import pytest
 
 from game.draw import hud as hud_module
 from game.app.loop import App
-from game.modes.play import RECOVERY_INTEGRATOR, blow_up_line
+from game.modes.play_rules import RECOVERY_INTEGRATOR, blow_up_line
 
 FRAME = 1 / 60
 SIZE = (800, 450)

@@ -12,7 +12,7 @@ import pytest
 from game import defaults
 from game.defaults import TICK
 from game.level import loads
-from game.modes.play import world_is_finite
+from game.modes.play_rules import world_is_finite
 from game.physics.world import World
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -4,7 +4,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game.draw.hud import HINT_HEIGHT, KEY_CAP, EnergyHistory, Hud
+from game.draw.hud import EnergyHistory, Hud
+from game.draw.theme import HINT_HEIGHT, KEY_CAP
 from game.app.toasts import TOAST_SECONDS, Toasts
 
 
@@ -87,7 +88,8 @@ def test_toasts_show_one_at_a_time_and_expire():
 
 @pytest.mark.parametrize("length", [0, 1, 40, 200, 5000, 4_000_000])
 def test_fit_keeps_the_longest_prefix_that_fits_and_a_huge_message_stays_one_cheap_line(length):
-    from game.draw.hud import SIZE_BODY, _fit
+    from game.draw.hud import _fit
+    from game.draw.theme import SIZE_BODY
     font = Hud().font(SIZE_BODY)
     text = ("levels/x.json:1:2: unknown key 'k" + "abcdefghij" * (length // 10 + 1))[:length]
     width = 300
@@ -127,10 +129,10 @@ def test_the_key_hint_lies_on_a_panel_across_its_row():
 
 
 def test_the_debug_options_line_lies_on_a_panel():
-    from game.draw.renderer import Renderer
+    from game.draw.debug import DebugLayers
     from game.physics.world import World
     w = World()
-    pixels = _on_bright(lambda s: Renderer().draw_solver_options(s, w))
+    pixels = _on_bright(lambda s: DebugLayers().draw_solver_options(s, w))
     xs, ys = np.nonzero(np.any(pixels != BRIGHT, axis=2))
     assert len(xs) > 200
     box = pixels[xs.min() + 1:xs.max(), ys.min() + 1:ys.max()]
@@ -141,7 +143,8 @@ def test_the_debug_options_line_lies_on_a_panel():
 def test_a_long_toast_wraps_inside_the_window_and_shows_it_all_when_it_can(length):
     """Never cut at the window's edge: every line fits, the box stays inside the window,
     and up to MESSAGE_LINES lines the whole text shows (beyond, the last line ends in ...)."""
-    from game.draw.hud import MESSAGE_LINES, SIZE_BODY
+    from game.draw.hud import MESSAGE_LINES
+    from game.draw.theme import SIZE_BODY
     hud = Hud()
     words = "polygons[2]: a corner at ([28.0, 3.5]) meeting edge 2 crosses edge 5 of the same polygon".split()
     message = " ".join((words * (length // 10 + 1)))[:length].strip()
@@ -158,7 +161,7 @@ def test_a_long_toast_wraps_inside_the_window_and_shows_it_all_when_it_can(lengt
 
 
 def test_a_short_toast_shows_whole_on_one_line():
-    from game.draw.hud import SIZE_BODY
+    from game.draw.theme import SIZE_BODY
     assert Hud().wrap_fit("integrator: rk4", SIZE_BODY, 600) == ["integrator: rk4"]
 
 
@@ -169,9 +172,9 @@ def _stats_left(stats):
     surface = pygame.Surface((1280, 100))
     surface.fill((0, 0, 0))
     hud.draw_bar(surface, 0, "", "", "rk4", stats, None)
-    from game.draw.hud import DIM, TEXT
+    from game.draw.theme import TEXT, TEXT_DIM
     pixels = pygame.surfarray.array3d(surface)[640:, 4:72]
-    label = np.flatnonzero(np.any(np.all(pixels == DIM, axis=2), axis=1))      # "integrator  (I ...)"
+    label = np.flatnonzero(np.any(np.all(pixels == TEXT_DIM, axis=2), axis=1))      # "integrator  (I ...)"
     numbers = np.flatnonzero(np.any(np.all(pixels == TEXT, axis=2), axis=1))
     return 640 + label.min(), 640 + numbers.max()
 

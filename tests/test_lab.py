@@ -8,7 +8,8 @@ import pytest
 
 from game.app import lab as lab_module
 from game.app.loop import App, TICK
-from game.draw.hud import HINT_HEIGHT, energy_plot_rect
+from game.draw.hud import energy_plot_rect
+from game.draw.theme import HINT_HEIGHT
 from game.app.lab import Lab, ball_energies, position_gap
 from game.level import load
 from game.physics.world import World

@@ -971,7 +971,7 @@ def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
     """A spiral (a worst case for ear clipping: reflex corners all along) is cut with O(n) ear
     tests; the old clipper made O(n^2) tests of O(n) each (7 minutes for 2,000 spirals)."""
     np = pytest.importorskip("numpy")
-    from game.physics import geometry
+    from game.physics import geometry, polygons
     calls = []
     real = geometry.side
     monkeypatch.setattr(geometry, "side", lambda *a: calls.append(1) or real(*a))
@@ -980,7 +980,7 @@ def test_cutting_a_spiral_takes_work_linear_in_its_corners(monkeypatch):
         points = np.array(_spiral(n), float)
         points = points if geometry.polygon_signed_area(points) > 0 else points[::-1].copy()
         calls.clear()
-        pieces = geometry.convex_decomposition(points)
+        pieces = polygons.convex_decomposition(points)
         counts[n] = len(calls)
         assert sum(geometry.polygon_signed_area(points[p]) for p in pieces) == pytest.approx(
             geometry.polygon_signed_area(points))
@@ -1102,21 +1102,21 @@ def _brute_first_crossing(points):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=3, max_size=9, unique=True))
 def test_the_sweep_finds_the_same_first_crossing_as_every_pair(points):
-    from game.physics import geometry
-    assert geometry.polygon_first_crossing(points) == _brute_first_crossing(points)
+    from game.physics import polygons
+    assert polygons.polygon_first_crossing(points) == _brute_first_crossing(points)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=3, max_size=10, unique=True))
 def test_a_simple_polygon_is_cut_into_convex_pieces_that_tile_it(points):
     np = pytest.importorskip("numpy")
-    from game.physics import geometry
+    from game.physics import geometry, polygons
     p = np.array(points, float)
-    if geometry.polygon_first_crossing(p) is not None or geometry.polygon_signed_area(p) == 0:
+    if polygons.polygon_first_crossing(p) is not None or geometry.polygon_signed_area(p) == 0:
         return
     if geometry.polygon_signed_area(p) < 0:
         p = p[::-1].copy()
-    pieces = geometry.convex_decomposition(p)
+    pieces = polygons.convex_decomposition(p)
     assert all(geometry.polygon_is_convex(p[piece]) and geometry.polygon_signed_area(p[piece]) > 0 for piece in pieces)
     assert sum(geometry.polygon_signed_area(p[piece]) for piece in pieces) == pytest.approx(
         geometry.polygon_signed_area(p), abs=1e-9)

@@ -4,8 +4,10 @@ import pygame
 import pytest
 
 from scenes import build_world
+from game.draw import plot
 from game.draw import renderer as render
 from game.draw.camera import Camera
+from game.draw.debug import DEBUG_LAYERS
 from game.draw.renderer import PALETTE, Renderer, Trails, ball_colour
 from game.physics.world import World
 
@@ -69,7 +71,7 @@ def test_render_reads_the_world_and_never_writes_it():
     trails.record(world)
     cam = Camera((640, 360))
     cam.fit(world.bounds)
-    Renderer().draw(pygame.Surface((640, 360)), world, cam, debug=render.DEBUG_LAYERS, trails=trails)
+    Renderer().draw(pygame.Surface((640, 360)), world, cam, debug=DEBUG_LAYERS, trails=trails)
     assert world.state_hash() == before
     for name, value in arrays.items():
         assert np.array_equal(getattr(world, name), value)
@@ -143,7 +145,7 @@ def test_offscreen_nan_and_huge_balls_do_not_break_a_frame():
     world = _world([(5, 5), (500, 500), (16, 9)])
     world.pos[0] = np.nan                # a world that blew up must still draw
     cam = Camera((320, 200), (16, 9), 2000)        # one ball fills the screen
-    Renderer().draw(pygame.Surface((320, 200)), world, cam, debug=render.DEBUG_LAYERS)
+    Renderer().draw(pygame.Surface((320, 200)), world, cam, debug=DEBUG_LAYERS)
 
 
 def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
@@ -157,7 +159,7 @@ def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
     })
     cam = Camera((640, 360), (0.0, 0.0), 2000.0)
     surface = pygame.Surface((640, 360))
-    Renderer().draw(surface, world, cam, debug=render.DEBUG_LAYERS)   # unclipped, this took seconds
+    Renderer().draw(surface, world, cam, debug=DEBUG_LAYERS)   # unclipped, this took seconds
     x, y = cam.world_to_screen((0.0, 0.0)).astype(int)
     assert surface.get_at((int(x), int(y)))[:3] == render.CAPSULE_FILL   # the stadium fills its band
 
@@ -165,11 +167,11 @@ def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
 def test_clipping_keeps_what_is_on_screen_and_marks_cut_ends():
     a = np.array([[-100.0, 50.0], [10.0, 10.0], [-50.0, -50.0]])
     b = np.array([[300.0, 50.0], [20.0, 20.0], [-40.0, -60.0]])
-    a2, b2, a_kept, b_kept, shown = render._clip_segments(a, b, (200, 100), 0.0)
+    a2, b2, a_kept, b_kept, shown = plot.clip_segments(a, b, (200, 100), 0.0)
     assert shown.tolist() == [True, True, False]
     assert np.allclose(a2[0], (0, 50)) and np.allclose(b2[0], (200, 50))
     assert a_kept.tolist()[:2] == [False, True] and b_kept.tolist()[:2] == [False, True]
-    square = render._clip_convex([(-50, -50), (250, -50), (250, 150), (-50, 150)], (200, 100), pad=0)
+    square = plot.clip_convex([(-50, -50), (250, -50), (250, 150), (-50, 150)], (200, 100), pad=0)
     assert sorted(square) == sorted([(0, 0), (200, 0), (200, 100), (0, 100)])
 
 
@@ -184,7 +186,7 @@ def test_debug_layers_draw_contacts_swept_paths_and_the_grid():
     debug = pygame.Surface((640, 360))
     r = Renderer()
     r.draw(plain, world, cam)
-    r.draw(debug, world, cam, debug=render.DEBUG_LAYERS)
+    r.draw(debug, world, cam, debug=DEBUG_LAYERS)
     assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(debug, "RGB")
 
 
@@ -209,7 +211,7 @@ def test_plot_segments_draws_many_lines_in_one_call_and_skips_bad_ones():
     surface = pygame.Surface((100, 60))
     start = np.array([[10, 10], [10, 40], [np.nan, 5], [-500, -500]])
     end = np.array([[90, 10], [10, 55], [50, 5], [-400, -450]])
-    render.plot_segments(surface, start, end, np.array([(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]))
+    plot.plot_segments(surface, start, end, np.array([(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]))
     assert surface.get_at((50, 10))[:3] == (255, 0, 0)
     assert surface.get_at((10, 50))[:3] == (0, 255, 0)
     assert surface.get_at((30, 5))[:3] == (0, 0, 0)           # the nan line is not drawn
@@ -332,7 +334,7 @@ def test_a_big_ball_shows_its_angle_as_a_mark_that_turns_with_it():
     assert radius_px >= render.SPIN_MARK_MIN_RADIUS
     surface = pygame.Surface((1280, 720))
     Renderer().draw(surface, world, cam)
-    dark = [np.array(render._shade(ball_colour(i), 0.45)) for i in world.ids]
+    dark = [np.array(plot.shade(ball_colour(i), 0.45)) for i in world.ids]
     for k, a in enumerate(angles):
         centre = cam.world_to_screen(world.pos[k])
         u = np.array((np.cos(a), -np.sin(a)))                    # screen y points down
@@ -413,7 +415,8 @@ def test_debug_layers_show_the_solver_options():
 def test_the_solver_options_line_ends_left_of_the_energy_plot():
     """With the energy plot shown (its column at the right), the debug layers' line of solver
     options ends left of the column instead of running under it; without, at the right edge."""
-    from game.draw.hud import HINT_HEIGHT, energy_plot_rect
+    from game.draw.hud import energy_plot_rect
+    from game.draw.theme import HINT_HEIGHT
     w = build_world({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [0, 0, 10, 10]})
     surface = pygame.Surface((1280, 720))
     camera = Camera(size=surface.get_size(), center=(5.0, 5.0), scale=30.0)

@@ -290,7 +290,8 @@ def test_a_loaded_snapshot_starts_awake_and_switching_sleep_off_wakes_all():
 def test_the_debug_layers_mark_the_sleeping_balls():
     import pygame
     from game.draw.camera import Camera
-    from game.draw.renderer import SLEEPING, Renderer
+    from game.draw.theme import SLEEPING
+    from game.draw.renderer import Renderer
     w = asleep_pile()
     awake = w.add_ball((WIDTH / 2, 1.5), radius=R)
     cam = Camera((640, 360))
@@ -375,12 +376,14 @@ def test_a_sleeping_pile_shows_its_contacts_to_the_debug_layer():
 def test_the_contacts_layer_draws_the_sleeping_contacts_dimmed():
     import pygame
     from game.draw.camera import Camera
-    from game.draw.renderer import CONTACT, Renderer, _shade
+    from game.draw.theme import CONTACT
+    from game.draw.plot import shade
+    from game.draw.renderer import Renderer
     w = run(asleep_pile(), 10)
     surface = pygame.Surface((400, 300))
     camera = Camera((400, 300))
     camera.fit(w.bounds)
     Renderer().draw(surface, w, camera, debug=("contacts",))
     pixels = pygame.surfarray.array3d(surface)
-    assert np.any(np.all(pixels == _shade(CONTACT, 0.45), axis=2))
+    assert np.any(np.all(pixels == shade(CONTACT, 0.45), axis=2))
     assert not np.any(np.all(pixels == CONTACT, axis=2))          # none awake: none bright

@@ -21,9 +21,10 @@ from collections import deque
 import numpy as np
 import pygame
 
-from game.draw.hud import DIM, INTEGRATOR_COLOURS, PLOT_PANEL, SIZE_SMALL, TEXT, WARN, energy_plot_rect, short_number
+from game.draw.hud import energy_plot_rect, short_number
 from game.app.clock import THREAD_CLOCK
 from game.physics.integrators import next_integrator
+from game.draw.theme import INTEGRATOR_COLOURS, PANEL_EDGE, PLOT_PANEL, SIZE_SMALL, SUNKEN, TEXT, TEXT_DIM, WARN
 
 HISTORY_SPAN = 10.0          # s of simulated time the lab's plot shows
 OUTLINE_PX = 2               # px: the ghost's outlines
@@ -263,9 +264,9 @@ class Lab:
         began, one line each, labelled with its integrator."""
         rect = energy_plot_rect(surface.get_size(), bottom_gap)
         hud._panel(surface, rect, PLOT_PANEL)
-        surface.blit(hud.text(f"energy since the lab began (J), last {HISTORY_SPAN:g} s", SIZE_SMALL, DIM),
+        surface.blit(hud.text(f"energy since the lab began (J), last {HISTORY_SPAN:g} s", SIZE_SMALL, TEXT_DIM),
                      (rect.x + 8, rect.y + 6))
-        surface.blit(hud.text("balls added or removed left out", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 22))
+        surface.blit(hud.text("balls added or removed left out", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 22))
         rows = np.array(self.history, float).reshape(-1, 3)
         world_colour = INTEGRATOR_COLOURS.get(self.world.integrator, TEXT)
         labels = [(f"world, {self.world.integrator}", world_colour, 1), (f"ghost, {self.integrator}", self.colour(), 2)]
@@ -277,7 +278,7 @@ class Lab:
             surface.blit(hud.text(f"{name}: {shown} J", SIZE_SMALL, colour), (rect.x + 8, y))
             y += line
         plot = pygame.Rect(rect.x + 58, rect.y + 42, rect.width - 68, rect.height - 52 - line * len(labels))
-        pygame.draw.rect(surface, (30, 34, 46), plot, 1)
+        pygame.draw.rect(surface, SUNKEN, plot, 1)
         finite = np.isfinite(rows).all(axis=1)
         rows = rows[finite]
         if len(rows) < 2:
@@ -291,9 +292,9 @@ class Lab:
         left = max(0.0, rows[-1, 0] - HISTORY_SPAN)     # from the lab's start until it is 10 s old
         xs = plot.x + (rows[:, 0] - left) / HISTORY_SPAN * plot.width
         zy = plot.bottom - (0.0 - lo) / (hi - lo) * plot.height
-        pygame.draw.line(surface, (60, 66, 84), (plot.x, zy), (plot.right, zy))
-        surface.blit(hud.text(short_number(hi), SIZE_SMALL, DIM), (rect.x + 6, plot.y))
-        surface.blit(hud.text(short_number(lo), SIZE_SMALL, DIM), (rect.x + 6, plot.bottom - 12))
+        pygame.draw.line(surface, PANEL_EDGE, (plot.x, zy), (plot.right, zy))
+        surface.blit(hud.text(short_number(hi), SIZE_SMALL, TEXT_DIM), (rect.x + 6, plot.y))
+        surface.blit(hud.text(short_number(lo), SIZE_SMALL, TEXT_DIM), (rect.x + 6, plot.bottom - 12))
         clip = surface.get_clip()
         surface.set_clip(plot)
         for (_, colour, k), width in zip(labels, (3, 1)):

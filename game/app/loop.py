@@ -34,10 +34,11 @@ from game.draw.hud import Hud, drawable  # noqa: E402
 from game.app.progress import Progress  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
-from game.draw.renderer import PALETTE, Renderer, make_ball_sprite  # noqa: E402
+from game.draw.renderer import Renderer, make_ball_sprite  # noqa: E402
 from game.app.session import LevelSession  # noqa: E402
 from game.app.toasts import Toasts  # noqa: E402
 from game.defaults import TICK  # noqa: E402  (the one step the world is ever given)
+from game.draw.theme import PALETTE  # noqa: E402
 
 
 FPS_LIMIT = 60               # frames per second the window aims for

@@ -12,36 +12,17 @@ from collections import deque
 import numpy as np
 import pygame
 
+from game.draw.theme import (BAR, BAR_HEIGHT, ENERGY_COLOURS, ERROR_BG, GOAL, GOAL_TRACK, HINT_HEIGHT,
+                             HINT_PANEL, INTEGRATOR_COLOURS, KEY_CAP, MARGIN, PANEL, PANEL_EDGE, PLOT_PANEL,
+                             SIZE_BODY, SIZE_HUGE, SIZE_SMALL, SIZE_TINY, SIZE_TITLE, SUNKEN, TEXT, TEXT_DIM,
+                             WARN)
 from game.paths import ASSETS
 
 FONT_REGULAR = os.path.join(ASSETS, "DejaVuSans.ttf")
 FONT_BOLD = os.path.join(ASSETS, "DejaVuSans-Bold.ttf")
 
-TEXT = (232, 236, 244)
-DIM = (188, 195, 212)          # secondary text: still 9:1 against the panels
-KEY_CAP = (44, 50, 66)
-PANEL = (10, 12, 18, 190)
-PANEL_EDGE = (60, 66, 84)
-BAR = (12, 14, 20, 235)
-HINT_PANEL = (12, 14, 20, 230)   # the key hint's row: the world (panned under it) must not show through
-GOAL = (90, 220, 120)
-WARN = (255, 210, 90)
-PLOT_PANEL = (10, 12, 18, 235)   # nearly opaque: lines must not mix with what is behind
-ERROR_BG = (150, 30, 36, 235)
-INTEGRATOR_COLOURS = {"euler": (255, 120, 100), "semi-implicit": (255, 205, 100),
-                      "verlet": (110, 210, 255), "rk4": (120, 230, 140)}
-ENERGY_COLOURS = {"kinetic": (255, 165, 70), "gravitational": (90, 150, 255),
-                  "spring": (120, 220, 120), "total": (245, 245, 245)}
 ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total"}
 
-SIZE_TITLE = 23             # px (font size) of the level's name
-SIZE_BODY = 15
-SIZE_SMALL = 13
-SIZE_TINY = 11
-SIZE_HUGE = 44
-MARGIN = 10                 # px from the window's edges
-BAR_HEIGHT = 76             # px: the bar across the top; the camera fits the level below it
-HINT_HEIGHT = 24            # px: the key hint along the bottom edge
 STATS_MIN_WIDTH = 290       # px: the stats block is at least this wide (its cells have fixed widths)
 STATS_GAP = 18              # px between the cells of a stats row
 MESSAGE_LINES = 3           # a toast wraps onto at most this many lines (the last cut with "...")
@@ -54,7 +35,6 @@ PLOT_WIDTH = 0.28           # of the window's width: the energy plot's column (t
 PLOT_MIN_WIDTH = 300        # px
 PLOT_MAX_WIDTH = 420        # px
 PLOT_MIN_HEIGHT = 150       # px
-
 
 
 def energy_plot_rect(size, bottom_gap=MARGIN):
@@ -237,8 +217,8 @@ class Hud:
         # text it will hold), each cell right-aligned in a slot of its widest text's width,
         # so the block stays put as the numbers change.
         font = self.font(size)
-        rows = [[("integrator ", DIM), (integrator, INTEGRATOR_COLOURS.get(integrator, TEXT)),
-                 ("  (I to change)", DIM)]]
+        rows = [[("integrator ", TEXT_DIM), (integrator, INTEGRATOR_COLOURS.get(integrator, TEXT)),
+                 ("  (I to change)", TEXT_DIM)]]
         rendered = [[(self.text(t, size, c), None) for t, c in rows[0]]]
         for row in stats:
             cells = [(row, row)] if isinstance(row, str) else row
@@ -282,11 +262,11 @@ class Hud:
         y = rect.y + (BAR_HEIGHT - title_s.get_height() - 4 - small * len(lines)) // 2
         surface.blit(title_s, (MARGIN + 2, y))
         if counter and MARGIN + title_s.get_width() + 70 < room:     # "3/9": which level of how many
-            count_s = self.text(counter, SIZE_BODY, DIM)
+            count_s = self.text(counter, SIZE_BODY, TEXT_DIM)
             surface.blit(count_s, (MARGIN + 14 + title_s.get_width(), y + title_s.get_height() - count_s.get_height() - 2))
         y += title_s.get_height() + 4
         for text in lines:
-            surface.blit(self.text(text, SIZE_SMALL, DIM), (MARGIN + 2, y))
+            surface.blit(self.text(text, SIZE_SMALL, TEXT_DIM), (MARGIN + 2, y))
             y += small
         return rect
 
@@ -296,7 +276,7 @@ class Hud:
         label = self.text(f"goal  {min(inside, needed)} / {needed}", SIZE_BODY, GOAL)
         surface.blit(label, (x, y))
         bar = pygame.Rect(x, y + 6 + label.get_height(), GOAL_WIDTH, 12)
-        pygame.draw.rect(surface, (40, 60, 46), bar, border_radius=3)
+        pygame.draw.rect(surface, GOAL_TRACK, bar, border_radius=3)
         fraction = 1.0 if needed <= 0 else min(1.0, inside / needed)
         if fraction > 0:
             pygame.draw.rect(surface, GOAL, (bar.x, bar.y, max(4, int(bar.width * fraction)), bar.height),
@@ -319,7 +299,7 @@ class Hud:
         player add, [(text, active)] ("balls 2 of 3 left"); the active one on a key cap."""
         if not parts:
             return
-        surfs = [(self.text(t, SIZE_BODY, TEXT if active else DIM, bold=active), active) for t, active in parts]
+        surfs = [(self.text(t, SIZE_BODY, TEXT if active else TEXT_DIM, bold=active), active) for t, active in parts]
         rect = pygame.Rect(MARGIN, top + BAR_HEIGHT + MARGIN,
                            sum(s.get_width() + 22 for s, _ in surfs) + 8, 30)
         self._panel(surface, rect)
@@ -344,10 +324,10 @@ class Hud:
         """Top-centre: paused, slow-motion and warming-up indicators."""
         parts = []
         if warming_up:
-            parts.append(("warming up: the first seconds run slower", DIM))
+            parts.append(("warming up: the first seconds run slower", TEXT_DIM))
         if paused:
             parts.append(("PAUSED", WARN))
-            parts.append(("Space run   .  step", DIM))
+            parts.append(("Space run   .  step", TEXT_DIM))
         if time_scale != 1.0:
             parts.append((("slow motion" if time_scale < 1 else "fast") + f"  x{time_scale:g}", WARN))
         if not parts:
@@ -397,7 +377,7 @@ class Hud:
             pygame.draw.rect(surface, KEY_CAP, box, border_radius=3)
             pygame.draw.rect(surface, PANEL_EDGE, box, 1, border_radius=3)
             surface.blit(cap, cap.get_rect(center=box.center))
-            words = self.text(what, SIZE_SMALL, DIM)
+            words = self.text(what, SIZE_SMALL, TEXT_DIM)
             surface.blit(words, words.get_rect(midleft=(box.right + 5, mid)))
             x = box.right + 5 + words.get_width() + 16
             if x >= width:
@@ -409,7 +389,7 @@ class Hud:
         width, height = surface.get_size()
         surface.blit(self._panel_surface((width, height), (0, 0, 0, 150)), (0, 0))
         title_s = self.text(title, SIZE_TITLE, TEXT, bold=True)
-        foot = self.text("H or Esc closes this", SIZE_SMALL, DIM)
+        foot = self.text("H or Esc closes this", SIZE_SMALL, TEXT_DIM)
         layouts = [(SIZE_BODY, 1), (SIZE_SMALL, 1), (SIZE_BODY, 2), (SIZE_SMALL, 2), (SIZE_TINY, 1)]
         for size, columns in layouts:      # the first that fits; else the last, smallest one
             font = self.font(size)
@@ -439,7 +419,7 @@ class Hud:
         rect = energy_plot_rect(surface.get_size(), bottom_gap)
         self._panel(surface, rect, PLOT_PANEL)
         times, values = history.arrays()
-        surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, DIM), (rect.x + 8, rect.y + 6))
+        surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 6))
         if len(times) >= 2 and np.isfinite(values[:, 3]).all():
             drift = self.text(f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J in "
                               f"{times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
@@ -464,7 +444,7 @@ class Hud:
                 x += item.get_width() + 12
             y += line
         plot = pygame.Rect(rect.x + 58, rect.y + 26, rect.width - 68, rect.height - 36 - line * len(rows))
-        pygame.draw.rect(surface, (30, 34, 46), plot, 1)
+        pygame.draw.rect(surface, SUNKEN, plot, 1)
         finite = np.isfinite(values).all(axis=1)
         if len(values) and not finite[-1]:
             surface.blit(self.text("not finite: the world blew up (R resets)", SIZE_SMALL, WARN),
@@ -481,9 +461,9 @@ class Hud:
         ys = plot.bottom - (values - lo) / (hi - lo) * plot.height
         if lo < 0 < hi:
             zy = plot.bottom - (0 - lo) / (hi - lo) * plot.height
-            pygame.draw.line(surface, (60, 66, 84), (plot.x, zy), (plot.right, zy))
-        surface.blit(self.text(short_number(hi), SIZE_SMALL, DIM), (rect.x + 6, plot.y))
-        surface.blit(self.text(short_number(lo), SIZE_SMALL, DIM), (rect.x + 6, plot.bottom - 12))
+            pygame.draw.line(surface, PANEL_EDGE, (plot.x, zy), (plot.right, zy))
+        surface.blit(self.text(short_number(hi), SIZE_SMALL, TEXT_DIM), (rect.x + 6, plot.y))
+        surface.blit(self.text(short_number(lo), SIZE_SMALL, TEXT_DIM), (rect.x + 6, plot.bottom - 12))
         clip = surface.get_clip()
         surface.set_clip(plot)
         for k, key in enumerate(EnergyHistory.KEYS):

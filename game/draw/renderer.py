@@ -9,57 +9,17 @@ or, until it loads, blitted in one batched call: the same pixels either way.
 """
 import math
 from collections import deque
-from itertools import repeat
 
 import numpy as np
 import pygame
 
 from game.draw import sprites
-from game.draw.hud import load_font
-
-# Colours (R, G, B).
-BACKGROUND = (16, 18, 24)
-LEVEL_FILL = (24, 27, 35)
-GRID_MINOR = (31, 35, 45)
-GRID_MAJOR = (40, 45, 58)
-WALL = (178, 188, 208)
-CAPSULE_FILL = (104, 114, 138)
-POLYGON_FILL = (74, 82, 102)
-POLYGON_EDGE = (150, 160, 184)
-ZONE_COLOURS = {"goal": (70, 210, 110), "kill": (235, 70, 70), "attractor": (80, 140, 255)}
-ZONE_FILL_ALPHA = 48
-ZONE_EDGE_ALPHA = 170
-SPRING_SLACK = (150, 200, 255)      # shorter than rest
-SPRING_TAUT = (255, 170, 90)        # longer than rest
-SPRING_GRAB = (255, 255, 255)
-ROD = (205, 180, 140)               # joints (game.physics.joints): rods as bars,
-ROPE = (225, 205, 160)              # ropes as lines (dimmer while slack),
-ROPE_SLACK = (140, 130, 110)
-PIN = (235, 235, 235)               # anchors and pins as pins,
-MOTOR = (255, 120, 70)              # motors as a mark turning with their wheel
-SPARK = (255, 235, 120)             # a joint that broke: a spark for SPARK_FRAMES frames
-SPARK_FRAMES = 20
-ROD_WIDTH = 0.1                     # m: a rod's bar (at least 4 px)
-CONTACT = (255, 230, 80)
-OFFSET = (255, 80, 220)
-VELOCITY = (90, 230, 230)
-SWEPT = (255, 150, 60)
-SWEPT_HIT = (255, 60, 60)
-BROAD_GRID = (70, 90, 60)
-BROAD_CELL = (120, 200, 90, 40)
-AIM = (255, 255, 255)
-AIM_PATH = (200, 200, 200)
-SOLVER_TEXT = (200, 205, 170)
-TEXT_PANEL = (10, 12, 18, 200)    # behind text drawn over the world
-SLEEPING = (20, 22, 30)            # debug layers: a dark dot on each sleeping ball
-SPAWNER = (200, 200, 120)
-
-# Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
-PALETTE = (
-    (239, 83, 80), (255, 167, 38), (255, 213, 79), (156, 204, 101), (38, 198, 218),
-    (66, 165, 245), (126, 87, 194), (236, 64, 122), (141, 110, 99), (0, 191, 165),
-    (255, 138, 101), (174, 213, 129),
-)
+from game.draw.debug import DebugLayers
+from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
+from game.draw.theme import (BACKGROUND, CAPSULE_FILL, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
+                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SPRING_SLACK, SPRING_TAUT,
+                             WALL, ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
+from game.draw.theme import MOTOR, PIN, ROD, ROD_WIDTH, ROPE, ROPE_SLACK, SPARK, SPARK_FRAMES
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
 BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)
@@ -67,13 +27,7 @@ SPRITE_CACHE_LIMIT = 4000   # sprites kept before the cache is emptied (zooming 
 SPIN_MARK_MIN_RADIUS = 6    # px: balls this big show their angle (world.angle) as a mark
 SPIN_MARK_STEPS = 32        # the mark turns in steps of 360/32 degrees: one sprite per step
 GRID_MIN_SPACING = 22       # px between metre-grid lines at the least
-VELOCITY_SECONDS = 0.1      # a velocity arrow is where the ball will be in this many seconds
-OFFSET_GAIN = 40.0          # offset vectors (mm deep) are drawn this many times longer
 TRAIL_LENGTH = 30           # positions kept per ball
-AIM_LABEL_GAP = 6           # px between the aim line and its speed label
-MAX_PLOT_POINTS = 60_000    # pixels plot_segments sets per call at most (a blown-up world stays cheap)
-
-DEBUG_LAYERS = ("contacts", "velocities", "swept", "grid")
 
 
 def ball_colour(ball_id):
@@ -81,13 +35,6 @@ def ball_colour(ball_id):
     return PALETTE[int(ball_id) % len(PALETTE)]
 
 
-def _shade(colour, factor):
-    if factor >= 1.0:
-        return tuple(int(c + (255 - c) * (factor - 1.0)) for c in colour)
-    return tuple(int(c * factor) for c in colour)
-
-
-_FBLITS = hasattr(pygame.Surface, "fblits")
 _PALETTE_ARRAY = np.array(PALETTE, dtype=float)
 _LEVEL_FILL_ARRAY = np.array(LEVEL_FILL, dtype=float)
 
@@ -128,20 +75,20 @@ def make_ball_sprite(colour, radius_px, mark=None, background=LEVEL_FILL):
     if radius_px <= 2:
         pygame.draw.circle(sprite, colour, (c, c), radius_px)
     else:
-        pygame.draw.aacircle(sprite, _shade(colour, 0.62), (c, c), radius_px)
+        pygame.draw.aacircle(sprite, shade(colour, 0.62), (c, c), radius_px)
         inner = radius_px - max(1, radius_px // 8)
         pygame.draw.aacircle(sprite, colour, (c, c), inner)
         if radius_px >= 5:
             spot = max(1, int(radius_px * 0.28))
             off = int(round(radius_px * 0.38))
-            pygame.draw.aacircle(sprite, _shade(colour, 1.45), (c - off, c - off), spot)
+            pygame.draw.aacircle(sprite, shade(colour, 1.45), (c - off, c - off), spot)
         if mark is not None:
             # Screen y points down: a world angle a is the screen direction (cos a, -sin a).
             # It starts a third of the way out, so the centre pixel keeps the ball's colour.
             u = np.array((np.cos(mark), -np.sin(mark)))
             reach = radius_px - max(1, radius_px // 8) - 1
             base, tip = c + u * radius_px / 3.0, c + u * reach
-            pygame.draw.line(sprite, _shade(colour, 0.45), base.tolist(), tip.tolist(), 2 if radius_px >= 10 else 1)
+            pygame.draw.line(sprite, shade(colour, 0.45), base.tolist(), tip.tolist(), 2 if radius_px >= 10 else 1)
     if _can_convert():
         sprite = sprite.convert()
     sprite.set_colorkey(background, pygame.RLEACCEL)
@@ -194,8 +141,7 @@ class Renderer:
         self._atlas_key = None
         self._static = None
         self._static_key = None
-        self._tile = None            # the broad-phase grid's translucent cell tile
-        self._font = None            # the debug layer's solver line
+        self._debug = DebugLayers()  # the debug layers' own caches (game.draw.debug)
         self._sparks = []            # [world point (2,), frames left]: joints that broke lately
         self._breaks_seen = (None, 0.0)  # (the world's level, the time of the newest break drawn)
 
@@ -205,7 +151,7 @@ class Renderer:
 
     # ---- the frame -----------------------------------------------------------------------
     def draw(self, surface, world, camera, debug=(), trails=None, text_right=None):
-        """Draw the whole world. debug: names from DEBUG_LAYERS; trails: a Trails or None;
+        """Draw the whole world. debug: names from game.draw.debug.DEBUG_LAYERS; trails: a Trails or None;
         text_right: px, where the debug layers' text line must end (left of a panel there).
         The world's grabs (``world.grabs``) show as a line from the ball to the grab point
         instead of their springs. A world that blew up (inf, nan) draws what is finite,
@@ -218,7 +164,7 @@ class Renderer:
         if trails is not None:
             self.draw_trails(surface, world, camera, trails)
         if "grid" in debug:
-            self.draw_broad_grid(surface, world, camera)
+            self._debug.draw_broad_grid(surface, world, camera)
         grabs = list(world.grabs.values())
         self.draw_springs(surface, world, camera, hidden_ids=[i for g in grabs for i in g.spring_ids])
         self.draw_balls(surface, world, camera)
@@ -226,14 +172,14 @@ class Renderer:
         for grab in grabs:
             self.draw_grab(surface, world, camera, grab)
         if "swept" in debug:
-            self.draw_swept(surface, world, camera)
+            self._debug.draw_swept(surface, world, camera)
         if "velocities" in debug:
-            self.draw_velocities(surface, world, camera)
+            self._debug.draw_velocities(surface, world, camera)
         if "contacts" in debug:
-            self.draw_contacts(surface, world, camera)
+            self._debug.draw_contacts(surface, world, camera)
         if debug:
-            self.draw_solver_options(surface, world, text_right)
-            self.draw_sleeping(surface, world, camera)
+            self._debug.draw_solver_options(surface, world, text_right)
+            self._debug.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
@@ -262,7 +208,7 @@ class Renderer:
         self._draw_metre_grid(layer, world.bounds, camera, level_rect)
         self._draw_zones(layer, world, camera)
         for poly in world.polygons:
-            pts = _clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
+            pts = clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
             if len(pts) >= 3:
                 pygame.draw.polygon(layer, POLYGON_FILL, pts)
         # A non-convex polygon is convex pieces: the edges two pieces share are inside it,
@@ -271,7 +217,7 @@ class Renderer:
         edge = outer & (np.asarray(world.statics.polygon) >= 0)
         if edge.any():
             ends = camera.world_to_screen(np.concatenate((world.statics.a[edge], world.statics.b[edge])))
-            a, b, _, _, shown = _clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
+            a, b, _, _, shown = clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
             for p, q in zip(a[shown].tolist(), b[shown].tolist()):
                 pygame.draw.aaline(layer, POLYGON_EDGE, p, q)
         self._draw_capsules(layer, world, camera, outer)
@@ -322,7 +268,7 @@ class Renderer:
             if outline is None:
                 _raster_zone(tint, zone, camera, rgb + (ZONE_FILL_ALPHA,))
                 continue
-            pts = _clip_convex(camera.world_to_screen(outline), size)
+            pts = clip_convex(camera.world_to_screen(outline), size)
             if len(pts) >= 3:
                 pygame.draw.polygon(tint, rgb + (ZONE_FILL_ALPHA,), pts)
                 pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
@@ -336,7 +282,7 @@ class Renderer:
             return
         size = layer.get_size()
         r = np.asarray(statics.radius, float) * camera.scale
-        a, b, a_kept, b_kept, shown = _clip_segments(camera.world_to_screen(statics.a),
+        a, b, a_kept, b_kept, shown = clip_segments(camera.world_to_screen(statics.a),
                                                      camera.world_to_screen(statics.b), size, r + 2)
         if drawn is not None:
             shown = shown & drawn
@@ -424,7 +370,7 @@ class Renderer:
             return
         # The batch is built by zip and map in C, in the balls' order (which one lies on top
         # stays the same): a Python comprehension over the balls cost twice the blits.
-        _blit_many(surface, zip(map(self._sprites.__getitem__, keys.tolist()), top_left.tolist()))
+        blit_many(surface, zip(map(self._sprites.__getitem__, keys.tolist()), top_left.tolist()))
 
     def _stamp_balls(self, surface, keys, unique, top_left):
         """The compiled twin of the blits (game.draw.sprites): the same pixels, written by
@@ -440,7 +386,7 @@ class Renderer:
             start[1:] = np.cumsum([len(p[0]) for p in parts])
             size = np.array([max(self._sprites[k].get_size()) for k in unique.tolist()])
             self._atlas = (start, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                           _map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32),
+                           map_colours(surface, np.concatenate([p[2] for p in parts])).astype(np.uint32),
                            size.astype(np.int64))
             self._atlas_key = atlas_key
         pixels = pygame.surfarray.pixels2d(surface)
@@ -465,30 +411,6 @@ class Renderer:
             stamp = self._stamps[key] = (dx.astype(np.int64), dy.astype(np.int64),
                                          pygame.surfarray.array3d(sprite)[dx, dy])
         return stamp
-
-    def draw_solver_options(self, surface, world, right=None):
-        """The contact solver's switches (world.solver.options) and execution, one line at the
-        bottom right (debug layers), ending at ``right`` px where given (the energy plot's
-        column takes the right of the window)."""
-        if self._font is None:
-            self._font = load_font(12)
-        line = f"{world.solver.execution} solver: {world.solver.options.describe()}"
-        text = self._font.render(line, True, SOLVER_TEXT)
-        width, height = surface.get_size()
-        end = width - 10 if right is None else min(width - 10, int(right))
-        spot = (max(10, end - 5 - text.get_width()), height - text.get_height() - 30)   # its panel ends at end
-        # On a translucent panel: the world panned under it must not make it unreadable.
-        box = text.get_rect(topleft=spot).inflate(10, 4)
-        panel = pygame.Surface(box.size, pygame.SRCALPHA)
-        panel.fill(TEXT_PANEL)
-        surface.blit(panel, box.topleft)
-        surface.blit(text, spot)
-
-    def draw_sleeping(self, surface, world, camera):
-        """Sleeping balls (world.sleeping, game.physics.sleep): a dark dot at each centre."""
-        asleep = np.asarray(world.sleeping, bool)
-        if asleep.any():
-            plot_points(surface, camera.world_to_screen(np.asarray(world.pos)[asleep]), SLEEPING, size=5)
 
     def draw_springs(self, surface, world, camera, hidden_ids=()):
         """Springs as lines, tinted by strain: blue when short of rest, orange when stretched;
@@ -606,84 +528,6 @@ class Renderer:
         plot_segments(surface, screen[:-1].reshape(-1, 2), screen[1:].reshape(-1, 2),
                       colours.reshape(-1, 3), width=2)
 
-    def draw_velocities(self, surface, world, camera):
-        if world.count == 0:
-            return
-        pos = np.asarray(world.pos)
-        plot_segments(surface, camera.world_to_screen(pos),
-                      camera.world_to_screen(pos + np.asarray(world.vel) * VELOCITY_SECONDS), VELOCITY)
-
-    def draw_contacts(self, surface, world, camera):
-        """The last sub-step's contacts (a yellow dot at the touch point, the offset vector
-        in magenta), and the sleeping balls' contacts the same way, dimmed (the tick leaves
-        them out: without these a pile at rest would show none)."""
-        sleeping = getattr(world, "sleeping_contacts", None)
-        if sleeping is not None:
-            points, offsets = sleeping()
-            self._draw_contacts(surface, camera, points, offsets, _shade(CONTACT, 0.45), _shade(OFFSET, 0.45))
-        self._draw_contacts(surface, camera, world.contact_points, world.contact_offsets, CONTACT, OFFSET)
-
-    def _draw_contacts(self, surface, camera, points, offsets, contact_colour, offset_colour):
-        points = np.asarray(points, dtype=float).reshape(-1, 2)
-        if len(points) == 0:
-            return
-        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
-        s0 = camera.world_to_screen(points)
-        # Offsets are millimetres deep: draw them OFFSET_GAIN times longer, 6 to 60 px.
-        direction = offsets * np.array((1.0, -1.0)) * camera.scale * OFFSET_GAIN
-        length = np.linalg.norm(direction, axis=1, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            direction = np.where(length > 0, direction / length * np.clip(length, 6.0, 60.0), 0.0)
-        plot_segments(surface, s0, s0 + direction, offset_colour, width=2)
-        plot_points(surface, s0, contact_colour, size=3)
-
-    def draw_swept(self, surface, world, camera):
-        """Swept balls: the move tested (start dot, line) and the time-of-impact point (cross)."""
-        starts = np.asarray(world.swept_from, dtype=float).reshape(-1, 2)
-        if len(starts) == 0:
-            return
-        s0 = camera.world_to_screen(starts)
-        s1 = camera.world_to_screen(np.asarray(world.swept_to, dtype=float).reshape(-1, 2))
-        plot_segments(surface, s0, s1, SWEPT)
-        plot_points(surface, s0, SWEPT, size=3)
-        hits = camera.world_to_screen(np.asarray(world.swept_hit, dtype=float).reshape(-1, 2))
-        hits = hits[np.isfinite(hits).all(axis=1)]
-        for d in ((4, 4), (4, -4)):
-            plot_segments(surface, hits - d, hits + d, SWEPT_HIT, width=2)
-
-    def draw_broad_grid(self, surface, world, camera):
-        """The broad-phase grid: its lines where they are 4 px apart or more, and the cells
-        that hold a ball's centre tinted (one translucent tile blitted per cell)."""
-        cell = float(world.grid_cell)
-        if not (cell > 0.0 and np.isfinite(cell)):
-            return
-        origin = np.asarray(world.grid_origin, dtype=float)
-        width_px, height_px = surface.get_size()
-        cell_px = cell * camera.scale
-        tile_px = int(np.ceil(cell_px))
-        if world.count and tile_px <= max(width_px, height_px):
-            pos = np.asarray(world.pos)
-            index = np.floor((pos[np.isfinite(pos).all(axis=1)] - origin) / cell).astype(np.int64)
-            index = np.clip(index, -2**30, 2**30) + 2**30                 # 0 .. 2^31: packs in 64 bits
-            packed = np.unique((index[:, 0] << 32) | index[:, 1])        # 1-D unique: fast
-            cells = np.stack((packed >> 32, packed & 0xFFFFFFFF), axis=1) - 2**30
-            corners = np.rint(camera.world_to_screen(origin + cells * cell)).astype(np.int64)
-            left, top = corners[:, 0], corners[:, 1] - tile_px          # corner is bottom-left
-            shown = (left + tile_px >= 0) & (left < width_px) & (top + tile_px >= 0) & (top < height_px)
-            if self._tile is None or self._tile.get_width() != tile_px:
-                self._tile = pygame.Surface((tile_px, tile_px), pygame.SRCALPHA)
-                self._tile.fill(BROAD_CELL)
-            tile = self._tile
-            _blit_many(surface, zip(repeat(tile), np.stack((left[shown], top[shown]), axis=1).tolist()))
-        if cell_px >= 4:
-            x0, y0, x1, y1 = camera.visible_rect()
-            columns = origin[0] + cell * np.arange(np.floor((x0 - origin[0]) / cell), np.ceil((x1 - origin[0]) / cell) + 1)
-            rows = origin[1] + cell * np.arange(np.floor((y0 - origin[1]) / cell), np.ceil((y1 - origin[1]) / cell) + 1)
-            for sx in camera.world_to_screen(np.stack((columns, np.zeros_like(columns)), axis=1))[:, 0].tolist():
-                pygame.draw.line(surface, BROAD_GRID, (sx, 0), (sx, height_px))
-            for sy in camera.world_to_screen(np.stack((np.zeros_like(rows), rows), axis=1))[:, 1].tolist():
-                pygame.draw.line(surface, BROAD_GRID, (0, sy), (width_px, sy))
-
 
 def shared_edges(statics):
     """(M,) bool: the polygon edges another polygon's edge runs along the other way (b to a):
@@ -699,187 +543,6 @@ def shared_edges(statics):
         if j is not None and poly[j] != poly[i]:
             out[i] = True
     return out
-
-
-def _blit_many(surface, batch):
-    """Blit an iterable of (sprite, (x, y)) in one call: pygame-ce's fblits where it exists (no
-    rectangles built or returned), else Surface.blits(doreturn=False)."""
-    if _FBLITS:
-        surface.fblits(batch)
-    else:
-        surface.blits(batch, doreturn=False)
-
-
-def plot_segments(surface, start, end, colour, width=1):
-    """Draw many straight lines at once: numpy samples every line about once a pixel and
-    writes the pixels through a surfarray view (one call, not one call per line).
-
-    start, end: (K, 2) screen px; colour: (3,) for all or (K, 3) one per line. Lines are
-    clipped to the screen first; a line with a non-finite end is skipped; when the lines
-    would take more than MAX_PLOT_POINTS pixels (a world blowing up) they are dotted."""
-    colour = np.asarray(colour, dtype=float)
-    start, end, _, _, keep = _clip_segments(np.asarray(start, float).reshape(-1, 2),
-                                            np.asarray(end, float).reshape(-1, 2), surface.get_size(), 1.0)
-    if not keep.any():
-        return
-    start, end = start[keep], end[keep]
-    if colour.ndim == 2:
-        colour = colour[keep]
-    delta = end - start
-    length = np.abs(delta).max(axis=1)
-    thin = min(1.0, MAX_PLOT_POINTS / max(1.0, float(length.sum())))
-    count = np.maximum(1, np.ceil(length * thin)).astype(np.int64)
-    line = np.repeat(np.arange(len(count)), count)
-    first = np.repeat(np.cumsum(count) - count, count)
-    t = (np.arange(len(line)) - first) / count[line]
-    points = start[line] + delta[line] * t[:, None]
-    _write_pixels(surface, points, colour, width, line if colour.ndim == 2 else None)
-
-
-def plot_points(surface, points, colour, size=3):
-    """Square dots of size x size px centred on (K, 2) screen points."""
-    points = np.asarray(points, dtype=float).reshape(-1, 2)
-    offsets = np.arange(size) - (size - 1) / 2.0
-    grid = np.stack(np.meshgrid(offsets, offsets), axis=-1).reshape(-1, 2)
-    _write_pixels(surface, (points[:, None, :] + grid[None, :, :]).reshape(-1, 2), colour, 1)
-
-
-def _write_pixels(surface, points, colour, width, which=None):
-    """Set the pixels under (M, 2) screen points (width 2 also sets the one to the right).
-
-    colour: (3,) for every point, or (K, 3) rows picked per point by ``which`` (M,) (one
-    colour per line, say). Writes 32-bit pixel values through pixels2d: a fancy-indexed
-    pixels3d write is several times slower."""
-    width_px, height_px = surface.get_size()
-    points = np.asarray(points, dtype=float).reshape(-1, 2)
-    fx, fy = points[:, 0] + 0.5, points[:, 1] + 0.5          # int(v + 0.5) rounds v >= -0.5
-    with np.errstate(invalid="ignore"):
-        ok = (fx >= 0) & (fx < width_px) & (fy >= 0) & (fy < height_px)
-    x, y = fx[ok].astype(np.int32), fy[ok].astype(np.int32)
-    if surface.get_bitsize() == 32:
-        value = _map_colours(surface, colour)
-        pixels = pygame.surfarray.pixels2d(surface)
-    else:
-        value = np.clip(np.asarray(colour, dtype=float), 0, 255).astype(np.uint8)
-        pixels = pygame.surfarray.pixels3d(surface)
-    if which is not None:
-        value = value[np.asarray(which)[ok]]
-    for dx in range(width):
-        xs = x + dx
-        inside = xs < width_px
-        pixels[xs[inside], y[inside]] = value[inside] if which is not None else value
-    del pixels                           # unlock the surface
-
-
-def _map_colours(surface, colour):
-    """(..., 3) RGB in 0..255 -> the surface's 32-bit pixel values (opaque)."""
-    c = np.clip(np.asarray(colour), 0, 255).astype(np.uint32)
-    (rs, gs, bs, _), amask = surface.get_shifts(), surface.get_masks()[3]
-    return (c[..., 0] << np.uint32(rs)) | (c[..., 1] << np.uint32(gs)) | (c[..., 2] << np.uint32(bs)) \
-        | np.uint32(amask)
-
-
-def draw_aim(surface, start, end, label, font_text, path=None):
-    """The fling aim line from start to end (screen px) with an arrow head, a speed label
-    beside the line (never on it) and, if given, the predicted flight path (screen px,
-    (K, 2)) as dots with a ring where it ends. Returns the label's rectangle."""
-    if path is not None and len(path):
-        path = np.asarray(path, float)
-        for px, py in path[::2].tolist():
-            pygame.draw.circle(surface, AIM_PATH, (px, py), 2)
-        pygame.draw.circle(surface, AIM_PATH, path[-1].tolist(), 5, 1)
-    sx, sy = start
-    ex, ey = end
-    pygame.draw.line(surface, AIM, start, end, 2)
-    pygame.draw.circle(surface, AIM, start, 4, 1)
-    dx, dy = ex - sx, ey - sy
-    length = (dx * dx + dy * dy) ** 0.5
-    ux, uy = (dx / length, dy / length) if length > 1 else (1.0, 0.0)
-    if length > 1:
-        head = min(14.0, length * 0.5)
-        left = (ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5)
-        right = (ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5)
-        pygame.draw.polygon(surface, AIM, [end, left, right])
-    text = font_text(label)
-    # Beside the middle of the line, on the side of its normal that points up on screen:
-    # the label's centre is moved out until its box clears the line by AIM_LABEL_GAP px.
-    nx, ny = (-uy, ux) if ux < 0 else (uy, -ux)
-    w, h = text.get_size()
-    clear = abs(nx) * w / 2 + abs(ny) * h / 2 + AIM_LABEL_GAP
-    rect = text.get_rect(center=((sx + ex) / 2 + nx * clear, (sy + ey) / 2 + ny * clear))
-    surface.blit(text, rect)
-    return rect
-
-
-def draw_spin(surface, center, radius_px, spin):
-    """A fling's spin on the aim line: a curved arrow round the ball at ``center`` (screen
-    px) of ``radius_px``, turning the way ``spin`` (rad/s, counter-clockwise positive) turns
-    it; nothing for no spin."""
-    if not spin:
-        return
-    ring = max(10.0, float(radius_px) + 6.0)
-    sense = 1.0 if spin > 0 else -1.0
-    # 270 degrees of arc from the top, counter-clockwise on screen for a positive spin
-    # (the world's y is up, the screen's down: a world angle a is at (cos a, -sin a)).
-    angles = np.pi / 2 + sense * np.linspace(0.0, 1.5 * np.pi, 28)
-    cx, cy = center
-    points = [(cx + ring * np.cos(a), cy - ring * np.sin(a)) for a in angles.tolist()]
-    pygame.draw.aalines(surface, AIM, False, points)
-    end = angles[-1]
-    tangent = np.array((-np.sin(end), -np.cos(end))) * sense       # the way the arc runs, on screen
-    normal = np.array((np.cos(end), -np.sin(end)))
-    tip = np.array(points[-1]) + tangent * 6.0
-    base = np.array(points[-1]) - tangent * 2.0
-    pygame.draw.polygon(surface, AIM, [tip.tolist(), (base + normal * 5.0).tolist(), (base - normal * 5.0).tolist()])
-
-
-def _clip_segments(a, b, size, pad):
-    """Clip (K, 2) screen segments a-b to the screen grown by pad (K,) px (Liang-Barsky).
-
-    Returns (a, b, a_kept, b_kept, shown): the clipped ends, whether each original end
-    survived, and which segments touch the grown screen at all."""
-    a = np.asarray(a, float)
-    b = np.asarray(b, float)
-    pad = np.broadcast_to(np.asarray(pad, float), (len(a),))[:, None]
-    lo = -pad
-    hi = np.asarray(size, float)[None, :] + pad
-    d = b - a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_lo = (lo - a) / d
-        t_hi = (hi - a) / d
-    enter = np.where(d > 0, t_lo, np.where(d < 0, t_hi, -np.inf))
-    leave = np.where(d > 0, t_hi, np.where(d < 0, t_lo, np.inf))
-    # A coordinate that does not move must already lie inside on that axis.
-    parallel_out = (d == 0) & ((a < lo) | (a > hi))
-    t0 = np.maximum(0.0, enter.max(axis=1))
-    t1 = np.minimum(1.0, leave.min(axis=1))
-    shown = (t0 <= t1) & ~parallel_out.any(axis=1) & np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
-    t0 = np.where(shown, t0, 0.0)[:, None]
-    t1 = np.where(shown, t1, 1.0)[:, None]
-    return a + t0 * d, a + t1 * d, t0[:, 0] == 0.0, t1[:, 0] == 1.0, shown
-
-
-def _clip_convex(points, size, pad=8.0):
-    """Clip a convex polygon (K, 2) in screen px to the screen grown by pad (Sutherland-Hodgman)."""
-    pts = [tuple(p) for p in np.asarray(points, float).tolist()]
-    if not all(np.isfinite(v) for p in pts for v in p):
-        return []
-    width, height = size
-    for axis, limit, keep_below in ((0, -pad, False), (0, width + pad, True),
-                                    (1, -pad, False), (1, height + pad, True)):
-        if not pts:
-            break
-        inside = [(p[axis] <= limit) if keep_below else (p[axis] >= limit) for p in pts]
-        out = []
-        for k, p in enumerate(pts):
-            q, q_in = pts[k - 1], inside[k - 1]
-            if inside[k] != q_in:
-                t = (limit - q[axis]) / (p[axis] - q[axis])
-                out.append((q[0] + t * (p[0] - q[0]), q[1] + t * (p[1] - q[1])))
-            if inside[k]:
-                out.append(p)
-        pts = out
-    return pts
 
 
 def _zone_outline(zone):

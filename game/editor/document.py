@@ -30,7 +30,7 @@ import json
 
 from game.level import LevelError, loads
 from game.editor.authored import Authorship, same_json
-from game.editor.items import LISTS, ZONE_SHAPES, bbox, is_index, translated
+from game.editor.items import LISTS, ZONE_SHAPES, bbox, is_index, kept_joints, translated
 _MISSING = object()
 _SERIAL = itertools.count(1)     # every state of the definition gets a new number
 # A static shape the tiny level built to normalise one item needs (the loader refuses a
@@ -247,17 +247,8 @@ class Document:
                     self.authorship.derive(new, s)        # renumbered: still the author's spring
                 kept.append(new if new != s else s)
             after["springs"] = kept
-            joints = d.get("joints", [])
-            if joints:                          # joints on a removed ball go too, as springs do
-                kept = []
-                for j in joints:
-                    if j["a"] in gone["balls"] or (_is_index(j["b"]) and j["b"] in gone["balls"]):
-                        continue
-                    new = dict(j, a=renumber(j["a"]))
-                    if _is_index(j["b"]):
-                        new["b"] = renumber(j["b"])
-                    kept.append(new if new != j else j)
-                after["joints"] = kept
+            if d.get("joints"):                 # joints on a removed ball go too, as springs do
+                after["joints"] = kept_joints(d["joints"], gone["balls"], renumber)
         self.apply(label or f"delete {_count(refs)}", after)
         self.selection = []
 

@@ -83,3 +83,17 @@ def handles(name, item):
 def is_index(v):
     """True for a ball's index (a spring's end), False for a point or a bool."""
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def kept_joints(joints, gone, renumber):
+    """The joints that hold none of the balls ``gone`` (indices), their balls renumbered by
+    ``renumber`` (a joint left as it was stays the same object)."""
+    kept = []
+    for j in joints:
+        if j["a"] in gone or (is_index(j["b"]) and j["b"] in gone):
+            continue
+        new = dict(j, a=renumber(j["a"]))
+        if is_index(j["b"]):
+            new["b"] = renumber(j["b"])
+        kept.append(new if new != j else j)
+    return kept

@@ -20,6 +20,7 @@ import numpy as np
 from game import defaults
 
 import game.physics.geometry as geometry
+import game.physics.polygons as polygons
 from game.level import schema as level_schema
 from game.level.errors import Problem, cut, render
 
@@ -484,7 +485,7 @@ def convex_pieces(path, points, split, corners=None):
 
     Refused: a corner repeated, zero area, edges that cross or touch; non-convex when
     not ``split``. A convex polygon costs O(n); a non-convex one O(n log n) for the
-    crossing test and O(n r) to cut (``geometry.convex_decomposition``). ``corners``: a
+    crossing test and O(n r) to cut (``polygons.convex_decomposition``). ``corners``: a
     one-item list counting the level's non-convex corners, capped at MAX_NONCONVEX_CORNERS.
     """
     n = len(points)
@@ -498,7 +499,7 @@ def convex_pieces(path, points, split, corners=None):
     scale = float(np.abs(p).max()) or 1.0
     ccw = [_vec(q) for q in points] if area > 0 else [_vec(points[0])] + [_vec(q) for q in points[:0:-1]]
     convex = geometry.polygon_is_convex(ccw)        # convex (one winding) implies simple
-    crossing = None if convex else geometry.polygon_first_crossing(p)
+    crossing = None if convex else polygons.polygon_first_crossing(p)
     if crossing is not None:
         i, j = crossing
         if j == (i + 1) % n:
@@ -519,7 +520,7 @@ def convex_pieces(path, points, split, corners=None):
         raise Problem(path, f"expected at most {MAX_NONCONVEX_CORNERS} corners of non-convex polygons in a "
                             f"level, got more (draw large shapes from convex polygons)")
     try:
-        pieces = geometry.convex_decomposition(np.asarray(ccw, float))
+        pieces = polygons.convex_decomposition(np.asarray(ccw, float))
     except ValueError:
         raise Problem(path, "expected a polygon that can be cut into convex pieces, got one that cannot") from None
     # A notch that all but touches an edge leaves a sliver piece with no area: it adds nothing a

@@ -18,7 +18,9 @@ import pygame
 from game.app.progress import my_levels_dir, stars
 from game.draw.camera import Camera
 from game.draw.hud import _fit
-from game.draw.renderer import PALETTE, Renderer
+from game.draw.renderer import Renderer
+from game.draw.theme import (ACCENT, MENU_BACKDROP, MENU_BROKEN, MENU_DONE, MENU_HEADING, PALETTE, PANEL_EDGE,
+                             STAR_OFF, SUNKEN, TEXT, TEXT_DIM)
 from game.level import level_files, load
 from game.modes.base import Mode
 from game.physics.world import World
@@ -31,12 +33,6 @@ CAPTION = 40                 # px under a thumbnail for its number and name
 HEADER = 34                  # px of a group's heading ("My levels")
 TOP = 64                     # px: the title row above the scrolled tiles
 SCROLL_STEP = 60             # px a wheel notch scrolls
-BACKDROP = (12, 14, 20)
-SELECTED = (255, 210, 90)
-DONE = (90, 220, 120)
-BROKEN = (235, 90, 90)
-STAR_ON = (255, 210, 90)
-STAR_OFF = (70, 76, 96)
 GROUPS = ("Levels", "My levels")
 
 
@@ -293,7 +289,7 @@ class LevelMenuMode(Mode):
     def draw(self, surface):
         hud, app = self.app.hud, self.app
         width, height = surface.get_size()
-        surface.fill(BACKDROP)
+        surface.fill(MENU_BACKDROP)
         done = app.play.completed
         progress = getattr(app, "progress", None)
         _, headings, _ = self._places()
@@ -301,7 +297,7 @@ class LevelMenuMode(Mode):
         surface.set_clip(pygame.Rect(0, TOP, width, height - TOP))
         for g, y in headings.items():
             label = GROUPS[g] if g == 0 else f"{GROUPS[g]}  ({os.path.abspath(my_levels_dir())})"
-            s = hud.text(_fit(hud.font(17, True), label, width - 2 * GAP), 17, (200, 206, 222), bold=True)
+            s = hud.text(_fit(hud.font(17, True), label, width - 2 * GAP), 17, MENU_HEADING, bold=True)
             surface.blit(s, (GAP, TOP + y - self.scroll + 6))
         number = 0
         for k, path in enumerate(self.files):
@@ -316,18 +312,18 @@ class LevelMenuMode(Mode):
     def draw_title(self, surface):
         hud = self.app.hud
         width = surface.get_width()
-        pygame.draw.rect(surface, BACKDROP, (0, 0, width, TOP))
-        title = hud.text("Levels", 23, (232, 236, 244), bold=True)
+        pygame.draw.rect(surface, MENU_BACKDROP, (0, 0, width, TOP))
+        title = hud.text("Levels", 23, TEXT, bold=True)
         surface.blit(title, (GAP, 18))
         hint = hud.text(_fit(hud.font(13), "arrows, wheel or mouse choose    Enter or click plays    Esc closes",
-                             width - 3 * GAP - title.get_width()), 13, (188, 195, 212))
+                             width - 3 * GAP - title.get_width()), 13, TEXT_DIM)
         surface.blit(hint, (GAP + title.get_width() + 24, 18 + title.get_height() - hint.get_height() - 3))
         total = self.content_height()
         view = self.view_height()
         if total > view:                                 # where the view is: a thin bar at the right
             bar_h = max(30, view * view // total)
             y = TOP + (view - bar_h) * self.scroll // max(1, self.max_scroll())
-            pygame.draw.rect(surface, (60, 66, 84), (width - 8, y, 4, bar_h), border_radius=2)
+            pygame.draw.rect(surface, PANEL_EDGE, (width - 8, y, 4, bar_h), border_radius=2)
 
     def draw_tile(self, surface, k, path, rect, number, done, progress):
         hud = self.app.hud
@@ -336,27 +332,27 @@ class LevelMenuMode(Mode):
         if thumb is not None:
             surface.blit(thumb, box)
         else:
-            pygame.draw.rect(surface, (30, 34, 46), box)
+            pygame.draw.rect(surface, SUNKEN, box)
             if path in self.thumbs:
-                surface.blit(hud.text("does not load", 13, BROKEN), (box.x + 8, box.y + 8))
+                surface.blit(hud.text("does not load", 13, MENU_BROKEN), (box.x + 8, box.y + 8))
         selected = k == self.selected
-        pygame.draw.rect(surface, SELECTED if selected else (60, 66, 84), box, 3 if selected else 1)
+        pygame.draw.rect(surface, ACCENT if selected else PANEL_EDGE, box, 3 if selected else 1)
         record = progress.get(path) if progress is not None else None
         earned = stars(record, par) if record else 0
         star_room = 3 * 18 + 6
         caption = f"{number}  {name}" if number else name
         font = hud.font(15, True)
         label = hud.text(_fit(font, caption, THUMB_SIZE[0] - star_room - 4), 15,
-                         SELECTED if selected else (232, 236, 244), bold=True)
+                         ACCENT if selected else TEXT, bold=True)
         surface.blit(label, (rect.x + 2, box.bottom + 6))
         for n in range(3):                               # stars: completed, par time, par balls
             centre = (box.right - star_room + 12 + 18 * n, box.bottom + 15)
-            pygame.draw.polygon(surface, STAR_ON if n < earned else STAR_OFF, star_points(centre, 8))
+            pygame.draw.polygon(surface, ACCENT if n < earned else STAR_OFF, star_points(centre, 8))
         if record and record.get("best_time") is not None:
-            best = hud.text(f"best {record['best_time']:.1f} s", 12, (188, 195, 212))
+            best = hud.text(f"best {record['best_time']:.1f} s", 12, TEXT_DIM)
             surface.blit(best, (rect.x + 2, box.bottom + 6 + label.get_height()))
         if os.path.realpath(path) in done or (record and record.get("completed")):
-            tick = hud.text("complete", 13, DONE, bold=True)
+            tick = hud.text("complete", 13, MENU_DONE, bold=True)
             where = tick.get_rect(bottomright=(box.right - 6, box.bottom - 4))
-            pygame.draw.rect(surface, BACKDROP, where.inflate(8, 2), border_radius=3)
+            pygame.draw.rect(surface, MENU_BACKDROP, where.inflate(8, 2), border_radius=3)
             surface.blit(tick, where)

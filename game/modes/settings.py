@@ -7,16 +7,14 @@ import numpy as np
 import pygame
 
 from game.app.clock import TIME_SCALES
-from game.draw.hud import BAR_HEIGHT, DIM, MARGIN, SIZE_BODY, SIZE_SMALL, TEXT, WARN
 from game.modes.base import Mode
+from game.draw.theme import ACCENT, BAR_HEIGHT, MARGIN, SIZE_BODY, SIZE_SMALL, SLIDER_TRACK, TEXT, TEXT_DIM, WARN
 
 PANEL_WIDTH = 300            # px
 ROW_HEIGHT = 46              # px per slider
 TRACK_INSET = 16             # px from the panel's sides to a slider's track
 MAX_GRAVITY = 30.0           # m/s^2 at the slider's right end
 KEY_STEP = 0.05              # of a slider's span per arrow key press
-TRACK = (60, 66, 84)
-KNOB = (255, 210, 90)
 
 
 class Slider:
@@ -139,7 +137,7 @@ class SettingsMode(Mode):
         hud, rect = self.app.hud, self.panel()
         hud._panel(surface, rect, (14, 16, 24, 235))
         surface.blit(hud.text("Settings", SIZE_BODY, TEXT, bold=True), (rect.x + 12, rect.y + 10))
-        surface.blit(hud.text("R resets    S closes", SIZE_SMALL, DIM), (rect.x + 110, rect.y + 12))
+        surface.blit(hud.text("R resets    S closes", SIZE_SMALL, TEXT_DIM), (rect.x + 110, rect.y + 12))
         for k, slider in enumerate(self.sliders):
             x0, x1, y = self.track(k)
             value = slider.read() if slider.label != "time scale" else TIME_SCALES[round(slider.read())]
@@ -147,6 +145,6 @@ class SettingsMode(Mode):
             surface.blit(hud.text(slider.label, SIZE_SMALL, colour), (x0, y - 24))
             shown = hud.text(slider.fmt.format(value), SIZE_SMALL, colour)
             surface.blit(shown, (x1 - shown.get_width(), y - 24))
-            pygame.draw.line(surface, TRACK, (x0, y), (x1, y), 4)
+            pygame.draw.line(surface, SLIDER_TRACK, (x0, y), (x1, y), 4)
             knob = x0 + min(max(slider.fraction(), 0.0), 1.0) * (x1 - x0)
-            pygame.draw.circle(surface, KNOB, (knob, y), 7)
+            pygame.draw.circle(surface, ACCENT, (knob, y), 7)

@@ -47,6 +47,7 @@ same bits (tests/test_joints.py).
 sub-step is removed at the end of the tick (``World.joint_breaks`` says where).
 """
 import math
+import typing
 
 import numpy as np
 
@@ -61,10 +62,56 @@ KINDS = ("rod", "rope")
 NO_BREAK = math.inf
 
 
-def substep_kernel(px, py, vx, vy, angle, spin, w, inv_i,
-                   a, b, kind, anchor_x, anchor_y, off_ax, off_ay, off_bx, off_by, length,
-                   has_motor, speed, torque, imp_x, imp_y, imp_m, peak,
-                   h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations):
+class JointBalls(typing.NamedTuple):
+    """The balls' (N,) state a joint sub-step reads and writes (positions px, py, m;
+    velocities vx, vy, m/s; angle, rad; spin, rad/s; inverse masses w, 1/kg; moments inv_i,
+    1/(kg m^2))."""
+    px: np.ndarray
+    py: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+    angle: np.ndarray
+    spin: np.ndarray
+    w: np.ndarray
+    inv_i: np.ndarray
+
+
+class JointRows(typing.NamedTuple):
+    """The joints' (J,) rows: balls a, b (b < 0: an anchor), kind, anchor, offsets, length,
+    motor, and the impulses and peak forces the sub-step writes."""
+    a: np.ndarray
+    b: np.ndarray
+    kind: np.ndarray
+    anchor_x: np.ndarray
+    anchor_y: np.ndarray
+    off_ax: np.ndarray
+    off_ay: np.ndarray
+    off_bx: np.ndarray
+    off_by: np.ndarray
+    length: np.ndarray
+    has_motor: np.ndarray
+    speed: np.ndarray
+    torque: np.ndarray
+    imp_x: np.ndarray
+    imp_y: np.ndarray
+    imp_m: np.ndarray
+    peak: np.ndarray
+
+
+class JointParams(typing.NamedTuple):
+    """A joint sub-step's constants: h and h_move (s), the soft constraint's rate (1/s), mass
+    and impulse scales, whether to warm start, and the biased and relax passes."""
+    h: float
+    h_move: float
+    rate: float
+    mass_scale: float
+    impulse_scale: float
+    warm_start: bool
+    iterations: int
+    relax_iterations: int
+
+
+def substep_kernel(balls, rows, params):
     """One sub-step of every joint, in place on the balls' (N,) state (positions px, py, m;
     velocities vx, vy, m/s; angle, rad; spin, rad/s; inverse masses w, 1/kg, and moments
     inv_i, 1/(kg m^2)) and on the joints' (J,) impulses (imp_x, imp_y: a rod's or rope's
@@ -72,6 +119,10 @@ def substep_kernel(px, py, vx, vy, angle, spin, w, inv_i,
     both; imp_m: the motor's angular impulse on ball a) and peak forces (peak, N).
 
     Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
+    px, py, vx, vy, angle, spin, w, inv_i = balls
+    (a, b, kind, anchor_x, anchor_y, off_ax, off_ay, off_bx, off_by, length, has_motor, speed, torque,
+     imp_x, imp_y, imp_m, peak) = rows
+    h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations = params
     n_joints = a.shape[0]
     for phase in range(1 + iterations + relax_iterations):
         # phase 0: warm start; then the biased passes (positions move h_move dv); then relax.
@@ -421,16 +472,22 @@ class Joints:
         angle = np.ascontiguousarray(world.angle, float).copy()
         spin = np.ascontiguousarray(world.spin, float).copy()
         rate, mass_scale, impulse_scale = self._soft
-        kernel(px, py, vx, vy, angle, spin, np.ascontiguousarray(world.inv_mass, float),
-               np.ascontiguousarray(world.inv_inertia, float),
-               self.a, self.b, self.kind, self.anchor_x, self.anchor_y, self.off_ax, self.off_ay, self.off_bx,
-               self.off_by, self.length, self.has_motor, self.speed, self.torque, self.imp_x, self.imp_y,
-               self.imp_m, self.peak, float(h), float(h_move), float(rate), float(mass_scale),
-               float(impulse_scale), bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
+        balls = JointBalls(px, py, vx, vy, angle, spin, np.ascontiguousarray(world.inv_mass, float),
+                           np.ascontiguousarray(world.inv_inertia, float))
+        params = JointParams(float(h), float(h_move), float(rate), float(mass_scale), float(impulse_scale),
+                             bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
+        kernel(balls, self.kernel_rows(), params)
         world.pos = np.stack((px, py), axis=1)
         world.vel = np.stack((vx, vy), axis=1)
         world.angle = angle
         world.spin = spin
+
+    def kernel_rows(self):
+        """The joints' arrays as the sub-step kernel takes them (the same arrays: it writes
+        the impulses and peaks in place)."""
+        return JointRows(self.a, self.b, self.kind, self.anchor_x, self.anchor_y, self.off_ax, self.off_ay,
+                         self.off_bx, self.off_by, self.length, self.has_motor, self.speed, self.torque,
+                         self.imp_x, self.imp_y, self.imp_m, self.peak)
 
     def broken(self):
         """(J,) bool: the joints whose force this tick exceeded their break force."""

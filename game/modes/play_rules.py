@@ -1,0 +1,67 @@
+"""What a run of a level allows and how it ends: the puzzle's budgets (balls to add, segments
+to draw, grab, delete), the goal observed between ticks, the completion recorded once, and
+the world blowing up. Plain functions of the PlayMode (``play``) and of worlds."""
+import os
+
+from game.goals import goal_inside
+
+RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
+
+
+def world_is_finite(world):
+    """False once the world has blown up: World.blown_up, the one test (the headless report's
+    ``finite`` is the same): a number not finite, or a speed or a position beyond what the
+    level format holds (a stiff spring under Euler at 4e8 m/s is finite but blown up)."""
+    return not world.blown_up()
+
+
+def blow_up_line(integrator):
+    """The one line the player reads when the world went non-finite under ``integrator``."""
+    if integrator != RECOVERY_INTEGRATOR:
+        return (f"the world blew up under {integrator} (too stiff for it): "
+                f"press I to restart under {RECOVERY_INTEGRATOR}, R to reset")
+    return f"the world blew up under {integrator}: something is too stiff for the tick; press R to reset"
+
+
+def start_puzzle(play):
+    """A puzzle (a level with a budget of segments) opens paused with the left button on
+    drawing: the player builds, then Space lets the balls come."""
+    rules = play.rules
+    play.tool = "balls"
+    if limited(play) and rules["draw"] not in (0, None):
+        play.app.clock.paused = True
+        play.tool = "draw"
+        play.app.toast("a puzzle: draw with the mouse (W: balls), then Space runs it")
+
+
+def left_of(play, what):
+    """Balls ("spawn") or segments ("draw") the player may still add; None: no limit."""
+    limit = play.rules[what]
+    if limit is None:
+        return None
+    return max(0, limit - (play.spawned if what == "spawn" else len(play.drawn)))
+
+
+def observe_goal(play):
+    """The goal as the world is now (after a spawn, delete or undo between ticks)."""
+    if play.goal.has_goal:
+        play.goal.observe(play.world.time, goal_inside(play.world))
+
+
+def limited(play):
+    """Whether the level limits the player (a puzzle): its budgets show under the bar."""
+    rules = play.rules
+    return rules["spawn"] is not None or rules["draw"] is not None or not rules["delete"] or not rules["grab"]
+
+
+def record_completion(play):
+    """The first frame the goal is complete in this run: the level counts as completed this
+    session, a toast says so, and the progress file gets the run (balls and segments added)."""
+    if play.goal.complete_at is not None and not play.recorded:
+        play.recorded = True
+        play.completed.add(os.path.realpath(play.app.session.path))
+        play.app.toast("level complete!")
+        progress = play.app.progress
+        if progress is not None and not play.app.session.waiting:
+            if not progress.record(play.app.session.path, play.goal.complete_at, play.spawned, len(play.drawn)):
+                play.app.toast(progress.error)
