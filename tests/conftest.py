@@ -12,6 +12,9 @@ os.environ["BALLPIT_DATA_DIR"] = tempfile.mkdtemp(prefix="ballpit-data-")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+TESTS = os.path.dirname(os.path.abspath(__file__))    # tests/scenes.py, for the tests in the folders below
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
 
 
 import pytest  # noqa: E402

@@ -1,6 +1,7 @@
 """Springs, attractors and the grab on the compiled path (issue 13): the steppers of
 game.physics.compiled.forces give the same bits as the numpy steppers of game.physics.integrators under
 Forces.acceleration, for every integrator, and a compiled World takes them."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import importlib.util
 import math
 import os
@@ -18,7 +19,7 @@ from game.physics.world import TICK, World
 from game.physics.zones import Zone
 from tests.conftest import KERNELS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 pytestmark = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 

@@ -1,5 +1,6 @@
 """The editor saves back what the author wrote: untouched items as written, an edit changes
 only its item's text, undoing every edit and saving gives back the file byte for byte."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import copy
 import difflib
 import json
@@ -20,9 +21,9 @@ from game.editor.tools import NUDGE, Editor
 from game.modes.edit import install_editor
 from game.level import LevelError, complete, level_files, load, load_document, loads, save_document
 from game.physics.world import World
-from tests.test_editor import apply_step, edit_step, mouse_drag, press_key
+from tests.editor.test_editor import apply_step, edit_step, mouse_drag, press_key
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 SHIPPED = level_files(os.path.join(ROOT, "levels"))
 NAMES = [os.path.basename(p) for p in SHIPPED]
 SIZE = (1000, 600)

@@ -1,5 +1,6 @@
 """The level editor: the undoable document, the tools, snapping, properties, saving and
 foreign changes on disk (pure logic over world coordinates; the mode is tested further down)."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import copy
 import json
 import math
@@ -315,7 +316,7 @@ def test_a_moved_non_convex_polygon_is_still_saved_as_one(tmp_path):
 
 
 def test_a_shipped_non_convex_polygon_moved_keeps_its_comment_and_stays_one(tmp_path):
-    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "04_polygons.json")
+    src = os.path.join(ROOT_DIR, "levels", "04_polygons.json")
     with open(src) as f:
         authored = json.load(f)
     concave = [k for k, p in enumerate(authored["polygons"])

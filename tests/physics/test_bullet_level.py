@@ -1,5 +1,6 @@
 """07_bullet shows what its description says: balls at 100 to 400 m/s, for as long as one
 watches (it used to lose 99 % of its energy in 2.3 s), and none passes a wall."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import os
 
 import numpy as np
@@ -8,7 +9,7 @@ from scenes import build_world
 from game.level import load
 from game.physics.world import TICK, World
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 
 
 def test_bullets_keep_bullet_speeds_for_ten_seconds():

@@ -1,5 +1,6 @@
 """Every level in levels/ runs headless: no exception, finite, nothing escapes, overlap bounded,
 deterministic. And each level shows what it promises."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import os
 
 import numpy as np
@@ -12,7 +13,7 @@ from game.level import level_files, load
 
 World = pytest.importorskip("game.physics.world").World
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 LEVELS = level_files(os.path.join(ROOT, "levels"))
 DT = TICK
 STEPS = 200             # ticks: 3.3 simulated seconds

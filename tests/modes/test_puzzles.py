@@ -2,6 +2,7 @@
 balls into the cup, and each puzzle's own solution proves both sides: as shipped it does not
 complete in 60 s of headless play; with the solution's segments and balls added, as a player
 would add them, it does."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import json
 import os
 
@@ -17,7 +18,7 @@ from game.headless import simulate
 from game.level import complete, level_files, load
 from game.physics.world import World
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 LEVELS = level_files(os.path.join(ROOT, "levels"))
 RAW = {os.path.basename(p): json.load(open(p, encoding="utf-8")) for p in LEVELS}
 GOALS = [n for n, raw in RAW.items() if any(z["kind"] == "goal" for z in raw.get("zones", []))]

@@ -1,4 +1,5 @@
 """The integrator lab (game.app.lab): a ghost of the world stepped under a second integrator."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import json
 import os
 
@@ -14,7 +15,7 @@ from game.app.lab import Lab, ball_energies, position_gap
 from game.level import load
 from game.physics.world import World
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 LEVELS = os.path.join(ROOT, "levels")
 SHIPPED = sorted(f for f in os.listdir(LEVELS) if f.endswith(".json") and f != "level.schema.json")
 SIZE = (960, 540)

@@ -1,6 +1,7 @@
 """No ball through a wall, however it is pressed (issue 28): sharp wedges, heavy piles under the
 schema's strongest gravity, the check that counts a ball that gets through anyway, and a
 numpy tick whose work stays bounded in a jam. Both executions, the same bits."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import json
 import math
 import os
@@ -14,7 +15,7 @@ from game.physics import bundles, collide, geometry, solver
 from game.physics.world import TICK
 from tests.conftest import COMPILED
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 with open(os.path.join(ROOT, "levels", "level.schema.json")) as f:
     STRONGEST = json.load(f)["$defs"]["velocity"]["items"]["maximum"]     # the largest gravity a level may ask
 

@@ -1,10 +1,11 @@
 """The sound script (tools/make_sounds.py) rebuilds the shipped WAV files exactly."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import importlib.util
 import os
 
 from game.app import audio
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 
 
 def test_the_sound_script_rebuilds_the_shipped_wavs_byte_for_byte(tmp_path, monkeypatch):

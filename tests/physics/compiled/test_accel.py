@@ -1,4 +1,5 @@
 """The compiled kernels (game.accel) against the numpy reference they mirror (the solver's: test_solver.py)."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -264,7 +265,7 @@ def test_the_game_calls_the_kernels_with_no_signature_the_warm_up_left_out():
     from game.physics.integrators import ORDER
     from game.level import level_files, load
     from game.physics.world import World
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = ROOT_DIR
     with event.install_recorder("numba:compile") as compiled:
         for path in level_files(os.path.join(root, "levels")):
             for integrator in ORDER:

@@ -2,6 +2,7 @@
 control character (NUL, bell, a line break) or with nothing visible (a zero-width space) is
 refused by the loader in one line (where and why); whatever text still reaches the screen
 (a file name as the default name, a message) draws, never raises."""
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import json
 import os
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 from game.draw.hud import Hud, drawable
 from game.level import LevelError, loads
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 BASE = {"segments": [{"a": [0, 0], "b": [32, 0]}], "balls": [{"pos": [5, 5]}]}
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 

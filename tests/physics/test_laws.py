@@ -8,6 +8,7 @@ one solver (``World(..., execution="numpy" | "compiled")``), which must also agr
 
 Units: metres, seconds, kilograms; y points up; spin is rad/s counter-clockwise.
 """
+from game.paths import ROOT as ROOT_DIR  # noqa: E402
 import glob
 import importlib.util
 import math
@@ -25,7 +26,7 @@ from game.physics.world import TICK, World
 from tests.conftest import COMPILED, KERNELS
 
 G = 9.81                     # m/s^2
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = ROOT_DIR
 LEVELS = sorted(p for p in glob.glob(os.path.join(ROOT, "levels", "*.json")) if not p.endswith(".schema.json"))
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 

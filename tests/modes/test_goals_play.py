@@ -12,7 +12,7 @@ from game.app.loop import App
 from game.goals import DRAWN_RADIUS
 from game.modes.menu import TOP, LevelMenuMode
 from game.app.progress import ENV, Progress, level_key, my_levels_dir, stars
-from tests.test_app import LEVEL, SIZE, _post, _write, click, drag, key
+from tests.app.test_app import LEVEL, SIZE, _post, _write, click, drag, key
 
 RULES = dict(LEVEL, player={"spawn": 2, "draw": 1, "delete": False, "grab": False},
              zones=[{"kind": "goal", "rect": [[1, 0], [3, 2]], "count": 1}])

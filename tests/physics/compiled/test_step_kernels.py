@@ -10,7 +10,7 @@ from game.physics import collide
 from game.physics.contacts import colour_contacts, priorities
 from game.physics.world import TICK
 from tests.conftest import COMPILED, KERNELS
-from tests.test_solver import random_contacts
+from tests.physics.test_solver import random_contacts
 
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not installed")
 
