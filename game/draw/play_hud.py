@@ -85,7 +85,7 @@ def draw_fling_aim(play, surface):
 
 def hint(play):
     """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber")."""
-    return HINT[:2] + ((HINT[2][0], f"ball {ball_label(play)}"),) + HINT[3:]
+    return tuple((key, f"ball {ball_label(play)}") if key == "B/C" else (key, what) for key, what in HINT)
 
 
 def rules_line(play):
