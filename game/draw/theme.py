@@ -5,7 +5,7 @@ settings. A colour or a size another module needs is named here once and importe
 # ---- text and panels (the HUD, the help, the settings, the lab) ------------------------------
 TEXT = (232, 236, 244)
 TEXT_DIM = (188, 195, 212)      # secondary text: still 9:1 against the panels
-EDITOR_DIM = (150, 158, 176)    # the editor's faint labels and outlines (game/modes/edit.py still names it DIM)
+EDITOR_DIM = (150, 158, 176)    # the editor's faint labels and outlines
 KEY_CAP = (44, 50, 66)
 PANEL = (10, 12, 18, 190)
 PANEL_EDGE = (60, 66, 84)

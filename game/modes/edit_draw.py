@@ -12,6 +12,7 @@ from game.editor.items import handles
 from game.editor.tools import TOOLS
 from game.draw.hud import HINT_HEIGHT, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError
+from game.draw.theme import EDITOR_DIM, TEXT, WARN
 
 TOOLBAR_TOP = 8              # px
 BUTTON_SIZE = (84, 30)       # px: a toolbar button
@@ -37,9 +38,6 @@ BOX = (255, 220, 90)
 PANEL_BG = (12, 14, 20, 225)
 BUTTON_BG = (34, 38, 50)
 BUTTON_ON = (70, 120, 200)
-TEXT = (232, 236, 244)
-DIM = (150, 158, 176)
-WARN = (255, 210, 90)
 
 
 class EditView:
@@ -217,10 +215,10 @@ class EditView:
         y = TOOLBAR_TOP + BUTTON_SIZE[1] + 6
         title = self.app.hud.text(f"Editing: {name}", SIZE_BODY, WARN, bold=True)
         surface.blit(title, (10, y))
-        surface.blit(self.app.hud.text(HINT, SIZE_SMALL, DIM), (title.get_width() + 30, y + 2))
+        surface.blit(self.app.hud.text(HINT, SIZE_SMALL, EDITOR_DIM), (title.get_width() + 30, y + 2))
         for k, (rect, tool) in enumerate(zip(self.mode.toolbar_rects(), TOOLS)):
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
-            pygame.draw.rect(surface, DIM, rect, 1, border_radius=4)
+            pygame.draw.rect(surface, EDITOR_DIM, rect, 1, border_radius=4)
             s = self.app.hud.text(f"{k + 1} {tool}", SIZE_SMALL, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 
@@ -241,18 +239,18 @@ class EditView:
             step = hud.font(SIZE_SMALL).get_linesize()
             for k, line in enumerate(hud.wrap_fit(tip + ", Backspace takes the last point back, Esc drops it",
                                                   SIZE_SMALL, rect.width - 16)):
-                surface.blit(hud.text(line, SIZE_SMALL, DIM), (rect.x + 8, rect.y + 32 + k * step))
+                surface.blit(hud.text(line, SIZE_SMALL, EDITOR_DIM), (rect.x + 8, rect.y + 32 + k * step))
             return
         current = self.editor.panel.prop % len(rows)
         for k, (label, _key, _index, value) in enumerate(rows):
             y = rect.y + 30 + k * ROW_HEIGHT
             if k == current:
                 pygame.draw.rect(surface, BUTTON_ON, pygame.Rect(rect.x + 2, y, rect.width - 4, ROW_HEIGHT - 2))
-            surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else DIM), (rect.x + 8, y + 3))
+            surface.blit(self.app.hud.text(label, SIZE_BODY, TEXT if k == current else EDITOR_DIM), (rect.x + 8, y + 3))
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
             shown = _fit_text(self.app.hud, shown, SIZE_BODY, rect.width - 138)
             surface.blit(self.app.hud.text(shown, SIZE_BODY, TEXT), (rect.x + 130, y + 3))
-        foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, DIM)
+        foot = self.app.hud.text(PANEL_HINT, SIZE_TINY, EDITOR_DIM)
         surface.blit(foot, (rect.x + 8, rect.bottom - foot.get_height() - 4))
 
     def draw_status(self, surface):
