@@ -85,23 +85,28 @@ def substep(world, t, h, dt, last=True):
     debug.record(world, contacts, prev, fast, hits, last)
 
 
+def step_constants(dt, substeps, integrator, uniform, fused):
+    """The one-call tick's StepConstants for a tick of dt s in ``substeps`` sub-steps under
+    ``integrator`` (``uniform``: gravity and drag alone, the uniform stepper; else the stepper
+    under the whole field, as ``integrate`` chooses); ``fused``: the tick's module."""
+    h = dt / substeps
+    stepper = fused.STEPPERS.index(integrator)
+    speed2, way2 = rest_limits(dt)
+    return StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(CONTACT_WEIGHT[integrator] * h),
+                         uniform=bool(uniform), stepper=int(stepper), kind=int(fused.FORCE_KINDS[stepper]),
+                         ccd_fraction=float(collide.CCD_FRACTION), impact_speed=float(collide.IMPACT_SPEED),
+                         contact_margin=float(collide.CONTACT_MARGIN),
+                         max_margin_cells=float(collide.MAX_MARGIN_CELLS), rest_speed2=float(speed2),
+                         rest_way2=float(way2))
+
+
 def tick_compiled(world, dt, fused):
     """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
     _substep's phases, the same kernels in the same order with the same arguments, so the
     same bits; what goes is the Python and numpy glue between the kernels."""
-    substeps = world.substeps
-    h = dt / substeps
-    h_move = CONTACT_WEIGHT[world._integrator] * h
+    step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused)
+    h, h_move = step.h, step.h_move
     balls = bundles.contiguous(bundles.world_balls(world))
-    # As _integrate chooses: the uniform stepper, or the stepper under the whole field.
-    stepper = fused.STEPPERS.index(world._integrator)
-    speed2, way2 = rest_limits(dt)
-    step = StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(h_move),
-                         uniform=bool(world.forces.uniform), stepper=int(stepper),
-                         kind=int(fused.FORCE_KINDS[stepper]), ccd_fraction=float(collide.CCD_FRACTION),
-                         impact_speed=float(collide.IMPACT_SPEED), contact_margin=float(collide.CONTACT_MARGIN),
-                         max_margin_cells=float(collide.MAX_MARGIN_CELLS), rest_speed2=float(speed2),
-                         rest_way2=float(way2))
     found = candidates_kept(world)
     if found is not None:
         found_at, margin = world._found_at, world._margin

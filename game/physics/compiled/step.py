@@ -14,6 +14,8 @@ a third of a tick of 5,000 balls went to numpy copies, small arrays and kernel d
 Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it as ``game.physics.compiled.loader.TICK``.
 """
 
+import sys
+
 import numpy as np
 from numba import njit
 
@@ -150,7 +152,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     afresh, its ``resting`` empty)."""
     w, inv_i, e_radius, e_rest, e_fric, e_roll = ext
     pos, vel, angle, spin, radius = balls.pos, balls.vel, balls.angle, balls.spin, balls.radius
-    h, h_move, threshold = step.h, step.h_move, solve_params.threshold
+    h, threshold = step.h, solve_params.threshold
     n = pos.shape[0]
     prev = pos.copy()
     # 1. Integrate: the angle by h spin, (pos, vel) by the stepper under the forces; the
@@ -321,19 +323,16 @@ stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)
 
 def warm_up():
     """Compile (or load from the cache) ``tick`` by calling it on a small scene: three balls
-    over a floor, packed by the same bundle builders World._tick_compiled uses, so the tick
+    over a floor, packed by the same bundle builders game.physics.step.tick_compiled uses, so the tick
     is compiled for the argument types the game gives it (built here from the physics' lower
     parts, not from a World: the world hands the loader's work to no one and imports it)."""
     from game import defaults
     from game.physics import collide
     from game.physics.contacts import contact_params
     from game.physics.forces import Forces
-    from game.physics.integrators import CONTACT_WEIGHT
-    from game.physics.sleep import rest_limits
+    from game.physics.step import step_constants
     from game.physics.solver import SolverOptions, no_warm, solve_params
-    n, dt, substeps = 3, 1 / 60, defaults.SUBSTEPS
-    h = dt / substeps
-    h_move = CONTACT_WEIGHT["rk4"] * h
+    n, dt = 3, 1 / 60
     m = defaults.MATERIAL
     r = np.full(n, defaults.BALL_RADIUS)
     mass = np.pi * r * r
@@ -345,13 +344,8 @@ def warm_up():
                               [m["rolling"]])
     grid = collide.Grid(2 * defaults.BALL_RADIUS + 0.5, np.array([0.0, 0.0]), np.array([4.0, 4.0]))
     statics.bin(grid)
-    stepper = STEPPERS.index("rk4")
-    speed2, way2 = rest_limits(dt)
-    step = bundles.StepConstants(substeps=int(substeps), h=float(h), dt=float(dt), h_move=float(h_move),
-                                 uniform=True, stepper=int(stepper), kind=int(FORCE_KINDS[stepper]),
-                                 ccd_fraction=float(collide.CCD_FRACTION), impact_speed=float(collide.IMPACT_SPEED),
-                                 contact_margin=float(collide.CONTACT_MARGIN), max_margin_cells=float(collide.MAX_MARGIN_CELLS),
-                                 rest_speed2=float(speed2), rest_way2=float(way2))
+    step = step_constants(dt, defaults.SUBSTEPS, "rk4", True, sys.modules[__name__])
+    h, h_move = step.h, step.h_move
     none = np.zeros(0, np.int64)
     tick(bundles.contiguous(balls), Forces(defaults.GRAVITY, 0.0).packed(), bundles.statics(statics),
          bundles.grid_frame(grid), step, contact_params(h_move), solve_params(SolverOptions(), h, h_move),
