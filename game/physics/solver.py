@@ -251,7 +251,6 @@ def solve_numpy(contacts, balls, params):
     relax_iterations = params.relax_iterations
     scale_a, scale_b = cr.scale_a, cr.scale_b
     colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
-    on_static = static >= 0
     max_passes = min(max_passes, max(1, params.impact_budget // max(len(colours), 1)))
     # 1. Impacts, until no contact closes faster than the threshold.
     imp_n = np.zeros(len(a))
