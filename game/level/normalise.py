@@ -26,6 +26,7 @@ from game.level.errors import Problem, cut, render
 
 SCHEMA_REF = "./level.schema.json"
 STATIC_LISTS = ("segments", "polylines", "polygons")
+MOVING_KEYS = ("surface_speed", "kick", "motion")   # optional on any static: a moving wall
 ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
 
 
@@ -336,9 +337,21 @@ class _Normaliser:
         return out
 
     def surface(self, shape):
+        """The shape's surface (the material's where left out) and, where the file gives
+        them, how it moves: ``surface_speed``, ``kick`` and ``motion`` (left out where absent,
+        so a still level normalises as it always has)."""
         m = self.material
-        return {"restitution": shape.get("restitution", m["restitution"]),
-                "friction": shape.get("friction", m["friction"]), "rolling": shape.get("rolling", m["rolling"])}
+        out = {"restitution": shape.get("restitution", m["restitution"]),
+               "friction": shape.get("friction", m["friction"]), "rolling": shape.get("rolling", m["rolling"])}
+        for key in MOVING_KEYS:
+            if key in shape:
+                out[key] = copy.deepcopy(shape[key])
+        if "motion" in out:
+            motion = out["motion"]
+            for key in ("pivot", "to"):
+                if key in motion:
+                    motion[key] = _vec(motion[key])
+        return out
 
     def segment(self, i, s):
         radius = s.get("radius", DEFAULTS["segments"]["radius"])
