@@ -240,7 +240,7 @@ class EditMode(Mode):
             ed.files.resolve("mine" if key == pygame.K_k else "theirs")
         elif key in (pygame.K_TAB, pygame.K_F2):
             self.start_test()
-        elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture):
+        elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture or ed.busy()):
             self.leave()
         elif key in (pygame.K_h, pygame.K_F1) and not ctrl:
             self.app.push(HelpMode(self.app, EDIT_KEYMAP, "Level editor: keys and mouse"))
