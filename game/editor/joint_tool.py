@@ -24,12 +24,13 @@ class JointTool:
     def __init__(self, editor):
         self.ed = editor
         self.start = None
+        self.tol = 0.0              # m: the pick distance of the last press
 
     def reset(self):
         self.start = None
 
     def press(self, p, tol, shift=False):
-        ed = self.ed
+        ed, self.tol = self.ed, tol
         ref = ed.pick(p, tol, kinds=("balls",))
         if self.start is None:
             if ref is None:
@@ -44,6 +45,7 @@ class JointTool:
 
     def release(self, p, tol, shift=False):
         """A drag from the first ball ends the joint where the button comes up."""
+        self.tol = tol
         if self.start is not None and math.dist(p, self.start[2]) > tol:
             self._end(p, tol, shift, self.ed.pick(p, tol, kinds=("balls",)))
 
@@ -67,14 +69,19 @@ class JointTool:
         ball = self.ed.doc.item(ref)
         if not shift or math.dist(p, ball["pos"]) > ball["radius"]:
             return [0.0, 0.0]
-        return local_offset(ball, p)
+        return local_offset(ball, self._on_ball(ball, p))
+
+    def _on_ball(self, ball, p):
+        """The point clicked on ``ball``: snapped (to the grid, an end...) where that stays on it."""
+        q = self.ed.snap(p, self.tol)
+        return q if math.dist(q, ball["pos"]) <= ball["radius"] else list(p)
 
     def _pin(self, ref, p, tol):
         ball = self.ed.doc.item(ref)
         at = [float(ball["pos"][0]), float(ball["pos"][1])]
         offset = [0.0, 0.0]
         if math.dist(p, at) > tol:
-            offset = local_offset(ball, p)
+            offset = local_offset(ball, self._on_ball(ball, p))
             at = held_point(ball, offset)
         item = {"kind": "rod", "a": ref[1], "b": at, "length": 0.0}
         if offset != [0.0, 0.0]:
