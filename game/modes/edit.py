@@ -376,7 +376,10 @@ class EditMode(Mode):
         row = self.panel_hit(pos)
         if row is not None:
             self.editor.panel.prop = row
-            self.entry = ("value", "")
+            if self.editor.panel.properties()[row][1] in ("wall:place", "ball:joints"):
+                self.editor.panel.step_prop(+1)     # an action, not a value: a click does it
+            else:
+                self.entry = ("value", "")
             return
         shift = bool(_mods() & pygame.KMOD_SHIFT)
         self.editor.press(self.world_point(pos), self.tol(), shift=shift)

@@ -9,14 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.editor.document import Document, EditRefused
+from game.app.loop import App
+from game.editor.document import Document
 from game.editor.items import LISTS, held_point, joint_ends
 from game.editor.motion import flipper_lift, ghosts, moved, period, pose
 from game.editor.panel_parts import MOTIONS
 from game.editor.tools import TOOL_KEYS, TOOLS, Editor
-from game.level import load, loads
-from tests.editor.test_editor import (TOL, click, drag, frames, game, mouse_click,  # noqa: F401 (fixture)
-                                      press_key)
+from game.level import load, loads, save
+from game.modes.edit import install_editor
+from tests.editor.test_editor import SIZE, click, commented, drag, frames, mouse_click, press_key
 
 LEVEL = {
     "$schema": "./level.schema.json", "format": 1, "name": "Joints and moving walls",
@@ -534,6 +535,18 @@ def test_a_moved_group_keeps_its_outline_moved():
 
 # ---------------------------------------------------------------------------- through the mode
 
+@pytest.fixture
+def game(tmp_path):
+    """The game on test_editor's level (balls 0 and 1 at (5, 15) and (7, 15)), as its fixture."""
+    pygame.font.init()
+    path = tmp_path / "box.json"
+    save(commented(), str(path))
+    g = App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
+    g.clock.budget = float("inf")
+    install_editor(g)
+    return g
+
+
 def test_joint_tools_through_events_and_the_editor_draws_joints_and_moving_walls(game):
     press_key(game, pygame.K_TAB)
     mode = game.top
@@ -560,4 +573,11 @@ def test_joint_tools_through_events_and_the_editor_draws_joints_and_moving_walls
     press_key(game, pygame.K_EQUALS)
     assert d()["segments"][1]["motion"]["kind"] == "rotate"
     frames(game, 3)                                         # the ghost and the motion playing
+    rows = mode.editor.panel.properties()
+    rect = mode.panel_rect()
+    k = [r[1] for r in rows].index("wall:place")
+    game.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(rect.x + 20, rect.y + 30 + 24 * k + 5), button=1))
+    assert mode.entry is None and mode.editor.busy()       # a click on "place pivot" arms it ...
+    mouse_click(game, (12, 6))                              # ... and the next click in the world places it
+    assert d()["segments"][1]["motion"]["pivot"] == [12.0, 6.0]
     assert "joints" in LISTS
