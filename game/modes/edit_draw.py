@@ -51,6 +51,7 @@ class EditView:
 
     def __init__(self, mode):
         self.mode = mode
+        self._moving_key, self._moving = None, []     # the walls that move, surf or kick: (list, index)
 
     @property
     def app(self):
@@ -196,26 +197,32 @@ class EditView:
         while the editor is paused), its pivot; a conveyor's chevrons along its surface."""
         d, now = self.doc.definition, self.app.time
         selected = set(self.doc.selection)
-        for name in ("segments", "polylines", "polygons"):
-            for i, item in enumerate(d.get(name, [])):
-                motion = item.get("motion")
-                if item.get("surface_speed"):
-                    self._chevrons(surface, name, item)
-                if item.get("kick"):
-                    self._outline(surface, name, self._drawn_item((name, i)), KICK, 2)
-                if motion is None:
-                    continue
-                drawn = self._drawn_item((name, i))
-                if name == "polygons" and drawn is not item and self.doc.group_of((name, i))[1] != i:
-                    continue                    # a non-convex polygon: its first piece draws the outline
-                for ghost in ghosts(name, drawn):
-                    self._thin(surface, name, ghost, GHOST)
-                self._thin(surface, name, moved(name, drawn, now), GHOST_NOW, 2 if (name, i) in selected else 1)
-                if "pivot" in motion:
-                    x, y = self._px(motion["pivot"])
-                    pygame.draw.circle(surface, GHOST_NOW, (x, y), 6, 2)
-                    pygame.draw.line(surface, GHOST_NOW, (x - 9, y), (x + 9, y))
-                    pygame.draw.line(surface, GHOST_NOW, (x, y - 9), (x, y + 9))
+        key = (self.doc._state(), id(d))
+        if self._moving_key != key:         # which walls move: found once per edit, not per frame
+            self._moving_key = key
+            self._moving = [(name, i) for name in ("segments", "polylines", "polygons")
+                            for i, item in enumerate(d.get(name, []))
+                            if "motion" in item or item.get("surface_speed") or item.get("kick")]
+        for name, i in self._moving:
+            item = d[name][i]
+            motion = item.get("motion")
+            if item.get("surface_speed"):
+                self._chevrons(surface, name, item)
+            if item.get("kick"):
+                self._outline(surface, name, self._drawn_item((name, i)), KICK, 2)
+            if motion is None:
+                continue
+            drawn = self._drawn_item((name, i))
+            if name == "polygons" and drawn is not item and self.doc.group_of((name, i))[1] != i:
+                continue                    # a non-convex polygon: its first piece draws the outline
+            for ghost in ghosts(name, drawn):
+                self._thin(surface, name, ghost, GHOST)
+            self._thin(surface, name, moved(name, drawn, now), GHOST_NOW, 2 if (name, i) in selected else 1)
+            if "pivot" in motion:
+                x, y = self._px(motion["pivot"])
+                pygame.draw.circle(surface, GHOST_NOW, (x, y), 6, 2)
+                pygame.draw.line(surface, GHOST_NOW, (x - 9, y), (x + 9, y))
+                pygame.draw.line(surface, GHOST_NOW, (x, y - 9), (x, y + 9))
 
     def _thin(self, surface, name, item, colour, width=1):
         """A wall's centre line (a round peg: its circle), thin whatever its radius: a ghost."""
