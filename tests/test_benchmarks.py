@@ -252,6 +252,18 @@ def test_bench_frame_compare_draws_each_frame_both_ways():
     assert math.isfinite(row["draw_blit"]["median"]) and row["draw_blit"]["median"] > 0
 
 
+def test_bench_window_tick_runs_the_window_and_the_same_ticks_headless():
+    """game.app.run itself (SDL's dummy video) for a second, then the same ticks headless: the
+    world's ticks and the game's whole ticks (App._step and after_tick) on both sides."""
+    data = json.loads(_run("benchmarks/bench_window_tick.py", "--level", "levels/08_goal.json", "--seconds", "1",
+                           "--from-start", "--json"))
+    assert data["window"]["ticks"] == data["headless"]["ticks"] == data["headless_paced"]["ticks"] > 0
+    assert data["game_tick"]["ticks"] == data["window"]["ticks"] == data["headless_tick"]["ticks"]
+    assert data["game_tick"]["cpu_ms"] >= data["window"]["cpu_ms"] > 0     # each contains its world.step
+    for key in ("ratio_wall", "ratio_cpu", "game_ratio_wall", "game_ratio_cpu"):
+        assert math.isfinite(data[key]) and data[key] > 0
+
+
 # ---------------------------------------------------------------------------- scaling and cold start
 @pytest.mark.parametrize("n", [1, 150, 2000])
 def test_pile_scene_packs_the_balls_touching_on_the_floor(n):
