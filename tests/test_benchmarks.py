@@ -235,6 +235,7 @@ def test_bench_frame_runs():
     assert row["n"] == 100
     assert row["overlap"]["frames_apart"] == 3           # every timed frame of the pass ran its tick on the worker
     assert row["overlap"]["ticks"]["on_worker"] == 3 and row["path"]["execution"] == "compiled"
+    assert row["overlap"]["ticks"]["worker_threads"] == 1      # the game's one tick thread, frame after frame
     assert row["path"]["one_call_ticks"] == row["path"]["ticks"] == 3     # a segment box: the one-call tick
     assert row["tick_cpu"]["median"] > 0 and row["path"]["touching_per_ball"] >= 0
     for part in ("step", "draw", "total"):
