@@ -51,7 +51,7 @@ SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS a
 OVERLAP_SWITCH_INTERVAL = 0.0005
 # ms: a tick (smoothed, FrameStats.tick_cpu_ms: its own cost, not the waits for a core that a
 # busy machine adds to its wall time) shorter than this runs on the main thread: the worker's
-# costs (a thread, the view, handing the lock over) would eat what it saves.
+# costs (waking its thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
 # While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
 # tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
