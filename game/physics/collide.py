@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import bundles, geometry
+from game.physics import bundles, geometry, motion
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -335,14 +335,19 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     closest = geometry.closest_point_on_segment(a, b, p)
     d = p - closest
     dist = _norm(d)
-    came_from = geometry.side(a, b, prev[i])
+    # Where the ball came from in the wall's frame (a moving wall's start carried with it).
+    start = prev[i]
+    if statics.moving.any():
+        fx, fy = motion.carried(statics, s, start[:, 0], start[:, 1])
+        start = np.stack((fx, fy), axis=1)
+    came_from = geometry.side(a, b, start)
     # The centre's path prev -> p crossed the core segment a -> b (thin walls, stadiums).
     edge = statics.polygon[s] >= 0
     # A centre that started on the core (came_from == 0) came from the normal's side: the
     # world orients walls so that this is the side gravity does not point to.
     now = geometry.side(a, b, p)
     crossed = (((came_from * now < 0) | ((came_from == 0) & (now < 0)))
-               & (geometry.side(prev[i], p, a) * geometry.side(prev[i], p, b) <= 0) & ~edge)
+               & (geometry.side(start, p, a) * geometry.side(start, p, b) <= 0) & ~edge)
     towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):
         normal = np.where((dist <= 1e-12)[:, None], towards, d / dist[:, None])
@@ -436,7 +441,8 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
         if len(si):
             _, depth = ball_static_geometry(pos, prev, radius, statics, si, s)
             inner = (statics.polygon[s] >= 0) & (geometry.side(statics.a[s], statics.b[s], pos[si]) > 0)
-            keep = (depth > -margin[si]) | inner
+            # A moving wall is a candidate wherever it is now: its bins hold its path.
+            keep = (depth > -margin[si]) | inner | statics.moving[s]
             si, s = si[keep], s[keep]
     order = np.lexsort((s, si))
     si, s = si[order], s[order]

@@ -244,3 +244,23 @@ def wall_velocity(statics, s, px, py):
     on = (speed != 0.0) & (length > 0.0)
     scale = np.where(on, speed / np.where(on, length, 1.0), 0.0)
     return np.where(on, vx + scale * tx, vx), np.where(on, vy + scale * ty, vy)
+
+
+def work_and_kicks(rows):
+    """(J, int): the work the walls did on the balls through a solved sub-step's contacts
+    (bundles.ContactRows), the sum over static contacts of impulse . wall velocity at the
+    contact plus the rolling couple times the wall's turn rate (an infinitely heavy wall
+    gives what it pushes with: the balls' energy changes by this much more than the still
+    walls allow), and how many contacts a bumper kicked (an impact on a capsule with a kick).
+    The impulses: the impacts' (jn, jt) and the soft step's accumulated ones (pn, pt, pr)."""
+    k = np.nonzero(rows.static >= 0)[0]
+    if len(k) == 0:
+        return 0.0, 0
+    nx, ny = rows.nx[k], rows.ny[k]
+    p_n = rows.jn[k] + rows.pn[k]
+    p_t = rows.jt[k] + rows.pt[k]
+    jx = p_n * nx - p_t * ny
+    jy = p_n * ny + p_t * nx
+    work = float(np.sum(jx * rows.wvx[k] + jy * rows.wvy[k] + rows.pr[k] * rows.wspin[k]))
+    kicks = int(np.count_nonzero((rows.kick[k] > 0.0) & (rows.jn[k] > 0.0)))
+    return work, kicks

@@ -8,7 +8,7 @@ hands the whole tick to the compiled twin with the bundles of game.physics.bundl
 
 import numpy as np
 
-from game.physics import bundles, collide
+from game.physics import bundles, collide, motion
 from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
@@ -78,6 +78,11 @@ def substep(world, t, h, dt, last=True):
     # 4. Respond: impacts, then the soft step, colour by colour.
     solved_from = world.pos.copy()
     world.solver.solve(world, contacts, h, h_move)
+    if world.statics.any_moving or world.statics.kick.any():
+        # Moving walls, conveyors and bumpers: the work they did, the kicks they gave.
+        work, kicks = motion.work_and_kicks(contacts.rows)
+        world.wall_work += work
+        world.kicks += kicks
     # 4b. Joints: warm start, soft passes, relax (game.physics.joints), after the contacts.
     compiled = world._compiled
     world.joints.substep(world, h, h_move, compiled.joints.substep_kernel if compiled is not None and compiled.joints is not None

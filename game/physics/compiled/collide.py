@@ -259,7 +259,8 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                     nx = vx / dist
                     ny = vy / dist
                 depth = reach + dist if crossed else reach - dist
-                if not (depth > -margin[a] or (edge and now > 0.0)):
+                # A moving wall is a candidate wherever it is now: its bins hold its path.
+                if not (depth > -margin[a] or (edge and now > 0.0) or statics.moving[s]):
                     continue
                 if write:
                     oi[k] = a
@@ -270,6 +271,21 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                 k += 1
         total = k
     return oi, os_, onx, ony, odepth
+
+
+@njit(cache=True)
+def carried(statics, c, x, y):
+    """motion.carried for one point (x, y) and capsule c: where it is carried by the capsule's
+    motion over the sub-step (the same arithmetic); the point itself where c does not move."""
+    if not statics.moving[c]:
+        return x, y
+    cx = statics.mcx[c]
+    cy = statics.mcy[c]
+    co = statics.mcos[c]
+    si = statics.msin[c]
+    ux = x - cx
+    uy = y - cy
+    return cx + (co * ux - si * uy) + statics.mdx[c], cy + (si * ux + co * uy) + statics.mdy[c]
 
 
 @njit(cache=True)
@@ -296,12 +312,15 @@ def static_geometry(px, py, qx, qy, radius, i, s, statics):
         vx = px[a] - (ax[c] + t * dx)
         vy = py[a] - (ay[c] + t * dy)
         dist = np.sqrt(vx * vx + vy * vy)
-        came_from = dx * (qy[a] - ay[c]) - dy * (qx[a] - ax[c])
+        # Where the ball came from, in the wall's frame (motion.carried): a moving wall's
+        # pose now, the ball's start carried with it.
+        fx, fy = carried(statics, c, qx[a], qy[a])
+        came_from = dx * (fy - ay[c]) - dy * (fx - ax[c])
         now = dx * (py[a] - ay[c]) - dy * (px[a] - ax[c])
-        mx = px[a] - qx[a]
-        my = py[a] - qy[a]
-        side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
-        side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
+        mx = px[a] - fx
+        my = py[a] - fy
+        side_a = mx * (ay[c] - fy) - my * (ax[c] - fx)
+        side_b = mx * (by[c] - fy) - my * (bx[c] - fx)
         edge = polygon[c] >= 0
         # A centre that started on the core (came_from == 0) came from the normal's side.
         crossed = (came_from * now < 0 or (came_from == 0 and now < 0)) and (side_a * side_b <= 0) and not edge
