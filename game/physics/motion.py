@@ -264,3 +264,32 @@ def work_and_kicks(rows):
     work = float(np.sum(jx * rows.wvx[k] + jy * rows.wvy[k] + rows.pr[k] * rows.wspin[k]))
     kicks = int(np.count_nonzero((rows.kick[k] > 0.0) & (rows.jn[k] > 0.0)))
     return work, kicks
+
+
+def sweep_work(statics, pos, vel_before, vel_after, inv_mass, radius, fast, hits):
+    """(J, int): work_and_kicks for the balls a sweep stopped (collide.sweep: ``fast`` and
+    their ``hits``, NaN where none) at a moving wall, a conveyor or a bumper: the capsule met
+    is the one the ball touches now (found afresh: the sweep returns the touch, not the
+    capsule), the impulse m (v_after - v_before), its work on the wall's velocity there."""
+    balls = fast[np.isfinite(hits[:, 0])]
+    walls = np.nonzero(statics.moving | (statics.surface != 0.0) | (statics.kick > 0.0))[0]
+    if len(balls) == 0 or len(walls) == 0:
+        return 0.0, 0
+    from game.physics import geometry
+    b = np.repeat(balls, len(walls))
+    s = np.tile(walls, len(balls))
+    closest = geometry.closest_point_on_segment(statics.a[s], statics.b[s], pos[b]).reshape(-1, 2)
+    gap = np.abs(np.hypot(*(pos[b] - closest).T) - radius[b] - statics.radius[s])
+    gap = gap.reshape(len(balls), len(walls))
+    pick = np.argmin(gap, axis=1)
+    touching = gap[np.arange(len(balls)), pick] <= 1e-6 * (1.0 + radius[balls])
+    balls, s = balls[touching], walls[pick[touching]]
+    if len(balls) == 0:
+        return 0.0, 0
+    c = geometry.closest_point_on_segment(statics.a[s], statics.b[s], pos[balls]).reshape(-1, 2)
+    ux, uy = wall_velocity(statics, s, c[:, 0], c[:, 1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mass = np.where(inv_mass[balls] > 0, 1.0 / inv_mass[balls], 0.0)
+    dv = vel_after[balls] - vel_before[balls]
+    work = float(np.sum(mass * (dv[:, 0] * ux + dv[:, 1] * uy)))
+    return work, int(np.count_nonzero(statics.kick[s] > 0.0))

@@ -148,6 +148,11 @@ def to_level(world):
     # Spawners have done their work in the snapshot: the balls they made are in "balls".
     level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in world.spawners
                          if sp.max - sp.made > 0]
+    # Moving walls: the file keeps their rest positions and motions; the level's time (their
+    # phase) and the flippers' angles go in comment keys, which World.from_level reads back.
+    if world.motions.any:
+        level["_time"] = float(world.time)
+        level["_flippers"] = [float(v) for v in world.motions.phi]
     return level
 
 
@@ -166,6 +171,12 @@ def view(world):
     view.forces = copy.copy(world.forces)
     view.forces.springs = copy.copy(world.forces.springs)
     view.joints = copy.copy(world.joints)    # a step replaces its arrays when joints go
+    if world.motions.any:                    # moving walls: a step writes their ends in place
+        view.statics = copy.copy(world.statics)
+        for name in ("a", "b", "normal", "ax", "ay", "bx", "by", "nx", "ny"):
+            setattr(view.statics, name, getattr(world.statics, name).copy())
+        view.polygons = [p.copy() for p in world.polygons]
+        view.statics.polygons = view.polygons
     return view
 
 

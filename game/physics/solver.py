@@ -182,7 +182,7 @@ class Solver:
         warm = self._warm if self.options.warm_start else _NO_WARM
         prepare = kernels.prepare_contacts if kernels is not None else prepare_numpy
         rows = prepare(i, j, Touches(bi, s, snx, sny, sdepth), balls, statics_bundle, warm, contact_params(h_move))
-        if statics.any_moving or statics.kick.any():
+        if statics.walls:
             wall_rows(rows, balls, statics_bundle, h_move)      # moving walls, conveyors, bumpers
         return Contacts(n, rows)
 

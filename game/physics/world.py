@@ -126,7 +126,13 @@ class World:
         w.level = level
         w.name = level["name"]
         w.description = level["description"]
+        # A snapshot of moving walls (readings.to_level) resumes at its time, flippers as they were.
+        w.time = float(level.pop("_time", 0.0))
+        flippers = level.pop("_flippers", None)
         statics.build_statics(w, level)
+        if flippers is not None and len(flippers) == len(w.motions.phi):
+            w.motions.phi[:] = flippers
+            w.motions.place(w, w.time)
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
@@ -282,7 +288,10 @@ class World:
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            # Sleeping islands stay out of the tick; wake those something reaches first.
+            # Sleeping islands stay out of the tick; wake those something reaches first
+            # (a moving wall's path, a conveyor).
+            if self.statics.any_moving and len(self._sleep):
+                sleep.wake_near_walls(self)
             awake = sleep.wake_reached(self, dt, kernels)
             moving = awake is None or awake.any()
             before = self.pos.copy() if moving and self.solver.options.sleeping else None
