@@ -31,6 +31,8 @@ bundle, computed here once a sub-step, so the motion's mathematics has one imple
 """
 import numpy as np
 
+from game.physics import geometry
+
 STILL, ROTATE, SLIDE, FLIPPER = 0, 1, 2, 3
 KINDS = {"rotate": ROTATE, "slide": SLIDE, "flipper": FLIPPER}
 FLIPPER_KEYS = ("left", "right")
@@ -78,6 +80,16 @@ class Motions:
     @property
     def flipper_keys(self):
         return frozenset(m["key"] for m in self.motions if m["kind"] == "flipper")
+
+    def press(self, key, held):
+        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"); they
+        turn from the next tick on. A key no flipper uses does nothing."""
+        if key not in FLIPPER_KEYS:
+            raise ValueError(f"unknown flipper key {key!r}; expected one of {', '.join(FLIPPER_KEYS)}")
+        if held:
+            self.held.add(key)
+        else:
+            self.held.discard(key)
 
     # ------------------------------------------------------------ the poses
     def begin_tick(self, t, dt):
@@ -203,6 +215,15 @@ class Motions:
         return rows, centre, radius
 
 
+def velocity_at(statics, static_indices, points):
+    """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m
+    over the last sub-step (their motion and their surface speed), for debug drawing."""
+    s = np.asarray(static_indices, np.int64).reshape(-1)
+    p = np.asarray(points, float).reshape(-1, 2)
+    vx, vy = wall_velocity(statics, s, p[:, 0], p[:, 1])
+    return np.stack((vx, vy), axis=1)
+
+
 def turn(v, theta):
     """(K, 2) vectors v turned counter-clockwise by theta (K,) or a number, rad."""
     c, s = np.cos(theta), np.sin(theta)
@@ -275,7 +296,6 @@ def sweep_work(statics, pos, vel_before, vel_after, inv_mass, radius, fast, hits
     walls = np.nonzero(statics.moving | (statics.surface != 0.0) | (statics.kick > 0.0))[0]
     if len(balls) == 0 or len(walls) == 0:
         return 0.0, 0
-    from game.physics import geometry
     b = np.repeat(balls, len(walls))
     s = np.tile(walls, len(balls))
     closest = geometry.closest_point_on_segment(statics.a[s], statics.b[s], pos[b]).reshape(-1, 2)

@@ -183,9 +183,9 @@ def wake_near_walls(world):
     moving wall's path or a conveyor: a ball there rides or is about to be hit, never rests.
     The path boxes (collide.Statics.box) widened by each ball's radius and SLEEP_SLOP of it."""
     st = world.statics
-    rows = np.nonzero(st.moving | (st.surface != 0.0))[0]
-    if len(rows) == 0 or world.count == 0:
+    if not st.any_moving or world.count == 0:
         return
+    rows = np.nonzero(st.moving | (st.surface != 0.0))[0]
     reach = world.radius * (1.0 + SLEEP_SLOP)
     x, y = world.pos[:, 0], world.pos[:, 1]
     near = np.zeros(world.count, bool)
