@@ -490,13 +490,13 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
     if len(ball) == 0:
         return fast, hits
     k = fast[ball]
-    if walls:                    # a slow ball meets moving walls only
-        mine = own[k] | statics.moving[s]
-        ball, s, k = ball[mine], s[mine], k[mine]
     # Each pair's start, in the wall's frame, and the move from there.
     fx, fy = motion.carried(statics, s, prev[k, 0], prev[k, 1])
     start_at = np.stack((fx, fy), axis=1)
     moved = pos[k] - start_at
+    if walls:                    # a slow ball meets the moving walls it moved far against only
+        mine = own[k] | (statics.moving[s] & (_norm(moved) > CCD_FRACTION * radius[k]))
+        ball, s, k, start_at, moved = ball[mine], s[mine], k[mine], start_at[mine], moved[mine]
     # A polygon's edges stop balls from outside only: a ball whose centre starts on an edge's
     # inner side is inside the polygon or will meet another edge first, and is being pushed
     # out (polygon_insides), not into it.

@@ -481,6 +481,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
             fx, fy = carried(statics, s, prev[a, 0], prev[a, 1])
             mx = pos[a, 0] - fx
             my = pos[a, 1] - fy
+            if walls and not own and not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
+                continue                # a slow ball: only walls it moved far against
             if polygon[s] >= 0 and (bx[s] - ax[s]) * (fy - ay[s]) - (by[s] - ay[s]) * (fx - ax[s]) > 0:
                 continue
             t = _swept(fx, fy, r, mx, my, ax[s], ay[s], bx[s], by[s], seg_radius[s])
