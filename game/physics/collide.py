@@ -196,6 +196,11 @@ class Statics:
         return bool(self.moving.any() or (self.surface != 0.0).any())
 
     @property
+    def surface_speed(self):
+        """(M,) m/s: each capsule's surface speed along a -> b (the name the game reads)."""
+        return self.surface
+
+    @property
     def walls(self):
         """Whether some capsule moves, carries a surface speed or kicks (a bumper): the contacts
         then carry the walls' fields (contacts.wall_rows) and the step counts their work."""
