@@ -8,7 +8,7 @@ hands the whole tick to the compiled twin with the bundles of game.physics.bundl
 
 import numpy as np
 
-from game.physics import bundles, collide
+from game.physics import bundles, collide, motion
 from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
@@ -24,13 +24,20 @@ def tick(world, dt, kernels):
     """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
     substeps = world.substeps
     h = dt / substeps
+    walls = world.motions.any
+    if walls:
+        world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
         world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
         for k in range(substeps):
+            if walls:                   # moving walls: at their poses at the sub-step's end
+                world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
         break_joints(world, dt)
+    if walls:
+        world.motions.end_tick(dt)
 
 
 def break_joints(world, dt):
@@ -60,8 +67,13 @@ def substep(world, t, h, dt, last=True):
     integrate(world, t, h, kernels)
     acceleration = (world.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
     # 2. Sweep fast balls against the statics: stop them at the first touch.
+    walls = world.statics.walls
+    swept_vel = world.vel.copy() if walls else None
     fast, hits = collide.sweep(prev, world.pos, world.vel, world.radius, world.restitution,
                                world.friction, world.statics, kernels, threshold)
+    if walls:
+        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
+                                               world.radius, fast, hits))
     # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
     h_move = CONTACT_WEIGHT[world._integrator] * h
     candidates = find_candidates(world, prev, dt, kernels)
@@ -71,18 +83,30 @@ def substep(world, t, h, dt, last=True):
     # 4. Respond: impacts, then the soft step, colour by colour.
     solved_from = world.pos.copy()
     world.solver.solve(world, contacts, h, h_move)
+    if walls:
+        account_walls(world, motion.work_and_kicks(contacts.rows))
     # 4b. Joints: warm start, soft passes, relax (game.physics.joints), after the contacts.
     compiled = world._compiled
     world.joints.substep(world, h, h_move, compiled.joints.substep_kernel if compiled is not None and compiled.joints is not None
                         else joints_numpy, world.solver.options.warm_start)
     # An impact can send a light ball further than its contacts looked (a fast heavy
     # ball hit it), so the solver's moves are swept against the statics too.
-    collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution, world.friction,
-                  world.statics, kernels, threshold)
+    swept_vel = world.vel.copy() if walls else None
+    again, again_hits = collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution,
+                                      world.friction, world.statics, kernels, threshold)
+    if walls:
+        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
+                                               world.radius, again, again_hits))
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
+
+
+def account_walls(world, work_kicks):
+    """Add (work J, kicks) of moving walls, conveyors and bumpers to the world's totals."""
+    world.wall_work += work_kicks[0]
+    world.kicks += work_kicks[1]
 
 
 def step_constants(dt, substeps, integrator, uniform, fused):
@@ -113,9 +137,14 @@ def tick_compiled(world, dt, fused):
     else:
         none = np.zeros(0, np.int64)
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
-    r = fused.tick(balls, world.forces.packed(), bundles.statics(world.statics), bundles.grid_frame(world.grid),
+    statics = wall_steps(world, dt, fused)
+    r = fused.tick(balls, world.forces.packed(), statics, bundles.grid_frame(world.grid),
                    step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
                    margin, world.solver._warm)
+    if len(statics.poses):              # moving walls: the work and kicks, in the sub-steps' order
+        for work in statics.work.tolist():
+            world.wall_work += work
+        world.kicks += int(statics.kicks[0])
     world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
     world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
     world.solver._warm = r.warm
@@ -126,6 +155,26 @@ def tick_compiled(world, dt, fused):
     world.swept_from = r.prev[r.fast]
     world.swept_to = world.pos[r.fast]
     world.swept_hit = r.hits
+
+
+def wall_steps(world, dt, fused):
+    """The one-call tick's bundles.Statics: where walls move (or belts run, bumpers kick), with
+    each sub-step's poses as motion.Motions.apply sets them in ``poses`` (the statics left at
+    the last, as the sub-step by sub-step path leaves them) and room for their work and kicks;
+    else as bundles.statics gives it."""
+    substeps = world.substeps
+    st = world.statics
+    if not st.walls:
+        return bundles.statics(st)
+    h = dt / substeps
+    fields = fused.WK.POSE_FIELDS
+    poses = np.empty((substeps, len(fields), max(1, len(st))))
+    for k in range(substeps):
+        if world.motions.any:
+            world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
+        for f, name in enumerate(fields):
+            poses[k, f, :len(st)] = getattr(st, name)
+    return bundles.statics(st)._replace(poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
 
 
 def candidates_kept(world):
@@ -193,6 +242,7 @@ def fused(world, kernels):
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and not world.polygons and world.substeps > 0
+            # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
             # The one-call tick does not know joints yet: a world with joints runs
             # sub-step by sub-step (the kernels, and the joints' own after the contacts).
             and not len(world.joints))

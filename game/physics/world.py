@@ -30,6 +30,7 @@ from game.physics.joints import Joints
 from game.physics.compiled import loader
 from game.physics import balls as ball_rows, debug, readings, statics, step, zones
 from game.physics import grab as grabbing
+from game.physics import motion
 from game.physics.balls import BALL_ARRAYS
 from game.physics.debug import SLEEP_CONTACT_SLOP
 
@@ -91,6 +92,9 @@ class World:
         self.crossed = 0             # times a ball's centre went through a static in a tick (count_crossings)
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
+        self.motions = motion.Motions(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [])
+        self.statics_version = 0     # bumped whenever the statics' positions change (the renderer redraws)
+        self.kicks, self.wall_work = 0, 0.0   # bumper kicks given; J the moving walls did on the balls
         self.zones = []
         self.spawners = []
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
@@ -121,7 +125,7 @@ class World:
         w.level = level
         w.name = level["name"]
         w.description = level["description"]
-        statics.build_statics(w, level)
+        statics.resume(w, level)      # a snapshot of moving walls: its time, its flippers' angles
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
@@ -277,7 +281,9 @@ class World:
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            # Sleeping islands stay out of the tick; wake those something reaches first.
+            # Sleeping islands stay out of the tick; wake those something reaches first
+            # (a moving wall's path, a conveyor: sleep.wake_near_walls).
+            sleep.wake_near_walls(self)
             awake = sleep.wake_reached(self, dt, kernels)
             moving = awake is None or awake.any()
             before = self.pos.copy() if moving and self.solver.options.sleeping else None
@@ -388,6 +394,20 @@ class World:
     def to_level(self):
         """The world as a level document: the level's statics, balls and springs as they are now. (readings.to_level)"""
         return readings.to_level(self)
+
+    # --------------------------------------------------------------- moving walls
+    def press_flipper(self, key, held):
+        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right") from the (motion.press_flipper)"""
+        return self.motions.press(key, held)
+
+    @property
+    def flipper_keys(self):
+        """frozenset of the keys ("left", "right") the level's flippers use; empty if none."""
+        return self.motions.flipper_keys
+
+    def wall_velocity(self, static_indices, points):
+        """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m (motion.velocity_at)"""
+        return motion.velocity_at(self.statics, static_indices, points)
 
     # --------------------------------------------------------------- statics at run time
     def add_segments(self, segments):
