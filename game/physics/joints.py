@@ -68,6 +68,7 @@ same bits (tests/physics/test_joints.py).
 ``break``: a joint whose force (its accumulated impulse over h, newtons) exceeds it in some
 sub-step is removed at the end of the tick (``World.joint_breaks`` says where).
 """
+import copy
 import math
 import typing
 
@@ -652,10 +653,37 @@ class Joints:
         for name, dtype in _FIELDS:
             setattr(self, name, np.concatenate((getattr(self, name), np.array(rows[name], dtype))))
 
+    origin = None    # (J,) int64: in a part of the joints (``part``), each row's place in the whole
+
     def keep(self, mask):
         """Keep only the joints ``mask`` (J,) bool."""
         for name, _ in _FIELDS:
             setattr(self, name, getattr(self, name)[mask])
+        if self.origin is not None:
+            self.origin = self.origin[mask]
+
+    def part(self, new_index):
+        """The joints of the balls ``new_index`` (N,) keeps (old index -> new, -1: left out), in
+        a copy whose ``origin`` says where each row came from (``put_back``)."""
+        other = copy.copy(self)
+        other.origin = np.arange(len(self))
+        other.remap_balls(new_index)
+        other.taken = other.origin.copy()
+        return other
+
+    def put_back(self, part):
+        """After a tick of a ``part``: its impulses and peak forces into these rows, and the
+        rows it lost (broken) removed here too."""
+        o = part.origin
+        for name in ("imp_x", "imp_y", "imp_m", "peak"):
+            whole = getattr(self, name).copy()
+            whole[o] = getattr(part, name)
+            setattr(self, name, whole)
+        gone = np.zeros(len(self), bool)
+        gone[part.taken] = True
+        gone[o] = False
+        if gone.any():
+            self.keep(~gone)
 
     def remap_balls(self, new_index):
         """Balls were removed: ``new_index`` (N_old,) maps old indices to new (-1: gone);
@@ -754,16 +782,19 @@ class Joints:
         vx, vy = vel[:, 0].copy(), vel[:, 1].copy()
         angle = np.ascontiguousarray(world.angle, float).copy()
         spin = np.ascontiguousarray(world.spin, float).copy()
-        rate, mass_scale, impulse_scale = self._soft
         balls = JointBalls(px, py, vx, vy, angle, spin, np.ascontiguousarray(world.inv_mass, float),
                            np.ascontiguousarray(world.inv_inertia, float), np.ascontiguousarray(world.radius, float))
-        params = JointParams(float(h), float(h_move), float(rate), float(mass_scale), float(impulse_scale),
-                             bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
-        kernel(balls, self.kernel_rows(), params)
+        kernel(balls, self.kernel_rows(), self.params(h, h_move, warm_start))
         world.pos = np.stack((px, py), axis=1)
         world.vel = np.stack((vx, vy), axis=1)
         world.angle = angle
         world.spin = spin
+
+    def params(self, h, h_move, warm_start=True):
+        """The JointParams of a sub-step of h s moving positions by h_move dv (after ``prepare``)."""
+        rate, mass_scale, impulse_scale = self._soft
+        return JointParams(float(h), float(h_move), float(rate), float(mass_scale), float(impulse_scale),
+                           bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
 
     def kernel_rows(self):
         """The joints' arrays as the sub-step kernel takes them (the same arrays: it writes

@@ -24,13 +24,13 @@ def tick(world, dt, kernels):
     """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
     substeps = world.substeps
     h = dt / substeps
+    world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
-        world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
         for k in range(substeps):
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
-        break_joints(world, dt)
+    break_joints(world, dt)
 
 
 def break_joints(world, dt):
@@ -115,7 +115,7 @@ def tick_compiled(world, dt, fused):
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
     r = fused.tick(balls, world.forces.packed(), bundles.statics(world.statics), bundles.grid_frame(world.grid),
                    step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
-                   margin, world.solver._warm)
+                   margin, world.solver._warm, tick_joints(world, h, h_move, fused))
     world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
     world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
     world.solver._warm = r.warm
@@ -126,6 +126,13 @@ def tick_compiled(world, dt, fused):
     world.swept_from = r.prev[r.fast]
     world.swept_to = world.pos[r.fast]
     world.swept_hit = r.hits
+
+
+def tick_joints(world, h, h_move, fused):
+    """The joints as the one-call tick takes them (``fused.TickJoints``): the Joints' own rows
+    (their impulses and peak forces written in place) and this tick's JointParams."""
+    joints = world.joints
+    return fused.TickJoints(joints.kernel_rows(), joints.params(h, h_move, world.solver.options.warm_start))
 
 
 def candidates_kept(world):
@@ -189,10 +196,7 @@ def fused(world, kernels):
     """Whether this tick runs as one compiled call (game.physics.compiled.step.tick): the kernels
     and the tick are loaded, the integrator has compiled steppers (every force: gravity,
     drag, springs, the grab, attractors), and there are balls and no polygons (their
-    insides are pushed out by numpy)."""
+    insides are pushed out by numpy). Joints are in it (compiled.step._solve_joints)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and not world.polygons and world.substeps > 0
-            # The one-call tick does not know joints yet: a world with joints runs
-            # sub-step by sub-step (the kernels, and the joints' own after the contacts).
-            and not len(world.joints))
+            and not world.polygons and world.substeps > 0)

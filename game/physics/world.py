@@ -292,7 +292,7 @@ class World:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
                 self._sleep.settle(before, bundles.world_balls(self), self.springs, self.statics, dt,
-                                   self.forces.gravity, self.grid, kernels, rest)
+                                   self.forces.gravity, self.grid, kernels, rest, self.joints)
         self.time += dt
         zones.run_spawners(self, dt)
         zones.apply_kill_zones(self)

@@ -178,16 +178,16 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 @needs_kernels
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of compiled/collide.py, contacts.py, solver.py, integrators.py and forces.py into itself
-    and reads the bundles' fields by name (game/physics/bundles.py), so its cache index carries
+    of compiled/collide.py, contacts.py, solver.py, integrators.py, forces.py and joints.py (whose
+    kernel is game/physics/joints.py's) into itself and reads the bundles' fields by name (game/physics/bundles.py), so its cache index carries
     their stamps too; so does each kernel's (prepare_contacts: also collide.py's, whose counting
     sort it links)."""
-    from game.physics import bundles
-    from game.physics.compiled import collide, contacts, forces, integrators, solver, stamps, step as _step_kernels
+    from game.physics import bundles, joints as joints_reference
+    from game.physics.compiled import collide, contacts, forces, integrators, joints, solver, stamps, step as _step_kernels
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[0] == stamps.source_stamp(_step_kernels.__file__)
     assert stamp[1:] == tuple(stamps.source_stamp(m.__file__)
-                              for m in (collide, contacts, solver, integrators, forces, bundles))
+                              for m in (collide, contacts, solver, integrators, forces, joints, joints_reference, bundles))
     assert contacts.prepare_contacts._cache._cache_file._source_stamp[1:] == tuple(
         stamps.source_stamp(m.__file__) for m in (collide, bundles))
     for kernel in (collide.sweep, solver.solve, forces.step):
