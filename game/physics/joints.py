@@ -105,7 +105,7 @@ class JointBalls(typing.NamedTuple):
 
 class JointRows(typing.NamedTuple):
     """The joints' (J,) rows: balls a, b (b < 0: an anchor), kind, anchor, offsets, length,
-    motor, and the impulses and peak forces the sub-step writes."""
+    motor, and the impulses, peak forces and motors' work (J, this tick) the sub-step writes."""
     a: np.ndarray
     b: np.ndarray
     kind: np.ndarray
@@ -123,6 +123,7 @@ class JointRows(typing.NamedTuple):
     imp_y: np.ndarray
     imp_m: np.ndarray
     peak: np.ndarray
+    work: np.ndarray
 
 
 class JointParams(typing.NamedTuple):
@@ -179,7 +180,7 @@ def substep_kernel(balls, rows, params):
     Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
     px, py, vx, vy, angle, spin, w, inv_i, radius = balls
     (a, b, kind, anchor_x, anchor_y, off_ax, off_ay, off_bx, off_by, length, has_motor, speed, torque,
-     imp_x, imp_y, imp_m, peak) = rows
+     imp_x, imp_y, imp_m, peak, work) = rows
     h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations = params
     n_joints = a.shape[0]
     # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y).
@@ -306,6 +307,15 @@ def substep_kernel(balls, rows, params):
                 else:
                     ga = 1.0
                     gb = 1.0
+                # The motor's row: J v (ball a's spin relative to the rod's turning) and K.
+                rvx = (vbx - spb * rby) - (vax - spa * ray)
+                rvy = (vby + spb * rbx) - (vay + spa * rax)
+                if rod_frame:
+                    jv = spa - mq * (perpx * rvx + perpy * rvy)
+                    k = (wa + wb) * mq + ja * ga * ga + jb * gb * gb
+                else:
+                    jv = spa - spb
+                    k = ja + jb
                 if warm:
                     if not dry:
                         imp_x[j] *= wscale
@@ -320,21 +330,16 @@ def substep_kernel(balls, rows, params):
                         if dd > 1e-12:
                             pxx = imp_x[j] * (dx / dd)
                             pyy = imp_x[j] * (dy / dd)
-                else:
+                elif k > 0.0:
+                    old = imp_m[j]
                     limit = torque[j] * h
-                    rvx = (vbx - spb * rby) - (vax - spa * ray)
-                    rvy = (vby + spb * rbx) - (vay + spa * rax)
-                    if rod_frame:
-                        cdot = spa - mq * (perpx * rvx + perpy * rvy) - speed[j]
-                        k = (wa + wb) * mq + ja * ga * ga + jb * gb * gb
-                    else:
-                        cdot = spa - spb - speed[j]
-                        k = ja + jb
-                    if k > 0.0:
-                        old = imp_m[j]
-                        new = min(max(old - cdot / k, 0.0 - limit), limit)
-                        imp_m[j] = new
-                        lam = new - old
+                    new = min(max(old - (jv - speed[j]) / k, 0.0 - limit), limit)
+                    imp_m[j] = new
+                    lam = new - old
+                if has_motor[j] and not dry:
+                    # The motor's work on the balls (J): an impulse lam along its row changes
+                    # J v from jv to jv + lam K, and the kinetic energy by lam (jv + lam K / 2).
+                    work[j] += lam * (jv + 0.5 * lam * k)
                 # Apply: velocities always; positions and angles in the warm start and the biased passes.
                 dvax = wa * lam * mq * perpx - wa * pxx
                 dvay = wa * lam * mq * perpy - wa * pyy
@@ -617,7 +622,7 @@ def substep_kernel(balls, rows, params):
 _FIELDS = (("a", np.int64), ("b", np.int64), ("kind", np.int64), ("anchor_x", float), ("anchor_y", float),
            ("off_ax", float), ("off_ay", float), ("off_bx", float), ("off_by", float), ("length", float),
            ("has_motor", np.bool_), ("speed", float), ("torque", float), ("imp_x", float), ("imp_y", float),
-           ("imp_m", float), ("peak", float), ("break_force", float))
+           ("imp_m", float), ("peak", float), ("break_force", float), ("work", float))
 
 
 class Joints:
@@ -647,7 +652,7 @@ class Joints:
                       "off_bx": d["offset_b"][0], "off_by": d["offset_b"][1], "length": d["length"],
                       "has_motor": motor is not None, "speed": motor["speed"] if motor else 0.0,
                       "torque": motor["torque"] if motor else 0.0, "imp_x": 0.0, "imp_y": 0.0, "imp_m": 0.0,
-                      "peak": 0.0, "break_force": d.get("break", NO_BREAK)}
+                      "peak": 0.0, "break_force": d.get("break", NO_BREAK), "work": 0.0}
             for name, _ in _FIELDS:
                 rows[name].append(values[name])
         for name, dtype in _FIELDS:
@@ -675,7 +680,7 @@ class Joints:
         """After a tick of a ``part``: its impulses and peak forces into these rows, and the
         rows it lost (broken) removed here too."""
         o = part.origin
-        for name in ("imp_x", "imp_y", "imp_m", "peak"):
+        for name in ("imp_x", "imp_y", "imp_m", "peak", "work"):
             whole = getattr(self, name).copy()
             whole[o] = getattr(part, name)
             setattr(self, name, whole)
@@ -766,10 +771,11 @@ class Joints:
     # --------------------------------------------------------------- the stages
     def prepare(self, h_move):
         """Once a tick: the softness for sub-steps that move positions by h_move dv, and the
-        peak forces cleared (the warm-start impulses carry over, as Box2D's do)."""
+        peak forces and the motors' work cleared (the warm-start impulses carry over, as Box2D's do)."""
         rigid = (1.0 / h_move, 1.0, 0.0) if h_move > 0.0 else (0.0, 1.0, 0.0)
         self._soft = rigid if math.isinf(JOINT_HERTZ) else soft(JOINT_HERTZ, JOINT_DAMPING_RATIO, h_move)
         self.peak = np.zeros(len(self))
+        self.work = np.zeros(len(self))
 
     def substep(self, world, h, h_move, kernel, warm_start=True):
         """Warm start, solve and relax every joint for one sub-step, in place on the world's
@@ -801,7 +807,7 @@ class Joints:
         the impulses and peaks in place)."""
         return JointRows(self.a, self.b, self.kind, self.anchor_x, self.anchor_y, self.off_ax, self.off_ay,
                          self.off_bx, self.off_by, self.length, self.has_motor, self.speed, self.torque,
-                         self.imp_x, self.imp_y, self.imp_m, self.peak)
+                         self.imp_x, self.imp_y, self.imp_m, self.peak, self.work)
 
     def broken(self):
         """(J,) bool: the joints whose force this tick exceeded their break force."""

@@ -30,6 +30,7 @@ def tick(world, dt, kernels):
     else:
         for k in range(substeps):
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
+    world.motor_work += float(world.joints.work.sum())     # J: what the motors did this tick
     break_joints(world, dt)
 
 

@@ -96,6 +96,7 @@ class World:
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
         self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
         self.joints_broken = 0       # joints broken since the world was made
+        self.motor_work = 0.0        # J: the work the joints' motors did on the balls since the world was made
         self.break_log = []          # [(time s, x, y)] of the last BREAK_LOG breaks (the game's sparks)
         self.grid = None
         self._candidates = None
