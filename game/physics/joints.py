@@ -175,7 +175,7 @@ def substep_kernel(balls, rows, params):
 
     Each pass after the warm start: the motors one after another (their own rows, as Box2D's
     revolute joint solves its motor first), then every rod, rope and pin row at once, a direct
-    solve of K dlam = -(Jv + bias) (``_solve_rows``, module docstring).
+    solve of K dlam = -(J v + bias) (module docstring).
 
     Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
     px, py, vx, vy, angle, spin, w, inv_i, radius = balls
@@ -232,9 +232,7 @@ def substep_kernel(balls, rows, params):
         warm = phase == 0
         if warm and not warm_start:
             for j in range(n_joints):
-                imp_x[j] = 0.0
-                imp_y[j] = 0.0
-                imp_m[j] = 0.0
+                imp_x[j], imp_y[j], imp_m[j] = 0.0, 0.0, 0.0
             continue
         use_bias = phase >= 1 and phase <= iterations
         moves = phase <= iterations
@@ -276,26 +274,12 @@ def substep_kernel(balls, rows, params):
                     qbx = (px[ib] - back * vbx) + rbx
                     qby = (py[ib] - back * vby) + rby
                 else:
-                    rbx = 0.0
-                    rby = 0.0
-                    wb = 0.0
-                    jb = 0.0
-                    vbx = 0.0
-                    vby = 0.0
-                    spb = 0.0
-                    qbx = anchor_x[j]
-                    qby = anchor_y[j]
+                    rbx, rby, wb, jb, vbx, vby, spb = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+                    qbx, qby = anchor_x[j], anchor_y[j]
                 dx = qbx - ((px[ia] - back * vax) + rax)
                 dy = qby - ((py[ia] - back * vay) + ray)
                 pin = length[j] == 0.0 and kind[j] == ROD
-                pxx = 0.0
-                pyy = 0.0
-                lam = 0.0
-                ga = 0.0
-                gb = 0.0
-                mq = 0.0
-                perpx = 0.0
-                perpy = 0.0
+                pxx, pyy, lam, ga, gb, mq, perpx, perpy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
                 d2 = dx * dx + dy * dy
                 rod_frame = length[j] > 0.0 and d2 > 1e-24     # a motor turns relative to the rod
                 if rod_frame:
@@ -404,12 +388,8 @@ def substep_kernel(balls, rows, params):
                 rvx = (vx[ib] - spb * rby) - (vx[ia] - spa * ray)
                 rvy = (vy[ib] + spb * rbx) - (vy[ia] + spa * rax)
             else:
-                rbx = 0.0
-                rby = 0.0
-                cbx = anchor_x[j]
-                cby = anchor_y[j]
-                qbx = anchor_x[j]
-                qby = anchor_y[j]
+                rbx, rby = 0.0, 0.0
+                cbx, cby, qbx, qby = anchor_x[j], anchor_y[j], anchor_x[j], anchor_y[j]
                 rvx = 0.0 - (vx[ia] - spa * ray)
                 rvy = 0.0 - (vy[ia] + spa * rax)
             cdx = cbx - cax                      # held_b - held_a now: the error's
