@@ -18,14 +18,37 @@ and ball ``b`` at ``offset_b``, or an anchor point in the world (``b`` = -1).
   with d = held_b - held_a, p = perp(d) = (-d_y, d_x), q = 1 / |d|^2.
 
 The stages, as Box2D's (src/distance_joint.c, src/revolute_joint.c), in ``substep``:
-``prepare`` once a tick (the softness for this sub-step length; the peak forces cleared),
-then in each sub-step after the contacts' solve: warm start (the last sub-step's impulses
-again), ``JOINT_ITERATIONS`` passes with the soft bias (joint_hertz, damping ratio) and
-``JOINT_RELAX_ITERATIONS`` passes without it. Anchors, axes and effective masses are worked
-out in every pass (Box2D turns its prepared anchors by each body's rotation since the
-prepare: the same thing), at the sub-step's start for the warm start and the biased passes
-and at the positions now for the relax (see below). Jointed balls do not collide with each
-other (``unjoined``, Box2D's default).
+``prepare`` once a tick (the bias for this sub-step length; the peak forces cleared), then in
+each sub-step after the contacts' solve: warm start (the last sub-step's impulses again),
+``JOINT_ITERATIONS`` passes with the bias and ``JOINT_RELAX_ITERATIONS`` without it. Anchors,
+axes and effective masses are worked out in every pass, at the sub-step's start for the warm
+start and the biased passes and at the positions now for the relax (see below). Jointed
+balls do not collide with each other (``unjoined``, Box2D's default).
+
+**A direct solve, not Gauss-Seidel** (issue 24: nothing may explode at the format's limits).
+Box2D solves joint after joint; the error left after a pass shrinks by about the mass ratio
+of the balls a joint shares, so a 1 g ball holding a 1,000 kg one needs ~1e6 passes, and a
+chain of 200 light links, whose end's pull has to cross 200 joints, stretched 17-33 % with
+one pass (more passes, colours or a relax do not change the order of that). Here each pass
+solves every rod, rope and pin row at once: K dlam = -(J v + bias) with K = J M^-1 J^T, by
+an LDL^T factorisation on K's skyline (the rows in the joints' order: row r couples back to
+the first row that shares one of its balls, so a chain is tridiagonal and a loop costs one
+long row: O(rows x width^2)). A tree of joints (a chain, a pendulum) is then exact whatever
+the masses; the bias is rigid (rate 1 / h_move: the positions land on the constraint, the
+limit of Box2D's soft step as its hertz grows; JOINT_HERTZ finite gives the soft step back,
+its softness on K's diagonal row by row). What a direct solve must add:
+- a row whose pivot falls below PIVOT_FLOOR of its diagonal depends on the rows before it
+  (two rods between the same held points): it leaves the solve and lets go (impulse 0);
+- a rope that would push leaves the solve with its impulse set to 0, and the rest is solved
+  again (an active set, ROPE_ROUNDS rounds at most);
+- a trust region (``_trust``): where a pass (or the warm start) would change a ball's velocity
+  by more than moves it JOINT_MOVE of its joint's length plus its radius in a sub-step, the
+  whole pass is scaled down alike (impulses stay equal and opposite, so momentum is kept).
+  This happens where rows nearly lose their rank and one linear step overshoots: a fold of
+  light links snapping straight. Its known limit: a light ball in the middle of two rods
+  (anchor, 1 g, 1,000 kg) folds as the heavy ball swings and does not keep its length.
+Motors are solved before the block, one after another (as Box2D's revolute joint solves its
+motor first).
 
 This engine has integrated the positions before the solve (x* = x + h v): a velocity change
 dv of the warm start and the biased passes moves positions by ``h_move`` dv, as the
@@ -37,15 +60,15 @@ constraint, C(x* + h_move dv) = 0, with the impulse along the start's axis (SHAK
 a rod's correction then gives back the speed the relax onto the new tangent takes, so a
 pendulum keeps its energy; rows taken at x* lost 9 % of it in ten periods).
 
-One algorithm in one order: joints are solved one after another in their list's order
-(each joint its own colour), by ``substep_kernel``, written once in plain scalar Python.
+One algorithm in one order: ``substep_kernel``, written once in plain scalar Python.
 The numpy execution runs it as Python; the compiled one (game.physics.compiled.joints)
 compiles this very function with numba: the same arithmetic in the same order, so the
-same bits (tests/test_joints.py).
+same bits (tests/physics/test_joints.py).
 
 ``break``: a joint whose force (its accumulated impulse over h, newtons) exceeds it in some
 sub-step is removed at the end of the tick (``World.joint_breaks`` says where).
 """
+import copy
 import math
 import typing
 
@@ -53,9 +76,12 @@ import numpy as np
 
 from game.physics.solver import soft
 
-JOINT_HERTZ = 60.0            # Hz: the stiffness of the soft joints (Box2D v3: 2 x its contact hertz)
-JOINT_DAMPING_RATIO = 2.0     # of critical (Box2D v3's jointDampingRatio)
-JOINT_ITERATIONS = 1          # biased passes a sub-step (Box2D v3: one)
+JOINT_HERTZ = math.inf        # Hz: the joints' stiffness; inf: rigid (bias rate 1 / h_move), see the docstring
+JOINT_DAMPING_RATIO = 2.0     # of critical, where JOINT_HERTZ is finite (Box2D v3's jointDampingRatio)
+PIVOT_FLOOR = 1e-10            # a row whose pivot is below this fraction of its K entry depends on rows before it
+JOINT_MOVE = 0.5              # of a rod's length: the most a pass's velocity change moves a ball in h
+ROPE_ROUNDS = 4               # solves a pass at most: the ropes that would push leave, and it is solved again
+JOINT_ITERATIONS = 1
 JOINT_RELAX_ITERATIONS = 1    # relax passes a sub-step (Box2D v3: one)
 ROD, ROPE = 0, 1              # kinds, as stored in Joints.kind
 KINDS = ("rod", "rope")
@@ -74,11 +100,12 @@ class JointBalls(typing.NamedTuple):
     spin: np.ndarray
     w: np.ndarray
     inv_i: np.ndarray
+    radius: np.ndarray
 
 
 class JointRows(typing.NamedTuple):
     """The joints' (J,) rows: balls a, b (b < 0: an anchor), kind, anchor, offsets, length,
-    motor, and the impulses and peak forces the sub-step writes."""
+    motor, and the impulses, peak forces and motors' work (J, this tick) the sub-step writes."""
     a: np.ndarray
     b: np.ndarray
     kind: np.ndarray
@@ -96,6 +123,7 @@ class JointRows(typing.NamedTuple):
     imp_y: np.ndarray
     imp_m: np.ndarray
     peak: np.ndarray
+    work: np.ndarray
 
 
 class JointParams(typing.NamedTuple):
@@ -111,6 +139,33 @@ class JointParams(typing.NamedTuple):
     relax_iterations: int
 
 
+def _trust(a, b, length, radius, dvx, dvy, h):
+    """The trust region of a pass: the factor (<= 1) that keeps every ball's velocity change
+    ``dvx``, ``dvy`` (N,) m/s from moving it more than JOINT_MOVE of (its joint's length plus
+    its radius, m) in h s; ``dvx``, ``dvy`` are cleared on the way (for the next pass). Where
+    rows nearly lose their rank (a fold of light links snapping straight, two rods that say
+    different things) one linear step would fling a ball: the pass is scaled down instead.
+
+    Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
+    scale = 1.0
+    for j in range(a.shape[0]):
+        for side in range(2):
+            ball = a[j] if side == 0 else b[j]
+            if ball < 0:
+                continue
+            limit = JOINT_MOVE * (length[j] + radius[ball])
+            move = h * math.sqrt(dvx[ball] * dvx[ball] + dvy[ball] * dvy[ball])
+            if move > limit:
+                scale = min(scale, limit / move)
+    for j in range(a.shape[0]):
+        dvx[a[j]] = 0.0
+        dvy[a[j]] = 0.0
+        if b[j] >= 0:
+            dvx[b[j]] = 0.0
+            dvy[b[j]] = 0.0
+    return scale
+
+
 def substep_kernel(balls, rows, params):
     """One sub-step of every joint, in place on the balls' (N,) state (positions px, py, m;
     velocities vx, vy, m/s; angle, rad; spin, rad/s; inverse masses w, 1/kg, and moments
@@ -118,36 +173,197 @@ def substep_kernel(balls, rows, params):
     impulse along d = held_b - held_a in imp_x (a rope's <= 0), a pin's vector impulse in
     both; imp_m: the motor's angular impulse on ball a) and peak forces (peak, N).
 
+    Each pass after the warm start: the motors one after another (their own rows, as Box2D's
+    revolute joint solves its motor first), then every rod, rope and pin row at once, a direct
+    solve of K dlam = -(J v + bias) (module docstring).
+
     Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
-    px, py, vx, vy, angle, spin, w, inv_i = balls
+    px, py, vx, vy, angle, spin, w, inv_i, radius = balls
     (a, b, kind, anchor_x, anchor_y, off_ax, off_ay, off_bx, off_by, length, has_motor, speed, torque,
-     imp_x, imp_y, imp_m, peak) = rows
+     imp_x, imp_y, imp_m, peak, work) = rows
     h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations = params
     n_joints = a.shape[0]
+    # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y).
+    n_rows = 0
+    for j in range(n_joints):
+        n_rows += 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
+    row_joint = np.empty(n_rows, np.int64)      # the joint of each row
+    row_ball_a = np.empty(n_rows, np.int64)
+    row_ball_b = np.empty(n_rows, np.int64)     # -1: an anchor
+    ux_r = np.empty(n_rows)                     # the row's direction u (impulse lam u on b, -lam u on a)
+    uy_r = np.empty(n_rows)
+    ga_r = np.empty(n_rows)                     # r_a x u, r_b x u: the spins' parts of the row
+    gb_r = np.empty(n_rows)
+    rhs = np.empty(n_rows)                      # -(J v + bias)
+    soft_r = np.empty(n_rows)                   # the row's softness (added to K's diagonal)
+    live = np.empty(n_rows, np.bool_)           # False: out of this solve (slack rope, degenerate row)
+    start = np.empty(n_rows, np.int64)          # the first row the row couples to (its skyline)
+    first_row = np.full(w.shape[0], -1, np.int64)
+    dvx = np.zeros(w.shape[0])                  # scratch: the balls' velocity change of a pass
+    dvy = np.zeros(w.shape[0])
+    r = 0
+    for j in range(n_joints):
+        n_own = 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
+        for _ in range(n_own):
+            ia = a[j]
+            ib = b[j]
+            if first_row[ia] < 0:
+                first_row[ia] = r
+            s0 = first_row[ia]
+            if ib >= 0:
+                if first_row[ib] < 0:
+                    first_row[ib] = r
+                s0 = min(s0, first_row[ib])
+            row_joint[r] = j
+            row_ball_a[r] = ia
+            row_ball_b[r] = ib
+            start[r] = s0
+            r += 1
+    # The skyline: row r's entries of K from start[r] to r, at offset[r] in a flat array.
+    offset = np.empty(n_rows + 1, np.int64)
+    offset[0] = 0
+    for r in range(n_rows):
+        offset[r + 1] = offset[r] + (r - start[r] + 1)
+    kmat = np.empty(offset[n_rows])             # K + softness, then its factor L (unit lower) and D
+    kold = np.empty(offset[n_rows])             # K + softness kept: the inactive rows' coupling
+    solved = np.empty(n_rows)
     for phase in range(1 + iterations + relax_iterations):
         # phase 0: warm start; then the biased passes (positions move h_move dv); then relax.
         warm = phase == 0
         if warm and not warm_start:
             for j in range(n_joints):
-                imp_x[j] = 0.0
-                imp_y[j] = 0.0
-                imp_m[j] = 0.0
+                imp_x[j], imp_y[j], imp_m[j] = 0.0, 0.0, 0.0
             continue
         use_bias = phase >= 1 and phase <= iterations
         moves = phase <= iterations
+        back = h_move if moves else 0.0
+        # Motors first (or, in the warm start, every joint's last impulses), joint by joint.
+        # The warm start twice: first dry (what it would do, for the trust region below),
+        # then scaled by it (stale impulses of rows that turned must not fling a ball).
+        wscale = 1.0
+        for sweep in range(2 if warm else 1):
+            dry = warm and sweep == 0
+            for j in range(n_joints):
+                if not warm and not has_motor[j]:
+                    continue
+                ia = a[j]
+                ib = b[j]
+                # The rows (axis, arms, Jacobian) are taken at the sub-step's start, x - h_move v
+                # (the point this sub-step's moves start from: a move by h_move dv leaves it where
+                # it is), in the warm start and the biased passes; in the relax at the positions
+                # now (module docstring).
+                wa = w[ia]
+                ja = inv_i[ia]
+                vax = vx[ia]
+                vay = vy[ia]
+                spa = spin[ia]
+                ca = math.cos(angle[ia] - back * spa)
+                sa = math.sin(angle[ia] - back * spa)
+                rax = ca * off_ax[j] - sa * off_ay[j]
+                ray = sa * off_ax[j] + ca * off_ay[j]
+                if ib >= 0:
+                    wb = w[ib]
+                    jb = inv_i[ib]
+                    vbx = vx[ib]
+                    vby = vy[ib]
+                    spb = spin[ib]
+                    cb = math.cos(angle[ib] - back * spb)
+                    sb = math.sin(angle[ib] - back * spb)
+                    rbx = cb * off_bx[j] - sb * off_by[j]
+                    rby = sb * off_bx[j] + cb * off_by[j]
+                    qbx = (px[ib] - back * vbx) + rbx
+                    qby = (py[ib] - back * vby) + rby
+                else:
+                    rbx, rby, wb, jb, vbx, vby, spb = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+                    qbx, qby = anchor_x[j], anchor_y[j]
+                dx = qbx - ((px[ia] - back * vax) + rax)
+                dy = qby - ((py[ia] - back * vay) + ray)
+                pin = length[j] == 0.0 and kind[j] == ROD
+                pxx, pyy, lam, ga, gb, mq, perpx, perpy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+                d2 = dx * dx + dy * dy
+                rod_frame = length[j] > 0.0 and d2 > 1e-24     # a motor turns relative to the rod
+                if rod_frame:
+                    mq = 1.0 / d2
+                    perpx = 0.0 - dy
+                    perpy = dx
+                    ga = 1.0 + mq * (rax * perpy - ray * perpx)
+                    gb = mq * (rbx * perpy - rby * perpx)
+                else:
+                    ga = 1.0
+                    gb = 1.0
+                # The motor's row: J v (ball a's spin relative to the rod's turning) and K.
+                rvx = (vbx - spb * rby) - (vax - spa * ray)
+                rvy = (vby + spb * rbx) - (vay + spa * rax)
+                if rod_frame:
+                    jv = spa - mq * (perpx * rvx + perpy * rvy)
+                    k = (wa + wb) * mq + ja * ga * ga + jb * gb * gb
+                else:
+                    jv = spa - spb
+                    k = ja + jb
+                if warm:
+                    if not dry:
+                        imp_x[j] *= wscale
+                        imp_y[j] *= wscale
+                        imp_m[j] *= wscale
+                    lam = imp_m[j] if has_motor[j] else 0.0
+                    if pin:
+                        pxx = imp_x[j]
+                        pyy = imp_y[j]
+                    else:
+                        dd = math.sqrt(d2)
+                        if dd > 1e-12:
+                            pxx = imp_x[j] * (dx / dd)
+                            pyy = imp_x[j] * (dy / dd)
+                elif k > 0.0:
+                    old = imp_m[j]
+                    limit = torque[j] * h
+                    new = min(max(old - (jv - speed[j]) / k, 0.0 - limit), limit)
+                    imp_m[j] = new
+                    lam = new - old
+                if has_motor[j] and not dry:
+                    # The motor's work on the balls (J): an impulse lam along its row changes
+                    # J v from jv to jv + lam K, and the kinetic energy by lam (jv + lam K / 2).
+                    work[j] += lam * (jv + 0.5 * lam * k)
+                # Apply: velocities always; positions and angles in the warm start and the biased passes.
+                dvax = wa * lam * mq * perpx - wa * pxx
+                dvay = wa * lam * mq * perpy - wa * pyy
+                dspa = ja * lam * ga - ja * (rax * pyy - ray * pxx)
+                if dry:
+                    dvx[ia] += dvax
+                    dvy[ia] += dvay
+                    if ib >= 0:
+                        dvx[ib] += wb * pxx - wb * lam * mq * perpx
+                        dvy[ib] += wb * pyy - wb * lam * mq * perpy
+                    continue
+                vx[ia] += dvax
+                vy[ia] += dvay
+                spin[ia] += dspa
+                if moves:
+                    px[ia] += h_move * dvax
+                    py[ia] += h_move * dvay
+                    angle[ia] += h_move * dspa
+                if ib >= 0:
+                    dvbx = wb * pxx - wb * lam * mq * perpx
+                    dvby = wb * pyy - wb * lam * mq * perpy
+                    dspb = jb * (rbx * pyy - rby * pxx) - jb * lam * gb
+                    vx[ib] += dvbx
+                    vy[ib] += dvby
+                    spin[ib] += dspb
+                    if moves:
+                        px[ib] += h_move * dvbx
+                        py[ib] += h_move * dvby
+                        angle[ib] += h_move * dspb
+            if dry:
+                wscale = _trust(a, b, length, radius, dvx, dvy, h)
+        if warm:
+            continue
+        # Every rod, rope and pin row at once. The rows are taken as above; the error C is
+        # measured at the held points now, the bias acts on C0 = C - h_move Cdot (rate C0:
+        # rate 1 / h_move, the rigid limit, puts the positions on the constraint).
+        r = 0
         for j in range(n_joints):
             ia = a[j]
             ib = b[j]
-            # The held points: the offsets turned by the balls' angles.
-            # The error C is measured at the held points now; the rows (axis, arms, Jacobian)
-            # are taken at the sub-step's start, x - h_move v (the point this sub-step's
-            # moves start from: a move by h_move dv leaves it where it is), in the warm start
-            # and the biased passes; in the relax at the positions now (module docstring).
-            back = h_move if moves else 0.0
-            wa = w[ia]
-            ja = inv_i[ia]
-            vax = vx[ia]
-            vay = vy[ia]
             spa = spin[ia]
             ca = math.cos(angle[ia])
             sa = math.sin(angle[ia])
@@ -158,10 +374,6 @@ def substep_kernel(balls, rows, params):
             rax = ca * off_ax[j] - sa * off_ay[j]
             ray = sa * off_ax[j] + ca * off_ay[j]
             if ib >= 0:
-                wb = w[ib]
-                jb = inv_i[ib]
-                vbx = vx[ib]
-                vby = vy[ib]
                 spb = spin[ib]
                 cb = math.cos(angle[ib])
                 sb = math.sin(angle[ib])
@@ -171,141 +383,197 @@ def substep_kernel(balls, rows, params):
                 sb = math.sin(angle[ib] - back * spb)
                 rbx = cb * off_bx[j] - sb * off_by[j]
                 rby = sb * off_bx[j] + cb * off_by[j]
-                qbx = (px[ib] - back * vbx) + rbx
-                qby = (py[ib] - back * vby) + rby
+                qbx = (px[ib] - back * vx[ib]) + rbx
+                qby = (py[ib] - back * vy[ib]) + rby
+                rvx = (vx[ib] - spb * rby) - (vx[ia] - spa * ray)
+                rvy = (vy[ib] + spb * rbx) - (vy[ia] + spa * rax)
             else:
-                rbx = 0.0
-                rby = 0.0
-                wb = 0.0
-                jb = 0.0
-                vbx = 0.0
-                vby = 0.0
-                spb = 0.0
-                cbx = anchor_x[j]
-                cby = anchor_y[j]
-                qbx = anchor_x[j]
-                qby = anchor_y[j]
+                rbx, rby = 0.0, 0.0
+                cbx, cby, qbx, qby = anchor_x[j], anchor_y[j], anchor_x[j], anchor_y[j]
+                rvx = 0.0 - (vx[ia] - spa * ray)
+                rvy = 0.0 - (vy[ia] + spa * rax)
             cdx = cbx - cax                      # held_b - held_a now: the error's
             cdy = cby - cay
-            dx = qbx - ((px[ia] - back * vax) + rax)   # and at the start: the rows'
-            dy = qby - ((py[ia] - back * vay) + ray)
-            pin = length[j] == 0.0 and kind[j] == ROD
-            # Impulses of this pass: linear (pxx, pyy) at the held points (on b, minus on a),
-            # and the motor's lam (its row's Jacobian, see the module docstring).
-            pxx = 0.0
-            pyy = 0.0
-            lam = 0.0
-            ga = 0.0
-            gb = 0.0
-            mq = 0.0
-            perpx = 0.0
-            perpy = 0.0
-            d2 = dx * dx + dy * dy
-            rod_frame = length[j] > 0.0 and d2 > 1e-24     # a motor turns relative to the rod
-            if rod_frame:
-                mq = 1.0 / d2
-                perpx = 0.0 - dy
-                perpy = dx
-                ga = 1.0 + mq * (rax * perpy - ray * perpx)
-                gb = mq * (rbx * perpy - rby * perpx)
-            else:
-                ga = 1.0
-                gb = 1.0
-            if warm:
-                lam = imp_m[j] if has_motor[j] else 0.0
-                if pin:
-                    pxx = imp_x[j]
-                    pyy = imp_y[j]
-                else:
-                    dd = math.sqrt(d2)
-                    if dd > 1e-12:
-                        pxx = imp_x[j] * (dx / dd)
-                        pyy = imp_x[j] * (dy / dd)
-            else:
-                # The motor first (as Box2D's revolute joint): its impulse lam now, applied
-                # to the local copies so the joint's rows below see it.
-                if has_motor[j]:
-                    limit = torque[j] * h
-                    rvx = (vbx - spb * rby) - (vax - spa * ray)
-                    rvy = (vby + spb * rbx) - (vay + spa * rax)
-                    if rod_frame:
-                        cdot = spa - mq * (perpx * rvx + perpy * rvy) - speed[j]
-                        k = (wa + wb) * mq + ja * ga * ga + jb * gb * gb
-                    else:
-                        cdot = spa - spb - speed[j]
-                        k = ja + jb
-                    if k > 0.0:
-                        old = imp_m[j]
-                        new = min(max(old - cdot / k, 0.0 - limit), limit)
-                        imp_m[j] = new
-                        lam = new - old
-                        vax += wa * lam * mq * perpx
-                        vay += wa * lam * mq * perpy
-                        spa += ja * lam * ga
-                        vbx -= wb * lam * mq * perpx
-                        vby -= wb * lam * mq * perpy
-                        spb -= jb * lam * gb
-                # The held points' relative velocity.
-                rvx = (vbx - spb * rby) - (vax - spa * ray)
-                rvy = (vby + spb * rbx) - (vay + spa * rax)
-                if pin:
-                    # Point constraint: C = held_b - held_a (2,), K the 2 x 2 effective mass.
-                    bx = 0.0
-                    by = 0.0
-                    ms = 1.0
-                    im = 0.0
+            dx = qbx - ((px[ia] - back * vx[ia]) + rax)   # and at the start: the rows'
+            dy = qby - ((py[ia] - back * vy[ia]) + ray)
+            if length[j] == 0.0 and kind[j] == ROD:
+                # A pin: C = held_b - held_a (2,), its x and y rows.
+                for axis in range(2):
+                    ux = 1.0 if axis == 0 else 0.0
+                    uy = 1.0 - ux
+                    ux_r[r] = ux
+                    uy_r[r] = uy
+                    ga_r[r] = rax * uy - ray * ux
+                    gb_r[r] = rbx * uy - rby * ux
+                    cd = ux * rvx + uy * rvy
+                    bias = 0.0
                     if use_bias:
-                        bx = rate * (cdx - h_move * rvx)
-                        by = rate * (cdy - h_move * rvy)
-                        ms = mass_scale
-                        im = impulse_scale
-                    k11 = wa + wb + ja * ray * ray + jb * rby * rby
-                    k12 = 0.0 - ja * rax * ray - jb * rbx * rby
-                    k22 = wa + wb + ja * rax * rax + jb * rbx * rbx
-                    det = k11 * k22 - k12 * k12
-                    if det > 0.0:
-                        ex = rvx + bx
-                        ey = rvy + by
-                        sx = (k22 * ex - k12 * ey) / det
-                        sy = (k11 * ey - k12 * ex) / det
-                        pxx = 0.0 - ms * sx - im * imp_x[j]
-                        pyy = 0.0 - ms * sy - im * imp_y[j]
-                        imp_x[j] += pxx
-                        imp_y[j] += pyy
+                        bias = rate * ((ux * cdx + uy * cdy) - h_move * cd)
+                    rhs[r] = 0.0 - (cd + bias)
+                    soft_r[r] = impulse_scale / mass_scale if use_bias else 0.0
+                    live[r] = True
+                    solved[r] = imp_x[j] if axis == 0 else imp_y[j]
+                    r += 1
+            else:
+                dd = math.sqrt(dx * dx + dy * dy)
+                ux = 0.0
+                uy = 0.0
+                if dd > 1e-12:
+                    ux = dx / dd
+                    uy = dy / dd
+                ux_r[r] = ux
+                uy_r[r] = uy
+                ga_r[r] = rax * uy - ray * ux
+                gb_r[r] = rbx * uy - rby * ux
+                cd = ux * rvx + uy * rvy                 # the stretching speed
+                c0 = (math.sqrt(cdx * cdx + cdy * cdy) - length[j]) - h_move * cd   # the stretch, less this sub-step's
+                bias = 0.0
+                soft_r[r] = 0.0
+                if kind[j] == ROPE and c0 < 0.0:
+                    # A rope slack at the sub-step's start: only what would overshoot its
+                    # length (Box2D's speculative limit), rigidly.
+                    bias = c0 / h_move
+                elif use_bias:
+                    bias = rate * c0
+                    soft_r[r] = impulse_scale / mass_scale
+                rhs[r] = 0.0 - (cd + bias)
+                live[r] = dd > 1e-12
+                solved[r] = imp_x[j]
+                r += 1
+        # K = J M^-1 J^T on the skyline (rows sharing a ball), plus each row's softness on the
+        # diagonal (soft_r of its own K: Box2D's soft step, row by row).
+        for r in range(n_rows):
+            ia = row_ball_a[r]
+            ib = row_ball_b[r]
+            for s in range(start[r], r + 1):
+                sa_ = row_ball_a[s]
+                sb_ = row_ball_b[s]
+                v = 0.0
+                dot = ux_r[r] * ux_r[s] + uy_r[r] * uy_r[s]
+                # Row r's Jacobian: ball a (-u, -g_a), ball b (+u, +g_b).
+                if sa_ == ia:
+                    v += w[ia] * dot + inv_i[ia] * ga_r[r] * ga_r[s]
+                if sb_ == ia:
+                    v -= w[ia] * dot + inv_i[ia] * ga_r[r] * gb_r[s]
+                if ib >= 0:
+                    if sa_ == ib:
+                        v -= w[ib] * dot + inv_i[ib] * gb_r[r] * ga_r[s]
+                    if sb_ == ib:
+                        v += w[ib] * dot + inv_i[ib] * gb_r[r] * gb_r[s]
+                kmat[offset[r] + s - start[r]] = v
+            kmat[offset[r + 1] - 1] *= 1.0 + soft_r[r]
+            for e in range(offset[r], offset[r + 1]):
+                kold[e] = kmat[e]
+        # The direct solve; then the ropes that would push leave it, their impulse set to 0,
+        # and it is solved again (an active set, at most ROPE_ROUNDS rounds).
+        fix = np.zeros(n_rows)                  # the dlam of the rows out of the solve
+        dl = np.zeros(n_rows)
+        for rnd in range(ROPE_ROUNDS):
+            # LDL^T on the skyline; a row whose pivot falls below PIVOT_FLOOR of its diagonal
+            # depends on the rows before it (a second rod between the same held points):
+            # it leaves this solve and lets go (its impulse to 0, as a slack rope's).
+            for r in range(n_rows):
+                o = offset[r]
+                for s in range(start[r], r):
+                    e = o + s - start[r]
+                    if not (live[r] and live[s]):
+                        kmat[e] = 0.0
+                        continue
+                    v = kold[e]
+                    os_ = offset[s]
+                    for q in range(max(start[r], start[s]), s):
+                        v -= kmat[o + q - start[r]] * kmat[offset[q + 1] - 1] * kmat[os_ + q - start[s]]
+                    kmat[e] = v / kmat[offset[s + 1] - 1]
+                dia = offset[r + 1] - 1
+                v = kold[dia]
+                if live[r]:
+                    for q in range(start[r], r):
+                        lq = kmat[o + q - start[r]]
+                        v -= lq * lq * kmat[offset[q + 1] - 1]
+                    if not (v > PIVOT_FLOOR * kold[dia]):
+                        live[r] = False
+                        fix[r] = 0.0 - solved[r]       # and lets go: no impulse to warm start
+                        for q in range(start[r], r):
+                            kmat[o + q - start[r]] = 0.0
+                if not live[r]:
+                    v = 1.0
+                kmat[dia] = v
+            # The right-hand side -(J v + bias) - softness lam, less what the rows out of the
+            # solve do; then L z = it, D y = z, L^T dlam = y.
+            for r in range(n_rows):
+                dl[r] = 0.0
+                if live[r]:
+                    dl[r] = rhs[r] - soft_r[r] * (kold[offset[r + 1] - 1] / (1.0 + soft_r[r])) * solved[r]
+            for r in range(n_rows):
+                o = offset[r]
+                for s in range(start[r], r):
+                    if live[r] and not live[s]:
+                        dl[r] -= kold[o + s - start[r]] * fix[s]
+                    elif live[s] and not live[r]:
+                        dl[s] -= kold[o + s - start[r]] * fix[r]
+            for r in range(n_rows):
+                if live[r]:
+                    o = offset[r]
+                    v = dl[r]
+                    for q in range(start[r], r):
+                        v -= kmat[o + q - start[r]] * dl[q]
+                    dl[r] = v
+            for r in range(n_rows):
+                dl[r] = dl[r] / kmat[offset[r + 1] - 1]
+            for r in range(n_rows - 1, -1, -1):
+                o = offset[r]
+                for q in range(start[r], r):
+                    dl[q] -= kmat[o + q - start[r]] * dl[r]
+            for r in range(n_rows):
+                if not live[r]:
+                    dl[r] = fix[r]
+            # A rope's accumulated impulse stays <= 0 (it only pulls).
+            again = False
+            for r in range(n_rows):
+                if live[r] and kind[row_joint[r]] == ROPE and solved[r] + dl[r] > 0.0:
+                    if rnd == ROPE_ROUNDS - 1:
+                        dl[r] = 0.0 - solved[r]         # the last round: clamped where it stands
+                    else:
+                        live[r] = False
+                        fix[r] = 0.0 - solved[r]
+                        again = True
+            if not again:
+                break
+        # A trust region (``_trust``): every dlam of the pass scaled down alike where it would
+        # fling a ball (impulses stay equal and opposite).
+        for r in range(n_rows):
+            ia = row_ball_a[r]
+            ib = row_ball_b[r]
+            dvx[ia] -= w[ia] * dl[r] * ux_r[r]
+            dvy[ia] -= w[ia] * dl[r] * uy_r[r]
+            if ib >= 0:
+                dvx[ib] += w[ib] * dl[r] * ux_r[r]
+                dvy[ib] += w[ib] * dl[r] * uy_r[r]
+        scale = _trust(a, b, length, radius, dvx, dvy, h)
+        if scale < 1.0:
+            for r in range(n_rows):
+                dl[r] = dl[r] * scale
+        # Apply the impulses dlam u at the held points (on b, minus on a).
+        for r in range(n_rows):
+            j = row_joint[r]
+            lam = dl[r]
+            if lam == 0.0:
+                continue
+            total = solved[r] + lam
+            if length[j] == 0.0 and kind[j] == ROD:
+                if uy_r[r] == 0.0:
+                    imp_x[j] = total
                 else:
-                    dd = math.sqrt(d2)
-                    if dd > 1e-12:
-                        ux = dx / dd
-                        uy = dy / dd
-                        cra = rax * uy - ray * ux
-                        crb = rbx * uy - rby * ux
-                        k = wa + wb + ja * cra * cra + jb * crb * crb
-                        if k > 0.0:
-                            m = 1.0 / k
-                            cdot = ux * rvx + uy * rvy                 # the stretching speed
-                            c0 = (math.sqrt(cdx * cdx + cdy * cdy) - length[j]) - h_move * cdot   # the stretch, less this sub-step's
-                            old = imp_x[j]
-                            bias = 0.0
-                            ms = 1.0
-                            im = 0.0
-                            if kind[j] == ROPE and c0 < 0.0:
-                                # A rope slack at the sub-step's start: only what would
-                                # overshoot its length (Box2D's speculative limit), rigidly.
-                                bias = c0 / h_move
-                            elif use_bias:
-                                bias = rate * c0
-                                ms = mass_scale
-                                im = impulse_scale
-                            new = old - ms * m * (cdot + bias) - im * old
-                            if kind[j] == ROPE:
-                                new = min(new, 0.0)                     # a rope only pulls
-                            imp_x[j] = new
-                            pxx = (new - old) * ux
-                            pyy = (new - old) * uy
-            # Apply: velocities always; positions and angles in the warm start and the biased passes.
-            dvax = wa * lam * mq * perpx - wa * pxx
-            dvay = wa * lam * mq * perpy - wa * pyy
-            dspa = ja * lam * ga - ja * (rax * pyy - ray * pxx)
+                    imp_y[j] = total
+            else:
+                imp_x[j] = total
+            ia = row_ball_a[r]
+            ib = row_ball_b[r]
+            pxx = lam * ux_r[r]
+            pyy = lam * uy_r[r]
+            dvax = 0.0 - w[ia] * pxx
+            dvay = 0.0 - w[ia] * pyy
+            dspa = 0.0 - inv_i[ia] * lam * ga_r[r]
             vx[ia] += dvax
             vy[ia] += dvay
             spin[ia] += dspa
@@ -314,9 +582,9 @@ def substep_kernel(balls, rows, params):
                 py[ia] += h_move * dvay
                 angle[ia] += h_move * dspa
             if ib >= 0:
-                dvbx = wb * pxx - wb * lam * mq * perpx
-                dvby = wb * pyy - wb * lam * mq * perpy
-                dspb = jb * (rbx * pyy - rby * pxx) - jb * lam * gb
+                dvbx = w[ib] * pxx
+                dvby = w[ib] * pyy
+                dspb = inv_i[ib] * lam * gb_r[r]
                 vx[ib] += dvbx
                 vy[ib] += dvby
                 spin[ib] += dspb
@@ -334,7 +602,7 @@ def substep_kernel(balls, rows, params):
 _FIELDS = (("a", np.int64), ("b", np.int64), ("kind", np.int64), ("anchor_x", float), ("anchor_y", float),
            ("off_ax", float), ("off_ay", float), ("off_bx", float), ("off_by", float), ("length", float),
            ("has_motor", np.bool_), ("speed", float), ("torque", float), ("imp_x", float), ("imp_y", float),
-           ("imp_m", float), ("peak", float), ("break_force", float))
+           ("imp_m", float), ("peak", float), ("break_force", float), ("work", float))
 
 
 class Joints:
@@ -364,16 +632,43 @@ class Joints:
                       "off_bx": d["offset_b"][0], "off_by": d["offset_b"][1], "length": d["length"],
                       "has_motor": motor is not None, "speed": motor["speed"] if motor else 0.0,
                       "torque": motor["torque"] if motor else 0.0, "imp_x": 0.0, "imp_y": 0.0, "imp_m": 0.0,
-                      "peak": 0.0, "break_force": d.get("break", NO_BREAK)}
+                      "peak": 0.0, "break_force": d.get("break", NO_BREAK), "work": 0.0}
             for name, _ in _FIELDS:
                 rows[name].append(values[name])
         for name, dtype in _FIELDS:
             setattr(self, name, np.concatenate((getattr(self, name), np.array(rows[name], dtype))))
 
+    origin = None    # (J,) int64: in a part of the joints (``part``), each row's place in the whole
+
     def keep(self, mask):
         """Keep only the joints ``mask`` (J,) bool."""
         for name, _ in _FIELDS:
             setattr(self, name, getattr(self, name)[mask])
+        if self.origin is not None:
+            self.origin = self.origin[mask]
+
+    def part(self, new_index):
+        """The joints of the balls ``new_index`` (N,) keeps (old index -> new, -1: left out), in
+        a copy whose ``origin`` says where each row came from (``put_back``)."""
+        other = copy.copy(self)
+        other.origin = np.arange(len(self))
+        other.remap_balls(new_index)
+        other.taken = other.origin.copy()
+        return other
+
+    def put_back(self, part):
+        """After a tick of a ``part``: its impulses and peak forces into these rows, and the
+        rows it lost (broken) removed here too."""
+        o = part.origin
+        for name in ("imp_x", "imp_y", "imp_m", "peak", "work"):
+            whole = getattr(self, name).copy()
+            whole[o] = getattr(part, name)
+            setattr(self, name, whole)
+        gone = np.zeros(len(self), bool)
+        gone[part.taken] = True
+        gone[o] = False
+        if gone.any():
+            self.keep(~gone)
 
     def remap_balls(self, new_index):
         """Balls were removed: ``new_index`` (N_old,) maps old indices to new (-1: gone);
@@ -456,9 +751,11 @@ class Joints:
     # --------------------------------------------------------------- the stages
     def prepare(self, h_move):
         """Once a tick: the softness for sub-steps that move positions by h_move dv, and the
-        peak forces cleared (the warm-start impulses carry over, as Box2D's do)."""
-        self._soft = soft(JOINT_HERTZ, JOINT_DAMPING_RATIO, h_move)
+        peak forces and the motors' work cleared (the warm-start impulses carry over, as Box2D's do)."""
+        rigid = (1.0 / h_move, 1.0, 0.0) if h_move > 0.0 else (0.0, 1.0, 0.0)
+        self._soft = rigid if math.isinf(JOINT_HERTZ) else soft(JOINT_HERTZ, JOINT_DAMPING_RATIO, h_move)
         self.peak = np.zeros(len(self))
+        self.work = np.zeros(len(self))
 
     def substep(self, world, h, h_move, kernel, warm_start=True):
         """Warm start, solve and relax every joint for one sub-step, in place on the world's
@@ -471,23 +768,26 @@ class Joints:
         vx, vy = vel[:, 0].copy(), vel[:, 1].copy()
         angle = np.ascontiguousarray(world.angle, float).copy()
         spin = np.ascontiguousarray(world.spin, float).copy()
-        rate, mass_scale, impulse_scale = self._soft
         balls = JointBalls(px, py, vx, vy, angle, spin, np.ascontiguousarray(world.inv_mass, float),
-                           np.ascontiguousarray(world.inv_inertia, float))
-        params = JointParams(float(h), float(h_move), float(rate), float(mass_scale), float(impulse_scale),
-                             bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
-        kernel(balls, self.kernel_rows(), params)
+                           np.ascontiguousarray(world.inv_inertia, float), np.ascontiguousarray(world.radius, float))
+        kernel(balls, self.kernel_rows(), self.params(h, h_move, warm_start))
         world.pos = np.stack((px, py), axis=1)
         world.vel = np.stack((vx, vy), axis=1)
         world.angle = angle
         world.spin = spin
+
+    def params(self, h, h_move, warm_start=True):
+        """The JointParams of a sub-step of h s moving positions by h_move dv (after ``prepare``)."""
+        rate, mass_scale, impulse_scale = self._soft
+        return JointParams(float(h), float(h_move), float(rate), float(mass_scale), float(impulse_scale),
+                           bool(warm_start), JOINT_ITERATIONS, JOINT_RELAX_ITERATIONS)
 
     def kernel_rows(self):
         """The joints' arrays as the sub-step kernel takes them (the same arrays: it writes
         the impulses and peaks in place)."""
         return JointRows(self.a, self.b, self.kind, self.anchor_x, self.anchor_y, self.off_ax, self.off_ay,
                          self.off_bx, self.off_by, self.length, self.has_motor, self.speed, self.torque,
-                         self.imp_x, self.imp_y, self.imp_m, self.peak)
+                         self.imp_x, self.imp_y, self.imp_m, self.peak, self.work)
 
     def broken(self):
         """(J,) bool: the joints whose force this tick exceeded their break force."""

@@ -13,7 +13,10 @@ from game.physics.balls import exact_masses
 
 def energy(world):
     """Energies in joules: kinetic (of translation), rotational (discs: I w^2 / 2),
-    gravitational (zero at y = 0 for gravity down), spring, and their total."""
+    gravitational (zero at y = 0 for gravity down), spring, and their total; and
+    ``motor_work``, the work the joints' motors have done on the balls since the world was
+    made (World.motor_work): where only motors feed it, total - motor_work is what stays
+    constant (a plot shows the two, or their difference)."""
     # A world that blew up has infinite energy: said on screen, never warned on stderr.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
         mass = 1.0 / world.inv_mass
@@ -21,7 +24,7 @@ def energy(world):
         rotational = float(0.5 * np.sum(world.spin * world.spin / world.inv_inertia))
         gravitational, spring = world.forces.potential_energy(world.pos, mass)
     return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
-            "total": kinetic + rotational + gravitational + spring}
+            "total": kinetic + rotational + gravitational + spring, "motor_work": float(world.motor_work)}
 
 
 def blown_up(world):

@@ -119,7 +119,7 @@ class Sleep:
         return s & ((pos[:, 0] != self.rest[:, 0]) | (pos[:, 1] != self.rest[:, 1])
                     | (vel[:, 0] != 0.0) | (vel[:, 1] != 0.0) | (spin != 0.0))
 
-    def settle(self, before, balls, springs, statics, dt, gravity, grid, kernels, rest=None):
+    def settle(self, before, balls, springs, statics, dt, gravity, grid, kernels, rest=None, joints=None):
         """After a tick: the awake balls' rest timers, then the islands whose every ball has
         rested SLEEP_TIME and that are held (a ball of it within reach of a static, or on an
         anchored spring) fall asleep: velocity and spin set to zero, in place on the arrays
@@ -129,7 +129,8 @@ class Sleep:
         if it also moved less than SLEEP_SPEED dt (a soft contact pushing a ball out of an
         overlap moves it with no velocity). Returns how many balls fell asleep. ``rest``: (N,)
         bool, ``resting(before, pos, vel, spin, radius, dt)``, where the caller has it already
-        (the one-call tick finds it).
+        (the one-call tick finds it). ``joints``: the World's Joints (game.physics.joints): a
+        joint's two balls are one island, as a spring's, and an anchored joint holds its island.
 
         A free island is never held: balls drifting slower than SLEEP_SPEED in free flight
         (no gravity) keep drifting, as a player expects, instead of stopping dead."""
@@ -159,10 +160,12 @@ class Sleep:
         sa, sb = new_index[springs.a[tied]], new_index[springs.b[tied]]
         both = (sa >= 0) & (sb >= 0)
         a, b = np.concatenate((i, sa[both])), np.concatenate((j, sb[both]))
+        joint_a, joint_b, joint_anchored = _joint_ties(joints, new_index)
+        a, b = np.concatenate((a, joint_a)), np.concatenate((b, joint_b))
         label = (islands if kernels is None else kernels.islands)(a, b, np.full(len(a), -1, np.int64), m)
         held = np.zeros(m, bool)
         held[label[bi]] = True
-        anchored = new_index[springs.a[~tied]]
+        anchored = np.concatenate((new_index[springs.a[~tied]], joint_anchored))
         held[label[anchored[anchored >= 0]]] = True
         # A held island sleeps when its least rest time has come to SLEEP_TIME.
         least = np.full(m, np.inf)
@@ -193,6 +196,19 @@ def wake_near_walls(world):
         near |= (x + reach >= lo_x) & (x - reach <= hi_x) & (y + reach >= lo_y) & (y - reach <= hi_y)
     if near.any():
         world._sleep.wake(near)
+
+
+def _joint_ties(joints, new_index):
+    """The joints' ball pairs (a, b) among the balls ``new_index`` numbers (both in it), and
+    the balls of it held by an anchored joint, in that numbering: a jointed island sleeps and
+    wakes as one."""
+    empty = np.zeros(0, np.int64)
+    if joints is None or not len(joints):
+        return empty, empty, empty
+    tied = joints.b >= 0
+    ja, jb = new_index[joints.a[tied]], new_index[joints.b[tied]]
+    both = (ja >= 0) & (jb >= 0)
+    return ja[both], jb[both], new_index[joints.a[~tied]]
 
 
 def rest_limits(dt):
@@ -292,11 +308,6 @@ def wake_reached(world, dt, kernels):
     sleeping switched off), a ball of which someone moved or set going, or that an awake
     ball could reach this tick. Returns the (N,) bool awake balls, or None when all are."""
     s = world._sleep
-    if len(world.joints):
-        # Jointed balls do not sleep yet (the sleeping islands know springs, not joints):
-        # a world with joints steps whole.
-        s.wake_all()
-        return None
     causes = sleep_causes(world) if world.solver.options.sleeping else None
     if causes is None or causes != world._sleep_causes:
         s.wake_all()
@@ -304,9 +315,25 @@ def wake_reached(world, dt, kernels):
     if not s.any():
         return None
     s.wake(s.edited(world.pos, world.vel, world.spin))
+    s.wake(joined_to_awake(world.joints, s.asleep))
     s.wake(reached(world.pos, world.vel, world.radius, ~s.asleep, s.asleep, dt, world.forces.gravity,
                    world.grid, kernels))
     return ~s.asleep if s.any() else None
+
+
+def joined_to_awake(joints, asleep):
+    """(N,) bool: the sleeping balls a joint joins to an awake ball (a joint added since they
+    fell asleep, in the editor or by undo): their island wakes, so a joint is never half in
+    the tick."""
+    out = np.zeros(len(asleep), bool)
+    if not len(joints) or not asleep.any():
+        return out
+    both = joints.b >= 0
+    a, b = joints.a[both], joints.b[both]
+    mixed = asleep[a] != asleep[b]
+    out[a[mixed]] = True
+    out[b[mixed]] = True
+    return out & asleep
 
 
 def wake_around(world, gone):
@@ -338,6 +365,7 @@ def only(world, awake):
         ids = whole["ids"][index]
         world._awake_ids = (whole["ids"], index, ids)
     springs = world.forces.springs
+    joints = world.joints
     for name in BALL_ARRAYS:
         setattr(world, name, whole[name][index])
     world.ids = ids
@@ -348,9 +376,17 @@ def only(world, awake):
         part = copy.copy(springs)
         part.remap_balls(new_index)
         world.forces.springs = part
+    if len(joints):
+        # A joint's two balls are one island too (Sleep.settle): its part has both awake.
+        new_index = np.full(len(awake), -1, np.int64)
+        new_index[index] = np.arange(len(index))
+        world.joints = joints.part(new_index)
     try:
         yield
     finally:
+        if len(joints):
+            joints.put_back(world.joints)
+            world.joints = joints
         moved = [getattr(world, name) for name in ("pos", "vel", "angle", "spin")]
         for name in BALL_ARRAYS:
             setattr(world, name, whole[name])

@@ -27,17 +27,18 @@ def tick(world, dt, kernels):
     walls = world.motions.any
     if walls:
         world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
+    world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
-        world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
         for k in range(substeps):
             if walls:                   # moving walls: at their poses at the sub-step's end
                 world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
-        break_joints(world, dt)
     if walls:
         world.motions.end_tick(dt)
+    world.motor_work += float(world.joints.work.sum())     # J: what the motors did this tick
+    break_joints(world, dt)
 
 
 def break_joints(world, dt):
@@ -140,7 +141,7 @@ def tick_compiled(world, dt, fused):
     statics = wall_steps(world, dt, fused)
     r = fused.tick(balls, world.forces.packed(), statics, bundles.grid_frame(world.grid),
                    step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
-                   margin, world.solver._warm)
+                   margin, world.solver._warm, tick_joints(world, h, h_move, fused))
     if len(statics.poses):              # moving walls: the work and kicks, in the sub-steps' order
         for work in statics.work.tolist():
             world.wall_work += work
@@ -175,6 +176,13 @@ def wall_steps(world, dt, fused):
         for f, name in enumerate(fields):
             poses[k, f, :len(st)] = getattr(st, name)
     return bundles.statics(st)._replace(poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
+
+
+def tick_joints(world, h, h_move, fused):
+    """The joints as the one-call tick takes them (``fused.TickJoints``): the Joints' own rows
+    (their impulses and peak forces written in place) and this tick's JointParams."""
+    joints = world.joints
+    return fused.TickJoints(joints.kernel_rows(), joints.params(h, h_move, world.solver.options.warm_start))
 
 
 def candidates_kept(world):
@@ -238,11 +246,8 @@ def fused(world, kernels):
     """Whether this tick runs as one compiled call (game.physics.compiled.step.tick): the kernels
     and the tick are loaded, the integrator has compiled steppers (every force: gravity,
     drag, springs, the grab, attractors), and there are balls and no polygons (their
-    insides are pushed out by numpy)."""
+    insides are pushed out by numpy). Joints are in it (compiled.step._solve_joints)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and not world.polygons and world.substeps > 0
+            and not world.polygons and world.substeps > 0)
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
-            # The one-call tick does not know joints yet: a world with joints runs
-            # sub-step by sub-step (the kernels, and the joints' own after the contacts).
-            and not len(world.joints))

@@ -100,6 +100,7 @@ class World:
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
         self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
         self.joints_broken = 0       # joints broken since the world was made
+        self.motor_work = 0.0        # J: the work the joints' motors did on the balls since the world was made
         self.break_log = []          # [(time s, x, y)] of the last BREAK_LOG breaks (the game's sparks)
         self.grid = None
         self._candidates = None
@@ -298,7 +299,7 @@ class World:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
                 self._sleep.settle(before, bundles.world_balls(self), self.springs, self.statics, dt,
-                                   self.forces.gravity, self.grid, kernels, rest)
+                                   self.forces.gravity, self.grid, kernels, rest, self.joints)
         self.time += dt
         zones.run_spawners(self, dt)
         zones.apply_kill_zones(self)

@@ -222,8 +222,12 @@ def test_random_jointed_scenes_stay_finite_keep_momentum_and_agree_on_both_execu
     for _ in range(30):
         numpy_world.step(TICK)
     assert not numpy_world.blown_up()
+    # Relative to the momenta there are, and to the impulses the joints exchange (kg m/s): two
+    # joints that say different things (a pin and a rod on the same balls) hold each other with
+    # impulses whose rounding (1e-16 of them) leaves a momentum where there was none.
+    exchanged = float(np.abs(numpy_world.joints.imp_x).sum() + np.abs(numpy_world.joints.imp_y).sum())
     assert np.abs(momentum(numpy_world) - p0).max() <= 1e-9 * max(scale, float(
-        np.abs(numpy_world.vel / numpy_world.inv_mass[:, None]).sum()))
+        np.abs(numpy_world.vel / numpy_world.inv_mass[:, None]).sum())) + 1e-12 * exchanged + 1e-18
     if compiled is not None:
         compiled_world = world(scene, "compiled")
         for _ in range(30):

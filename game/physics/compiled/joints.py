@@ -1,11 +1,17 @@
 """The compiled twin of game.physics.joints: numba compiles the very function the numpy
 execution runs (``substep_kernel``, plain scalar Python), so the two give the same bits."""
+import types
+
 import numpy as np
 from numba import njit
 
 from game.physics import joints as _reference
 
-substep_kernel = njit(cache=True, nogil=True)(_reference.substep_kernel)
+_trust = njit(cache=True, nogil=True)(_reference._trust)
+# The kernel as written, its globals those of its module but for the helper it calls, which
+# is the compiled one (numba resolves a function's globals when it compiles it).
+substep_kernel = njit(cache=True, nogil=True)(types.FunctionType(
+    _reference.substep_kernel.__code__, dict(vars(_reference), _trust=_trust), "substep_kernel"))
 
 
 def warm_up():
@@ -15,6 +21,6 @@ def warm_up():
     joints.add([{"kind": "rod", "a": 0, "b": [1.0, 0.0], "length": 1.0, "offset_a": [0.0, 0.0],
                  "offset_b": [0.0, 0.0], "motor": {"speed": 1.0, "torque": 1.0}}])
     one = np.zeros(1)
-    balls = JointBalls(one.copy(), one.copy(), one.copy(), one.copy(), one.copy(), one.copy(), np.ones(1), np.ones(1))
+    balls = JointBalls(one.copy(), one.copy(), one.copy(), one.copy(), one.copy(), one.copy(), np.ones(1), np.ones(1), np.ones(1))
     substep_kernel(balls, joints.kernel_rows(), JointParams(h=0.01, h_move=0.01, rate=1.0, mass_scale=1.0, impulse_scale=0.0,
                                                      warm_start=True, iterations=1, relax_iterations=1))

@@ -15,6 +15,7 @@ Imported only by ``game.physics.compiled.loader.load_tick``; the world finds it 
 """
 
 import sys
+import typing
 
 import numpy as np
 from numba import njit
@@ -26,8 +27,11 @@ from game.physics.compiled import stamps
 from game.physics.compiled import collide as CK
 from game.physics.compiled import contacts as PK
 from game.physics.compiled import integrators as IK
+from game.physics.compiled import joints as JK
 from game.physics.compiled import solver as SK
 from game.physics.compiled import walls as WK
+from game.physics import joints as joints_reference
+from game.physics.joints import JointBalls
 
 STEPPERS = tuple(IK.UNIFORM_STEPPERS)     # tick's ``stepper`` argument: an index into these
 # compiled.forces.step's kind for each of STEPPERS (the same integrator under every force)
@@ -146,15 +150,17 @@ def _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid, 
 
 
 @njit(cache=True)
-def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
+def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, carried):
     """One World._substep of the bundles.Balls ``balls`` (``ext``: their (N + 1,) inverse
-    masses and moments, radii and materials); the rest: the bundles of ``tick``. Returns a
+    masses and moments, radii and materials); ``carried``: (the contacts' warm start, the
+    joints: ``tick``'s ``warm`` and ``joints``); the rest: the bundles of ``tick``. Returns a
     bundles.TickResult of this sub-step (its ``refinds`` 1 where the candidates were found
     afresh, its ``resting`` empty). Moving walls (statics.poses not empty, statics.at[0] this
     sub-step): their contacts' fields and work as game.physics.step.substep does."""
     walls = statics.poses.shape[0] > 0
     k_sub = statics.at[0]
     w, inv_i, e_radius, e_rest, e_fric, e_roll = ext
+    warm, joints = carried
     pos, vel, angle, spin, radius = balls.pos, balls.vel, balls.angle, balls.spin, balls.radius
     h, threshold = step.h, solve_params.threshold
     n = pos.shape[0]
@@ -186,6 +192,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
                                                    step)
     i, j, bi, s = found
+    i, j = _unjoined(i, j, joints.rows.a, joints.rows.b, n)     # jointed balls do not collide
     # The (N + 1,) columns of the balls, made once: static_geometry reads the first N of the
     # positions, prepare_contacts reads them all and the solve then reads and writes the same
     # arrays (prepare_contacts only reads them and returns none of them).
@@ -227,6 +234,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
             angle[k] = columns.angle[k]
     else:
         solved_from = pos.copy()
+    _solve_joints(joints, pos, vel, angle, spin, balls)
     # The warm start of the next sub-step, in canonical order (sorted keys).
     w_key = np.empty(m, np.int64)
     w_n = np.empty(m)
@@ -273,15 +281,16 @@ def _walls_account(statics, at, work_kicks):
 
 
 @njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app.loop draws meanwhile
-def tick(balls, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
+def tick(balls, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm, joints):
     """``step.substeps`` sub-steps of ``step.h`` seconds (World._substep each), on copies of the
     world's balls (bundles.Balls), under the force field ``field`` (bundles.ForceField), the
     statics (bundles.Statics), in the ball grid ``grid`` (bundles.GridFrame), with the
     constants ``step`` (bundles.StepConstants), ``contact_params`` and ``solve_params``
     (bundles.ContactParams, SolveParams); the candidates ``found`` (i, j, bi, s) found at
     ``found_at`` (N, 2) with ``margin`` (N,) (empty: none yet); the warm start ``warm``
-    (bundles.Impulses). Moving walls: statics.poses holds each sub-step's pose, set before
-    it (compiled.walls.set_pose); their work and kicks go to statics.work and kicks.
+    (bundles.Impulses); moving walls: statics.poses holds each sub-step's pose, set before
+    it (compiled.walls.set_pose), their work and kicks go to statics.work and kicks; the joints ``joints`` (TickJoints: their rows, written in place as
+    the sub-step path writes them, and their JointParams).
 
     Returns a bundles.TickResult: the balls' new state, the last sub-step's contacts, the
     candidates, the warm start, the last sub-step's start positions, fast balls and their
@@ -302,7 +311,7 @@ def tick(balls, field, statics, grid, step, contact_params, solve_params, found,
         if statics.poses.shape[0] > 0:
             WK.set_pose(statics, statics.poses, k)
         r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
-                     warm)
+                     (warm, joints))
         moving = Balls(r.pos, r.vel, r.angle, r.spin, balls.radius, balls.inv_mass, balls.inv_inertia,
                        balls.restitution, balls.friction, balls.rolling, balls.ids)
         found, found_at, margin, warm = r.found, r.found_at, r.margin, r.warm
@@ -311,13 +320,72 @@ def tick(balls, field, statics, grid, step, contact_params, solve_params, found,
         refinds += r.refinds
     if statics.poses.shape[0] > 0:
         WK.set_pose(statics, statics.poses, step.substeps - 1)
-    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm)
+    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
+                 (warm, joints))
     all_points = _append_rows(all_points, r.points)
     all_speeds = np.concatenate((all_speeds, r.speeds))
     refinds += r.refinds
     resting = _resting(before, r.pos, r.vel, r.spin, balls.radius, step.rest_speed2, step.rest_way2)
     return TickResult(r.pos, r.vel, r.angle, r.spin, r.contacts, r.found, r.found_at, r.margin, r.warm, r.prev,
                       r.fast, r.hits, all_points, all_speeds, refinds, resting)
+
+
+# ---- joints (issue 24): the sub-step path's Joints.substep and Joints.unjoined, compiled
+class TickJoints(typing.NamedTuple):
+    """The joints as ``tick`` takes them: ``rows`` (game.physics.joints.JointRows, the Joints'
+    own arrays: the impulses and peak forces are written in place) and ``params`` (JointParams)."""
+    rows: object
+    params: object
+
+
+@njit(cache=True)
+def _solve_joints(joints, pos, vel, angle, spin, balls):
+    """Joints.substep: the joints' sub-step kernel on columns of (pos, vel) and on angle and
+    spin in place, then the columns back into pos and vel (the same copies and arithmetic)."""
+    if len(joints.rows.a) == 0:
+        return
+    n = pos.shape[0]
+    px = _column(pos, 0)
+    py = _column(pos, 1)
+    vx = _column(vel, 0)
+    vy = _column(vel, 1)
+    JK.substep_kernel(JointBalls(px, py, vx, vy, angle, spin, balls.inv_mass, balls.inv_inertia, balls.radius),
+                      joints.rows, joints.params)
+    for k in range(n):
+        pos[k, 0] = px[k]
+        pos[k, 1] = py[k]
+        vel[k, 0] = vx[k]
+        vel[k, 1] = vy[k]
+
+
+@njit(cache=True)
+def _unjoined(i, j, ja, jb, n):
+    """Joints.unjoined: the ball pairs (i, j) without those a joint joins (a, b both balls),
+    order kept (i n + j against the joints' min n + max, as np.isin compares them)."""
+    count = 0
+    for k in range(len(ja)):
+        if jb[k] >= 0:
+            count += 1
+    if count == 0 or len(i) == 0:
+        return i, j
+    keys = np.empty(count, np.int64)
+    q = 0
+    for k in range(len(ja)):
+        if jb[k] >= 0:
+            keys[q] = min(ja[k], jb[k]) * n + max(ja[k], jb[k])
+            q += 1
+    keys = np.sort(keys)
+    keep = np.empty(len(i), np.bool_)
+    kept = 0
+    for e in range(len(i)):
+        key = i[e] * n + j[e]
+        at = np.searchsorted(keys, key)
+        keep[e] = not (at < count and keys[at] == key)
+        if keep[e]:
+            kept += 1
+    if kept == len(i):
+        return i, j
+    return i[keep], j[keep]
 
 
 @njit(cache=True)
@@ -344,7 +412,7 @@ def _append_rows(rows, more):
     return out
 
 
-KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, bundles)     # what tick links into itself: its cache depends on their files
+KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, joints_reference, bundles)     # what tick links into itself: its cache depends on their files
 # numba checks a cached function against its own source file only, but ``tick`` links the
 # kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.
 stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)
@@ -376,6 +444,12 @@ def warm_up():
     step = step_constants(dt, defaults.SUBSTEPS, "rk4", True, sys.modules[__name__])
     h, h_move = step.h, step.h_move
     none = np.zeros(0, np.int64)
+    from game.physics.joints import Joints
+    joints = Joints()
+    joints.add([{"kind": "rod", "a": 0, "b": 2, "length": 0.7, "offset_a": [0.0, 0.0], "offset_b": [0.0, 0.0],
+                 "motor": {"speed": 1.0, "torque": 1.0}}])
+    joints.prepare(h_move)
     tick(bundles.contiguous(balls), Forces(defaults.GRAVITY, 0.0).packed(), bundles.statics(statics),
          bundles.grid_frame(grid), step, contact_params(h_move), solve_params(SolverOptions(), h, h_move),
-         (none, none, none, none), np.zeros((0, 2)), np.zeros(0), no_warm())
+         (none, none, none, none), np.zeros((0, 2)), np.zeros(0), no_warm(),
+         TickJoints(joints.kernel_rows(), joints.params(h, h_move, True)))
