@@ -42,8 +42,11 @@ Impulses = namedtuple("Impulses", "key pn pt pr")
 # (nx, ny), polygon (M,) int64 (-1: not a polygon edge), box (M, 4) (x_lo, y_lo, x_hi, y_hi), the
 # materials; the grid that lists them by cell: start (cells + 1,) and index int64, cell m, its
 # origin (ox, oy) m and size (ncx, ncy) cells.
+# Moving walls (game.physics.motion): moving (M,) bool, surface and kick (M,) m/s, the sub-step's
+# rigid map of each capsule (mcos, msin, mcx, mcy, mdx, mdy), omega rad/s and inv_h 1/s.
 Statics = namedtuple("Statics", "ax ay bx by radius nx ny polygon box restitution friction rolling "
-                                "start index cell ox oy ncx ncy")
+                                "start index cell ox oy ncx ncy "
+                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h")
 
 # A ball grid (collide.Grid): cell m, origin (ox, oy), size (ncx, ncy) cells, the bounds it
 # covers (lo_x, lo_y) .. (hi_x, hi_y) m.
@@ -122,16 +125,18 @@ def statics(st):
     where there are no capsules (never read, but a kernel's arrays are never empty of type)."""
     one = np.zeros(1)
     g = st.grid
+    walls = dict(moving=st.moving, surface=st.surface, kick=st.kick, mcos=st.mcos, msin=st.msin, mcx=st.mcx,
+                 mcy=st.mcy, mdx=st.mdx, mdy=st.mdy, omega=st.omega, inv_h=float(st.inv_h))
     if g is None:                       # no grid yet: nothing is listed (start, index say so)
         return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny,
                        polygon=st.polygon, box=st.box, restitution=st.restitution if len(st) else one,
                        friction=st.friction if len(st) else one, rolling=st.rolling if len(st) else one,
-                       start=st._start, index=st._index, cell=1.0, ox=0.0, oy=0.0, ncx=1, ncy=1)
+                       start=st._start, index=st._index, cell=1.0, ox=0.0, oy=0.0, ncx=1, ncy=1, **walls)
     return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny, polygon=st.polygon,
                    box=st.box, restitution=st.restitution if len(st) else one,
                    friction=st.friction if len(st) else one, rolling=st.rolling if len(st) else one,
                    start=st._start, index=st._index, cell=float(g.cell), ox=float(g.origin[0]),
-                   oy=float(g.origin[1]), ncx=int(g.nx), ncy=int(g.ny))
+                   oy=float(g.origin[1]), ncx=int(g.nx), ncy=int(g.ny), **walls)
 
 
 def grid_frame(g):

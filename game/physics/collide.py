@@ -143,7 +143,8 @@ class Statics:
     ``polygon``: (M,) index into ``polygons`` of the polygon an edge belongs to, -1 if none.
     """
 
-    def __init__(self, a, b, radius, restitution, friction, polygon, polygons, rolling=None):
+    def __init__(self, a, b, radius, restitution, friction, polygon, polygons, rolling=None, surface=None,
+                 kick=None, paths=None):
         self.a = np.asarray(a, float).reshape(-1, 2)
         self.b = np.asarray(b, float).reshape(-1, 2)
         self.radius = np.asarray(radius, float).reshape(-1)
@@ -160,13 +161,49 @@ class Statics:
         self.nx, self.ny = self.normal[:, 0].copy(), self.normal[:, 1].copy()
         lo = np.minimum(self.a, self.b) - self.radius[:, None]
         hi = np.maximum(self.a, self.b) + self.radius[:, None]
-        self.box = np.hstack((lo, hi))          # (M, 4) bounding boxes
+        self.box = np.hstack((lo, hi))          # (M, 4) bounding boxes (a moving capsule's: of its path)
+        # Moving walls (game.physics.motion): ``surface`` (M,) m/s along a -> b (a conveyor),
+        # ``kick`` (M,) m/s (a bumper), ``moving`` (M,) bool; the sub-step's rigid map of each
+        # moving capsule (mcos, msin of its turn, mcx, mcy its centre, mdx, mdy its shift, omega
+        # rad/s its turn over the sub-step) and inv_h (1/s): motion.Motions.apply writes them.
+        m = len(self.a)
+        self.surface = np.zeros(m) if surface is None else np.asarray(surface, float).reshape(-1)
+        self.kick = np.zeros(m) if kick is None else np.asarray(kick, float).reshape(-1)
+        self.moving = np.zeros(m, bool)
+        self.mcos, self.msin = np.ones(m), np.zeros(m)
+        self.mcx, self.mcy, self.mdx, self.mdy, self.omega = (np.zeros(m) for _ in range(5))
+        self.inv_h = 0.0
+        # Where the broad phase bins each capsule: its own core, or for a moving one a round
+        # peg (centre, radius) holding its whole path (paths: (rows, centre (K, 2), radius (K,))).
+        self.bin_a, self.bin_b, self.bin_radius = self.a.copy(), self.b.copy(), self.radius.copy()
+        if paths is not None and len(paths[0]):
+            rows, centre, reach = paths
+            self.moving[rows] = True
+            self.bin_a[rows] = centre
+            self.bin_b[rows] = centre
+            self.bin_radius[rows] = reach + self.radius[rows]
+            self.box[rows] = np.hstack((centre - self.bin_radius[rows, None], centre + self.bin_radius[rows, None]))
         self.grid = None
         self._start = np.zeros(1, np.int64)
         self._index = np.zeros(0, np.int64)
 
     def __len__(self):
         return len(self.a)
+
+    @property
+    def any_moving(self):
+        """Whether some capsule moves or carries a surface speed (a conveyor)."""
+        return bool(self.moving.any() or (self.surface != 0.0).any())
+
+    def set_ends(self, rows, a, b):
+        """Move capsules ``rows`` to ends a, b (K, 2) m (a moving wall's pose): the ends, their
+        components and normals change in place; the boxes and the bins hold their paths."""
+        self.a[rows] = a
+        self.b[rows] = b
+        self.normal[rows] = geometry.segment_normal(a, b).reshape(-1, 2)
+        self.ax[rows], self.ay[rows] = a[:, 0], a[:, 1]
+        self.bx[rows], self.by[rows] = b[:, 0], b[:, 1]
+        self.nx[rows], self.ny[rows] = self.normal[rows, 0], self.normal[rows, 1]
 
     def bin(self, grid):
         """List every capsule in each cell where a ball centred in that cell could touch it,
@@ -186,9 +223,10 @@ class Statics:
         self.grid = grid
         cells, index = [], []
         half = grid.cell / 2
-        reach = half + MAX_MARGIN_CELLS * grid.cell + self.radius + half * np.sqrt(2.0)   # (M,) m
+        reach = half + MAX_MARGIN_CELLS * grid.cell + self.bin_radius + half * np.sqrt(2.0)   # (M,) m
         if len(self.a):
-            ax, ay, bx, by = self.ax, self.ay, self.bx, self.by
+            ax, ay = self.bin_a[:, 0].copy(), self.bin_a[:, 1].copy()
+            bx, by = self.bin_b[:, 0].copy(), self.bin_b[:, 1].copy()
             (x0, x1) = grid.cells(np.stack((np.minimum(ax, bx) - reach, np.zeros(len(ax))), axis=1))[0], \
                 grid.cells(np.stack((np.maximum(ax, bx) + reach, np.zeros(len(ax))), axis=1))[0]
             s, ix = expand_ranges(x0, x1 + 1)
@@ -226,7 +264,7 @@ class Statics:
         # finds the ball and pushes it out through the nearest edge.
         for p, points in enumerate(self.polygons):
             edges = np.nonzero(self.polygon == p)[0]
-            if len(edges):
+            if len(edges) and not self.moving[edges].any():     # a moving one's edges hold their path
                 covered = _cells_under_convex_polygon(grid, points)
                 cells.append(covered)
                 index.append(np.full(len(covered), edges[0], np.int64))
@@ -247,9 +285,9 @@ class Statics:
         factor."""
         total = 0.0
         if len(self.a):
-            d = self.b - self.a
+            d = self.bin_b - self.bin_a
             length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-            r = self.radius / cell + (1.0 + np.sqrt(2.0)) / 2.0 + MAX_MARGIN_CELLS
+            r = self.bin_radius / cell + (1.0 + np.sqrt(2.0)) / 2.0 + MAX_MARGIN_CELLS
             total += float(np.sum((length / cell + 2.0 * r + 1.0) * (2.0 * r + 2.0)))
         for points in self.polygons:
             w, h = points.max(axis=0) - points.min(axis=0)

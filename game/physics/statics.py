@@ -6,6 +6,7 @@ import numpy as np
 
 from game import defaults
 from game.physics import collide
+from game.physics.motion import Motions
 
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
@@ -13,6 +14,7 @@ MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this ma
 
 def build_statics(world, level):
     a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
+    surface, kick, moves, motions, polygon_moves = [], [], [], [], []
 
     gx, gy = (float(v) for v in world.forces.gravity)
 
@@ -20,9 +22,15 @@ def build_statics(world, level):
         # Walls have a right side: a centre that starts on a wall's core leaves along the
         # core's left normal (-dy, dx) (collide.ball_static_geometry), so each wall runs so
         # that this normal does not point with gravity. Polygon edges keep their winding.
+        # A conveyor's surface runs a -> b as the file gives it, whichever way the capsule runs.
         dx, dy = q[0] - p[0], q[1] - p[1]
+        speed = float(shape.get("surface_speed", 0.0))
         if polygon < 0 and dx * gy - dy * gx > 0:
             p, q = q, p
+            speed = -speed
+        surface.append(speed)
+        kick.append(float(shape.get("kick", 0.0)))
+        moves.append(motion_index(shape))
         a.append(p)
         b.append(q)
         radius.append(float(shape["radius"]))
@@ -30,6 +38,14 @@ def build_statics(world, level):
         fric.append(float(shape["friction"]))
         roll.append(float(shape["rolling"]))
         poly.append(polygon)
+
+    def motion_index(shape):
+        # One motion a shape: its capsules (and a polygon's points) move together.
+        if "motion" not in shape:
+            return -1
+        if not motions or motions[-1] is not shape["motion"]:
+            motions.append(shape["motion"])
+        return len(motions) - 1
 
     for seg in level["segments"]:
         add(seg["a"], seg["b"], seg)
@@ -48,8 +64,15 @@ def build_statics(world, level):
         edge = dict(shape, radius=0.0)
         for k in range(len(points)):
             add(points[k], points[(k + 1) % len(points)], edge, index)
-    world.statics = collide.Statics(np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
-                                   radius, rest, fric, poly, world.polygons, roll)
+        polygon_moves.append(moves[-1] if len(points) else -1)
+    a, b = np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2)
+    old = getattr(world, "motions", None)
+    world.motions = Motions(a, b, moves, motions, polygon_moves, world.polygons)
+    world.motions.carry_over(old)
+    world.statics = collide.Statics(a, b, radius, rest, fric, poly, world.polygons, roll, surface, kick,
+                                    world.motions.path_discs())
+    world.motions.place(world, world.time)
+    world.statics_version = getattr(world, "statics_version", 0) + 1
 
 
 def rebuild_grid(world):

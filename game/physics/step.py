@@ -24,13 +24,20 @@ def tick(world, dt, kernels):
     """The sub-steps of one tick: one compiled call, or sub-step by sub-step."""
     substeps = world.substeps
     h = dt / substeps
+    walls = world.motions.any
+    if walls:
+        world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
         world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
         for k in range(substeps):
+            if walls:                   # moving walls: at their poses at the sub-step's end
+                world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h)
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
         break_joints(world, dt)
+    if walls:
+        world.motions.end_tick(dt)
 
 
 def break_joints(world, dt):
@@ -193,6 +200,8 @@ def fused(world, kernels):
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and not world.polygons and world.substeps > 0
+            # Moving walls and conveyors run sub-step by sub-step (the poses in Python).
+            and not world.statics.any_moving
             # The one-call tick does not know joints yet: a world with joints runs
             # sub-step by sub-step (the kernels, and the joints' own after the contacts).
             and not len(world.joints))

@@ -30,6 +30,7 @@ from game.physics.joints import Joints
 from game.physics.compiled import loader
 from game.physics import balls as ball_rows, debug, readings, statics, step, zones
 from game.physics import grab as grabbing
+from game.physics import motion
 from game.physics.balls import BALL_ARRAYS
 from game.physics.debug import SLEEP_CONTACT_SLOP
 
@@ -91,6 +92,10 @@ class World:
         self.crossed = 0             # times a ball's centre went through a static in a tick (count_crossings)
         self.polygons = []
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
+        self.motions = motion.Motions(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [])
+        self.statics_version = 0     # bumped whenever the statics' positions change (the renderer redraws)
+        self.kicks = 0               # bumper kicks given since the world was made
+        self.wall_work = 0.0         # J: the work moving walls and conveyors did on the balls, since made
         self.zones = []
         self.spawners = []
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
@@ -388,6 +393,30 @@ class World:
     def to_level(self):
         """The world as a level document: the level's statics, balls and springs as they are now. (readings.to_level)"""
         return readings.to_level(self)
+
+    # --------------------------------------------------------------- moving walls
+    def press_flipper(self, key, held):
+        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"); they
+        turn from the next tick on. A key no flipper uses does nothing."""
+        if key not in motion.FLIPPER_KEYS:
+            raise ValueError(f"unknown flipper key {key!r}; expected one of {', '.join(motion.FLIPPER_KEYS)}")
+        if held:
+            self.motions.held.add(key)
+        else:
+            self.motions.held.discard(key)
+
+    @property
+    def flipper_keys(self):
+        """frozenset of the keys ("left", "right") the level's flippers use; empty if none."""
+        return self.motions.flipper_keys
+
+    def wall_velocity(self, static_indices, points):
+        """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m
+        over the last sub-step (their motion and their surface speed), for debug drawing."""
+        s = np.asarray(static_indices, np.int64).reshape(-1)
+        p = np.asarray(points, float).reshape(-1, 2)
+        vx, vy = motion.wall_velocity(self.statics, s, p[:, 0], p[:, 1])
+        return np.stack((vx, vy), axis=1)
 
     # --------------------------------------------------------------- statics at run time
     def add_segments(self, segments):

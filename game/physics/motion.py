@@ -1,0 +1,246 @@
+"""Moving walls: which capsules move, and where they are at the level's time t.
+
+A level's segment, polyline or polygon may carry a ``motion`` (rotate, slide or flipper),
+a ``surface_speed`` (a conveyor: the surface moves along a -> b, the shape stays put) and
+a ``kick`` (a bumper). Every moving capsule's pose is rigid: a turn by theta about its
+pivot c, then a shift d, applied to the ends the file gives (a0, b0):
+
+    a(t) = c + R(theta(t)) (a0 - c) + d(t)
+
+- rotate: theta = speed t, d = 0 (c the pivot);
+- slide: theta = 0, d = to (1 - cos(2 pi t / period)) / 2 (c unused);
+- flipper: theta = phi, an angle state that turns towards its target (``angle`` while its
+  key is held, 0 when released) at ``speed``. Its angular velocity is decided once a tick
+  (``begin_tick``), clamped so that it does not overshoot the target within the tick, so
+  within a tick every motion is a known function of t.
+
+Over a sub-step t0 -> t1 = t0 + h each moving capsule moves rigidly by the map
+M(x) = c + R(dtheta) (x - c) + dd (dtheta = theta1 - theta0, dd = d1 - d0). ``apply``
+puts the capsules at their poses at t1 (contacts are measured there) and stores M in the
+Statics (``mcos, msin, mcx, mcy, mdx, mdy``) with ``omega`` = dtheta / h and ``inv_h`` = 1 / h:
+
+- the wall's velocity at a point p of its pose at t1 is (p - M^-1(p)) / h, the chord the
+  point actually went (not omega x r, the tangent), plus a conveyor's surface speed along
+  its unit tangent a -> b (``wall_velocity``);
+- a ball's start of the sub-step seen in the wall's frame is M(prev) (``carried``): the
+  crossing tests, the sweeps and keep_sides judge sides and paths against that, so a wall
+  moving fast never passes a ball (see collide.sweep).
+
+Pure numpy; no pygame. The numbers the compiled kernels need are arrays in the Statics
+bundle, computed here once a sub-step, so the motion's mathematics has one implementation.
+"""
+import numpy as np
+
+STILL, ROTATE, SLIDE, FLIPPER = 0, 1, 2, 3
+KINDS = {"rotate": ROTATE, "slide": SLIDE, "flipper": FLIPPER}
+FLIPPER_KEYS = ("left", "right")
+
+
+class Motions:
+    """The motions of a World's capsules (M,) and polygons.
+
+    ``kind`` (M,) int64 (STILL, ROTATE, SLIDE, FLIPPER); ``pivot`` (M, 2) m; ``rest_a``,
+    ``rest_b`` (M, 2) m: the ends the file gives (as the world orients them); ``shape``
+    (M,) int64: the motion each capsule follows (an index into ``motions``, -1 still);
+    ``motions``: the level's motion dicts, one a moving shape; ``phi``, ``omega_tick``
+    (F,) rad, rad/s: each motion's flipper angle and its angular velocity this tick (0 for
+    the others); ``held``: the flipper keys held now.
+    """
+
+    def __init__(self, rest_a, rest_b, shape, motions, polygon_shape, polygons):
+        self.rest_a = np.asarray(rest_a, float).reshape(-1, 2).copy()
+        self.rest_b = np.asarray(rest_b, float).reshape(-1, 2).copy()
+        self.shape = np.asarray(shape, np.int64).reshape(-1)
+        self.motions = list(motions)
+        self.polygon_shape = list(polygon_shape)          # per polygon: its motion index or -1
+        self.rest_polygons = [np.asarray(p, float).copy() for p in polygons]
+        kinds = np.array([KINDS[m["kind"]] for m in self.motions] + [STILL], np.int64)
+        self.kind = kinds[self.shape]                       # shape -1 picks the STILL at the end
+        pivots = np.array([m.get("pivot", [0.0, 0.0]) for m in self.motions] + [[0.0, 0.0]], float)
+        self.pivot = pivots[self.shape]
+        self.phi = np.zeros(len(self.motions))
+        self.omega_tick = np.zeros(len(self.motions))
+        self.tick_start = 0.0
+        self.held = set()
+
+    def __len__(self):
+        return len(self.shape)
+
+    @property
+    def any(self):
+        return bool(len(self.motions))
+
+    @property
+    def moving(self):
+        """(M,) bool: the capsules that move."""
+        return self.shape >= 0
+
+    @property
+    def flipper_keys(self):
+        return frozenset(m["key"] for m in self.motions if m["kind"] == "flipper")
+
+    # ------------------------------------------------------------ the poses
+    def begin_tick(self, t, dt):
+        """Decide each flipper's angular velocity for the tick t -> t + dt: towards its target
+        at its speed, no faster than reaches the target at the tick's end."""
+        self.tick_start = float(t)
+        for k, m in enumerate(self.motions):
+            if m["kind"] != "flipper":
+                continue
+            target = float(m["angle"]) if m["key"] in self.held else 0.0
+            need = (target - self.phi[k]) / dt
+            speed = float(m["speed"])
+            self.omega_tick[k] = min(max(need, -speed), speed)
+
+    def end_tick(self, dt):
+        """The flippers' angles at the tick's end (exactly the target when it is reached)."""
+        for k, m in enumerate(self.motions):
+            if m["kind"] != "flipper":
+                continue
+            phi = self.phi[k] + self.omega_tick[k] * dt
+            lo, hi = min(0.0, float(m["angle"])), max(0.0, float(m["angle"]))
+            self.phi[k] = min(max(phi, lo), hi)
+            self.omega_tick[k] = 0.0
+
+    def shape_pose(self, t):
+        """(theta (S,) rad, d (S, 2) m): each moving shape's pose at the level's time t
+        (within the current tick for flippers)."""
+        s = len(self.motions)
+        theta, d = np.zeros(s), np.zeros((s, 2))
+        for k, m in enumerate(self.motions):
+            kind = m["kind"]
+            if kind == "rotate":
+                theta[k] = float(m["speed"]) * t
+            elif kind == "slide":
+                d[k] = np.asarray(m["to"], float) * (0.5 * (1.0 - np.cos(2.0 * np.pi * t / float(m["period"]))))
+            else:
+                theta[k] = self.phi[k] + self.omega_tick[k] * (t - self.tick_start)
+        return theta, d
+
+    def ends(self, theta, d):
+        """(a, b) (K, 2) of the moving capsules (``moving`` order) at shape poses (theta, d)."""
+        rows = np.nonzero(self.moving)[0]
+        sh = self.shape[rows]
+        c = self.pivot[rows]
+        return (turn(self.rest_a[rows] - c, theta[sh]) + c + d[sh],
+                turn(self.rest_b[rows] - c, theta[sh]) + c + d[sh])
+
+    # ------------------------------------------------------------ the world
+    def apply(self, world, t0, t1):
+        """Put the world's moving statics at their poses at t1 and store the sub-step's rigid
+        map t0 -> t1 in world.statics (see the module docstring); the polygons too."""
+        st = world.statics
+        h = t1 - t0
+        theta0, d0 = self.shape_pose(t0)
+        theta1, d1 = self.shape_pose(t1)
+        rows = np.nonzero(self.moving)[0]
+        a, b = self.ends(theta1, d1)
+        sh = self.shape[rows]
+        dtheta = theta1[sh] - theta0[sh]
+        st.set_ends(rows, a, b)
+        st.mcos[rows] = np.cos(dtheta)
+        st.msin[rows] = np.sin(dtheta)
+        st.mcx[rows] = self.pivot[rows, 0]
+        st.mcy[rows] = self.pivot[rows, 1]
+        dd = d1[sh] - d0[sh]
+        st.mdx[rows] = dd[:, 0]
+        st.mdy[rows] = dd[:, 1]
+        st.omega[rows] = dtheta / h
+        st.inv_h = 1.0 / h
+        for p, k in enumerate(self.polygon_shape):
+            if k >= 0:
+                c = np.asarray(self.motions[k].get("pivot", [0.0, 0.0]), float)
+                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta1[k]) + c + d1[k]
+        world.statics_version += 1
+
+    def carry_over(self, old):
+        """Keep the flippers' angles and the keys held of ``old`` (the Motions before the
+        statics were built again, as when a player draws a segment) where the motions match."""
+        if old is None:
+            return
+        self.held = set(old.held)
+        if len(old.motions) == len(self.motions):
+            self.phi[:] = old.phi
+        self.tick_start = old.tick_start
+
+    def place(self, world, t):
+        """Put the moving statics (and polygons) at their poses at time t, with no motion
+        over a sub-step (the rigid maps the identity): a world built or rebuilt at t."""
+        if not self.any:
+            return
+        st = world.statics
+        theta, d = self.shape_pose(t)
+        rows = np.nonzero(self.moving)[0]
+        a, b = self.ends(theta, d)
+        st.set_ends(rows, a, b)
+        for p, k in enumerate(self.polygon_shape):
+            if k >= 0:
+                c = np.asarray(self.motions[k].get("pivot", [0.0, 0.0]), float)
+                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta[k]) + c + d[k]
+
+    def path_discs(self):
+        """(centre (K, 2), radius (K,)) m of discs holding each moving capsule's core over its
+        whole path (``moving`` order): about the pivot for turns (a rotor's whole circle, a
+        flipper's arc), the circle round the box of both extremes for a slide. The broad phase
+        bins the capsule there once (plus its own radius), so its candidate pairs hold
+        wherever it is."""
+        rows = np.nonzero(self.moving)[0]
+        centre = np.empty((len(rows), 2))
+        radius = np.empty(len(rows))
+        for n, r in enumerate(rows):
+            m = self.motions[self.shape[r]]
+            a, b = self.rest_a[r], self.rest_b[r]
+            if m["kind"] == "slide":
+                to = np.asarray(m["to"], float)
+                pts = np.array([a, b, a + to, b + to])
+                lo, hi = pts.min(axis=0), pts.max(axis=0)
+                centre[n] = 0.5 * (lo + hi)
+                radius[n] = 0.5 * float(np.hypot(*(hi - lo)))
+            else:
+                c = self.pivot[r]
+                centre[n] = c
+                radius[n] = max(float(np.hypot(*(a - c))), float(np.hypot(*(b - c))))
+        return rows, centre, radius
+
+
+def turn(v, theta):
+    """(K, 2) vectors v turned counter-clockwise by theta (K,) or a number, rad."""
+    c, s = np.cos(theta), np.sin(theta)
+    return np.stack((c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]), axis=1)
+
+
+def carried(statics, s, px, py):
+    """(qx, qy): points (K,) at the sub-step's start, carried with capsules ``s`` (K,) to
+    their poses now (M(x) = c + R(dtheta) (x - c) + dd): where a ball that stood still in
+    the wall's frame would be. Unchanged (the same bits) for capsules that do not move."""
+    mv = statics.moving[s]
+    if not mv.any():
+        return px, py
+    cx, cy = statics.mcx[s], statics.mcy[s]
+    co, si = statics.mcos[s], statics.msin[s]
+    ux, uy = px - cx, py - cy
+    qx = cx + (co * ux - si * uy) + statics.mdx[s]
+    qy = cy + (si * ux + co * uy) + statics.mdy[s]
+    return np.where(mv, qx, px), np.where(mv, qy, py)
+
+
+def wall_velocity(statics, s, px, py):
+    """(vx, vy) (K,) m/s: the velocity of capsules ``s`` (K,) at points (px, py) (K,) m of
+    their pose now: the chord the point went this sub-step over h (M^-1: back through the
+    rigid map), plus the surface speed along the unit tangent a -> b. Zero (+0.0) for still
+    capsules."""
+    mv = statics.moving[s]
+    cx, cy = statics.mcx[s], statics.mcy[s]
+    co, si = statics.mcos[s], statics.msin[s]
+    ux, uy = px - cx - statics.mdx[s], py - cy - statics.mdy[s]
+    fx = cx + (co * ux + si * uy)             # M^-1(p): R(-dtheta) (p - c - dd) + c
+    fy = cy + (co * uy - si * ux)
+    inv_h = statics.inv_h
+    vx = np.where(mv, (px - fx) * inv_h, 0.0)
+    vy = np.where(mv, (py - fy) * inv_h, 0.0)
+    speed = statics.surface[s]
+    tx, ty = statics.bx[s] - statics.ax[s], statics.by[s] - statics.ay[s]
+    length = np.sqrt(tx * tx + ty * ty)
+    on = (speed != 0.0) & (length > 0.0)
+    scale = np.where(on, speed / np.where(on, length, 1.0), 0.0)
+    return np.where(on, vx + scale * tx, vx), np.where(on, vy + scale * ty, vy)
