@@ -83,7 +83,7 @@ def draw_fling_aim(play, surface):
         draw_spin(surface, fling.start, radius * app.camera.scale, spin)
 
 
-FLIPPER_HINT = {"left": "Z/Left", "right": "//Right"}    # the keys that hold each side's flippers up
+FLIPPER_HINT = {"left": "Z", "right": "/"}    # the keys that hold each side's flippers up (or the arrows)
 SCORE_PER_KICK = 100         # points a bumper's kick scores (world.kicks)
 
 
@@ -91,9 +91,10 @@ def hint(play):
     """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber"), led by the
     flipper keys in a level that has flippers."""
     pairs = tuple((key, f"ball {ball_label(play)}") if key == "B/C" else (key, what) for key, what in HINT)
-    sides = getattr(play.world, "flipper_keys", ())
-    flippers = tuple((FLIPPER_HINT[side], f"{side} flipper") for side in ("left", "right") if side in sides)
-    return flippers + pairs
+    sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
+    if not sides:
+        return pairs
+    return ((" ".join(FLIPPER_HINT[side] for side in sides), "flippers"),) + pairs
 
 
 def score(world):

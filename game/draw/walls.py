@@ -9,6 +9,8 @@ the world, never writes it."""
 import numpy as np
 import pygame
 
+from game.physics import motion
+
 from game.draw.plot import clip_convex, clip_segments, plot_points, plot_segments, shade
 from game.draw.theme import (BUMPER, BUMPER_FLASH, CAPSULE_FILL, CONVEYOR, FLIPPER, MOVING_WALL, PIN,
                              BACKGROUND, WALL, WALL_VELOCITY)
@@ -25,11 +27,13 @@ TICK_S = 1.0 / 60.0         # s: a kicked ball moves this long between two ticks
 
 
 def wall_arrays(statics):
-    """(moving (M,) bool, surface speed (M,) m/s, kick (M,) m/s) of the statics; zeros where
-    the statics carry none (a world made before walls moved)."""
+    """(moving (M,) bool, surface speed (M,) m/s along a -> b, kick (M,) m/s) of the statics
+    (game.physics.collide.Statics: ``moving``, ``surface``, ``kick``); zeros where the statics
+    carry none."""
     m = len(statics.radius)
     moving = np.asarray(getattr(statics, "moving", np.zeros(m, bool)), bool).reshape(-1)
-    speed = np.asarray(getattr(statics, "surface_speed", np.zeros(m)), float).reshape(-1)
+    speed = getattr(statics, "surface_speed", None)
+    speed = np.asarray(getattr(statics, "surface", np.zeros(m)) if speed is None else speed, float).reshape(-1)
     kick = np.asarray(getattr(statics, "kick", np.zeros(m)), float).reshape(-1)
     if len(moving) != m or len(speed) != m or len(kick) != m:
         return np.zeros(m, bool), np.zeros(m), np.zeros(m)
@@ -43,33 +47,16 @@ def per_frame(statics):
 
 
 def motion_kinds(world):
-    """(M,) the motion kind of each static as its level definition gives it ("rotate", "slide",
-    "flipper", or "" for none), and (M, 2) its pivot (nan where none). The statics are built
-    from the level's segments, then its polylines' pieces, then its polygons' edges (a polygon
-    the loader split keeps its definition's motion on every piece)."""
-    level, statics = world.level, world.statics
-    kinds, pivots = [], []
-
-    def add(shape, count):
-        motion = shape.get("motion") or {}
-        kinds.extend([motion.get("kind", "")] * count)
-        pivots.extend([motion.get("pivot", (np.nan, np.nan))] * count)
-
-    for seg in level.get("segments", []):
-        add(seg, 1)
-    for line in level.get("polylines", []):
-        points = line["points"]
-        add(line, len(points) - 1 + (1 if line.get("closed") and len(points) > 2 else 0))
-    m = len(statics.radius)
-    polygon = np.asarray(statics.polygon)
-    shapes = level.get("polygons", [])
-    if len(shapes) == len(world.polygons):
-        for k in range(len(kinds), m):
-            p = int(polygon[k])
-            add(shapes[p] if 0 <= p < len(shapes) else {}, 1)
-    if len(kinds) != m:                         # the definition and the statics disagree: no kinds
-        return np.full(m, "", object), np.full((m, 2), np.nan)
-    return np.asarray(kinds, object), np.asarray(pivots, float).reshape(-1, 2)
+    """((M,) bool: the statics that are flippers, (M, 2) m: the pivot each turns about, nan for
+    those that do not turn (sliders, still ones)), from the world's motions
+    (game.physics.motion.Motions: ``kind``, ``pivot`` per capsule)."""
+    m = len(world.statics.radius)
+    motions = getattr(world, "motions", None)
+    if motions is None or len(motions) != m:
+        return np.zeros(m, bool), np.full((m, 2), np.nan)
+    kind = np.asarray(motions.kind)
+    turns = (kind == motion.ROTATE) | (kind == motion.FLIPPER)
+    return kind == motion.FLIPPER, np.where(turns[:, None], np.asarray(motions.pivot, float), np.nan)
 
 
 def draw_capsules(surface, statics, camera, drawn, fill=CAPSULE_FILL, line=WALL, thin_width=2):
@@ -115,7 +102,7 @@ class WallLayer:
 
     def kinds(self, world):
         key = (id(world.level), id(world.statics), len(world.statics.radius))
-        if self._kinds[0] != key:
+        if self._kinds[0] != key:     # the statics were built again (a drawn segment, a new level)
             self._kinds = (key, motion_kinds(world))
         return self._kinds[1]
 
@@ -128,14 +115,13 @@ class WallLayer:
             return
         self._draw_conveyors(surface, world, camera, speed)
         if moving.any():
-            kinds, pivots = self.kinds(world)
-            flipper = kinds == "flipper"
+            flipper, pivots = self.kinds(world)
             self._draw_polygons(surface, world, camera, moving & ~flipper, MOVING_WALL)
             self._draw_polygons(surface, world, camera, moving & flipper, FLIPPER)
             plain = moving & ~flipper & (kick <= 0)
             draw_capsules(surface, statics, camera, plain, fill=shade(MOVING_WALL, 0.7), line=MOVING_WALL, thin_width=3)
             draw_capsules(surface, statics, camera, flipper & (kick <= 0), fill=FLIPPER, line=FLIPPER, thin_width=4)
-            self._draw_pivots(surface, camera, pivots[moving & (kinds != "slide")])
+            self._draw_pivots(surface, camera, pivots[moving])
         if (kick > 0).any():
             self._draw_bumpers(surface, world, camera, kick)
 
