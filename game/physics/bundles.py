@@ -27,9 +27,12 @@ Balls = namedtuple("Balls", "pos vel angle spin radius inv_mass inv_inertia rest
 BallColumns = namedtuple("BallColumns", "px py vx vy spin angle w inv_i radius restitution friction rolling gx gy ids")
 
 # One sub-step's contacts in solve order (game.physics.contacts.Contacts describes each field).
+# Moving walls: wvx, wvy m/s and wspin rad/s, the wall's velocity at a static contact and its
+# turn (0 for ball pairs and still walls: contacts.wall_rows fills them); kick m/s (a bumper's);
+# jn, jt N s: the impacts' normal and tangent impulses, which the solve writes.
 ContactRows = namedtuple("ContactRows", "a b static key order colour_start nx ny depth base separation ax ay ra rb "
                                         "mass_n mass_t mass_r restitution friction rolling pn pt pr approach "
-                                        "scale_a scale_b")
+                                        "scale_a scale_b wvx wvy wspin kick jn jt")
 
 # The ball-static pairs that touch this sub-step, sorted by (ball, static): ball, static (K,)
 # int64, the normal (nx, ny) from the capsule to the ball and the depth (m, > 0 overlapping).

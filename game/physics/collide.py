@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import bundles, geometry
+from game.physics import bundles, geometry, motion
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -195,6 +195,17 @@ class Statics:
         """Whether some capsule moves or carries a surface speed (a conveyor)."""
         return bool(self.moving.any() or (self.surface != 0.0).any())
 
+    @property
+    def surface_speed(self):
+        """(M,) m/s: each capsule's surface speed along a -> b (the name the game reads)."""
+        return self.surface
+
+    @property
+    def walls(self):
+        """Whether some capsule moves, carries a surface speed or kicks (a bumper): the contacts
+        then carry the walls' fields (contacts.wall_rows) and the step counts their work."""
+        return self.any_moving or bool(self.kick.any())
+
     def set_ends(self, rows, a, b):
         """Move capsules ``rows`` to ends a, b (K, 2) m (a moving wall's pose): the ends, their
         components and normals change in place; the boxes and the bins hold their paths."""
@@ -335,14 +346,19 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     closest = geometry.closest_point_on_segment(a, b, p)
     d = p - closest
     dist = _norm(d)
-    came_from = geometry.side(a, b, prev[i])
+    # Where the ball came from in the wall's frame (a moving wall's start carried with it).
+    start = prev[i]
+    if statics.moving.any():
+        fx, fy = motion.carried(statics, s, start[:, 0], start[:, 1])
+        start = np.stack((fx, fy), axis=1)
+    came_from = geometry.side(a, b, start)
     # The centre's path prev -> p crossed the core segment a -> b (thin walls, stadiums).
     edge = statics.polygon[s] >= 0
     # A centre that started on the core (came_from == 0) came from the normal's side: the
     # world orients walls so that this is the side gravity does not point to.
     now = geometry.side(a, b, p)
     crossed = (((came_from * now < 0) | ((came_from == 0) & (now < 0)))
-               & (geometry.side(prev[i], p, a) * geometry.side(prev[i], p, b) <= 0) & ~edge)
+               & (geometry.side(start, p, a) * geometry.side(start, p, b) <= 0) & ~edge)
     towards = np.where((came_from >= 0) & ~edge, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):
         normal = np.where((dist <= 1e-12)[:, None], towards, d / dist[:, None])
@@ -436,7 +452,8 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
         if len(si):
             _, depth = ball_static_geometry(pos, prev, radius, statics, si, s)
             inner = (statics.polygon[s] >= 0) & (geometry.side(statics.a[s], statics.b[s], pos[si]) > 0)
-            keep = (depth > -margin[si]) | inner
+            # A moving wall is a candidate wherever it is now: its bins hold its path.
+            keep = (depth > -margin[si]) | inner | statics.moving[s]
             si, s = si[keep], s[keep]
     order = np.lexsort((s, si))
     si, s = si[order], s[order]
@@ -464,7 +481,13 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
         return kernels.sweep(prev, pos, vel, radius, restitution, friction, CCD_FRACTION, resting_speed,
                              bundles.statics(statics))
     move = pos - prev
-    fast = np.nonzero(_norm(move) > CCD_FRACTION * radius)[0]
+    own = _norm(move) > CCD_FRACTION * radius
+    # Moving walls: a ball whose box meets a moving wall's path is swept against it in the
+    # wall's frame (from its start carried with the wall, motion.carried), however slowly it
+    # moves itself: a flipper or a rotor's arm comes to it.
+    walls = bool(statics.moving.any())
+    near = _near_moving(statics, prev, pos, radius) if walls else own
+    fast = np.nonzero(own | near)[0]
     if len(fast) == 0 or len(statics) == 0:
         return fast, np.full((len(fast), 2), np.nan)
     ball, s = statics.along_paths(prev[fast], pos[fast], radius[fast])
@@ -472,49 +495,76 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
     if len(ball) == 0:
         return fast, hits
     k = fast[ball]
+    # Each pair's start, in the wall's frame, and the move from there.
+    fx, fy = motion.carried(statics, s, prev[k, 0], prev[k, 1])
+    start_at = np.stack((fx, fy), axis=1)
+    moved = pos[k] - start_at
+    if walls:                    # a slow ball meets the moving walls it moved far against only
+        mine = own[k] | (statics.moving[s] & (_norm(moved) > CCD_FRACTION * radius[k]))
+        ball, s, k, start_at, moved = ball[mine], s[mine], k[mine], start_at[mine], moved[mine]
     # A polygon's edges stop balls from outside only: a ball whose centre starts on an edge's
     # inner side is inside the polygon or will meet another edge first, and is being pushed
     # out (polygon_insides), not into it.
-    outer = (statics.polygon[s] < 0) | (geometry.side(statics.a[s], statics.b[s], prev[k]) <= 0)
+    outer = (statics.polygon[s] < 0) | (geometry.side(statics.a[s], statics.b[s], start_at) <= 0)
     if not outer.all():
-        ball, s, k = ball[outer], s[outer], k[outer]
+        ball, s, k, start_at, moved = ball[outer], s[outer], k[outer], start_at[outer], moved[outer]
     a, b = statics.a[s], statics.b[s]
-    t = np.asarray(geometry.swept_circle_segment(prev[k], radius[k], move[k], a, b, statics.radius[s]),
+    t = np.asarray(geometry.swept_circle_segment(start_at, radius[k], moved, a, b, statics.radius[s]),
                    float).reshape(-1)
     # Touching already (t == 0): a hit only if the centre's path crosses the core segment.
     start = t == 0
     if start.any():
-        _, crosses = geometry.segment_intersections(prev[k], pos[k], a, b)
+        _, crosses = geometry.segment_intersections(start_at, pos[k], a, b)
         t = np.where(start & ~np.asarray(crosses, bool).reshape(-1), np.inf, t)
     hit = np.isfinite(t)
     if not hit.any():
         return fast, hits
-    ball, s, t, k = ball[hit], s[hit], t[hit], k[hit]
+    ball, s, t, k, start_at, moved = ball[hit], s[hit], t[hit], k[hit], start_at[hit], moved[hit]
     # First touch of each ball: sort by (ball, t) and take each ball's first row.
     order = np.lexsort((t, ball))
-    ball, s, t, k = ball[order], s[order], t[order], k[order]
+    ball, s, t, k, start_at, moved = ball[order], s[order], t[order], k[order], start_at[order], moved[order]
     first = np.unique(ball, return_index=True)[1]
-    ball, s, t, k = ball[first], s[first], t[first], k[first]
+    ball, s, t, k, start_at, moved = ball[first], s[first], t[first], k[first], start_at[first], moved[first]
 
-    touch = prev[k] + move[k] * t[:, None]
+    touch = start_at + moved * t[:, None]
     closest = geometry.closest_point_on_segment(statics.a[s], statics.b[s], touch)
     d = touch - closest
     dist = _norm(d)
-    came_from = geometry.side(statics.a[s], statics.b[s], prev[k])
+    came_from = geometry.side(statics.a[s], statics.b[s], start_at)
     towards = np.where(came_from >= 0, 1.0, -1.0)[:, None] * statics.normal[s]
     with np.errstate(invalid="ignore", divide="ignore"):
         normal = np.where(dist[:, None] > 1e-12, d / dist[:, None], towards)
     pos[k] = touch
-    v = vel[k]
+    # The response relative to the wall's velocity at the touch (a moving wall, a conveyor).
+    on = statics.moving[s] | (statics.surface[s] != 0.0)
+    ux, uy = motion.wall_velocity(statics, s, closest[:, 0], closest[:, 1])
+    u = np.stack((ux, uy), axis=1)
+    v = np.where(on[:, None], vel[k] - u, vel[k])
     vn = _dot(v, normal)
     e = np.maximum(restitution[k], statics.restitution[s])
     e = np.where(-vn > resting_speed, e, 0.0)
     dvn = np.where(vn < 0, -(1.0 + e) * vn, 0.0)
+    kick = statics.kick[s]            # a bumper: at least kick m/s away after a real impact
+    dvn = np.where((kick > 0.0) & (-vn > resting_speed), np.maximum(dvn, kick - vn), dvn)
     vt_vec = v - normal * vn[:, None]
     vt = _norm(vt_vec)
     mu = np.sqrt(friction[k] * statics.friction[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         keep = np.where(vt > 0, np.maximum(0.0, 1.0 - mu * dvn / vt), 1.0)
-    vel[k] = normal * (vn + dvn)[:, None] + vt_vec * keep[:, None]
+    out = normal * (vn + dvn)[:, None] + vt_vec * keep[:, None]
+    vel[k] = np.where(on[:, None], out + u, out)
     hits[ball] = touch
     return fast, hits
+
+
+def _near_moving(statics, prev, pos, radius):
+    """(N,) bool: the balls whose box over their move (prev -> pos, widened by the radius)
+    meets the path box of a moving capsule."""
+    rows = np.nonzero(statics.moving)[0]
+    lo = np.minimum(prev, pos) - radius[:, None]
+    hi = np.maximum(prev, pos) + radius[:, None]
+    box = statics.box[rows]
+    near = np.zeros(len(pos), bool)
+    for b in box:                     # few moving walls: a pass each
+        near |= (lo[:, 0] <= b[2]) & (hi[:, 0] >= b[0]) & (lo[:, 1] <= b[3]) & (hi[:, 1] >= b[1])
+    return near

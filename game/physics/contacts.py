@@ -11,6 +11,7 @@ One algorithm, two executions: ``prepare_numpy`` here, its compiled twin
 """
 import numpy as np
 
+from game.physics import motion
 from game.physics.bundles import ContactParams, ContactRows
 
 TOUCH_SLOP = 1e-9          # m: a pair this close or closer at x* touches: it is a contact
@@ -189,7 +190,36 @@ def prepare_numpy(i, j, touches, balls, statics, warm, params):
     return ContactRows(a=a, b=b, static=static, key=key, order=order, colour_start=colour_start, nx=nx, ny=ny,
                        depth=depth, base=base, separation=separation, ax=ax, ay=ay, ra=ra, rb=rb, mass_n=mass_n,
                        mass_t=mass_t, mass_r=mass_r, restitution=restitution, friction=friction, rolling=rolling,
-                       pn=wn, pt=wt, pr=wr, approach=approach, scale_a=scale_a, scale_b=scale_b)
+                       pn=wn, pt=wt, pr=wr, approach=approach, scale_a=scale_a, scale_b=scale_b, wvx=np.zeros(m),
+                       wvy=np.zeros(m), wspin=np.zeros(m), kick=np.zeros(m), jn=np.zeros(m), jt=np.zeros(m))
+
+
+def wall_rows(rows, balls, statics, h_move):
+    """Fill the moving walls' fields of the ContactRows ``rows`` in place (one numpy pass for
+    both executions, after prepare_numpy or its twin): each static contact's wall velocity
+    at its touch point on the capsule's surface (motion.wall_velocity: the chord the point
+    went over the sub-step, plus a conveyor's surface speed) and the wall's turn rate, its
+    kick; and the relative velocity in its approach and separation, so that restitution
+    acts on the relative normal speed and the soft step lets the gap close as far as the
+    ball and the wall move together. ``balls``: bundles.BallColumns; ``statics``:
+    bundles.Statics. Ball pairs and still walls are left as they are (the same bits)."""
+    k = np.nonzero(rows.static >= 0)[0]
+    if len(k) == 0:
+        return
+    s = rows.static[k]
+    a = rows.a[k]
+    nx, ny, depth = rows.nx[k], rows.ny[k], rows.depth[k]
+    rows.kick[k] = statics.kick[s]
+    lever = balls.radius[a] - depth
+    vx, vy = motion.wall_velocity(statics, s, balls.px[a] - nx * lever, balls.py[a] - ny * lever)
+    on = statics.moving[s] | (statics.surface[s] != 0.0)
+    k, s, vx, vy, nx, ny, depth, a = k[on], s[on], vx[on], vy[on], nx[on], ny[on], depth[on], a[on]
+    rows.wvx[k] = vx
+    rows.wvy[k] = vy
+    rows.wspin[k] = np.where(statics.moving[s], statics.omega[s], 0.0)
+    vn = (balls.vx[a] - vx) * nx + (balls.vy[a] - vy) * ny
+    rows.separation[k] = 0.0 - (depth + h_move * vn)
+    rows.approach[k] = 0.0 - vn
 
 
 def support_scales(a, b, on_ball, nx, ny, gx, gy, w, support_cos):

@@ -61,8 +61,24 @@ def crossings(world):
 
 
 def crossing_mark(world):
-    """What ``count_crossings`` compares a tick's end with: (ids, pos, vel) copies now."""
+    """What ``count_crossings`` compares a tick's end with: (ids, pos, vel) copies now (and,
+    where walls move, their ends now on the world, to judge crossings in their frames)."""
+    if world.statics.moving.any():
+        world._crossing_walls = (world.statics.a.copy(), world.statics.b.copy())
     return world.ids.copy(), world.pos.copy(), world.vel.copy()
+
+
+def _carried_since(q, a0, b0, a1, b1, moving):
+    """Points q (K, 2) carried rigidly with moving capsules from ends (a0, b0) to (a1, b1)
+    (the turn of b - a, then a's shift; a shift alone for a peg): a ball's start in its
+    wall's frame at the tick's end. Unchanged where ``moving`` is false."""
+    d0, d1 = b0 - a0, b1 - a1
+    turn = np.arctan2(d1[:, 1], d1[:, 0]) - np.arctan2(d0[:, 1], d0[:, 0])
+    turn = np.where((np.hypot(*d0.T) > 0) & (np.hypot(*d1.T) > 0), turn, 0.0)
+    c, s = np.cos(turn), np.sin(turn)
+    u = q - a0
+    out = np.stack((c * u[:, 0] - s * u[:, 1], s * u[:, 0] + c * u[:, 1]), axis=1) + a1
+    return np.where(moving[:, None], out, q)
 
 
 def count_crossings(world, mark, dt=TICK):
@@ -100,6 +116,9 @@ def count_crossings(world, mark, dt=TICK):
         return
     st = world.statics
     a, b, q0, q1 = st.a[s], st.b[s], p0[ball], p1[ball]
+    then = getattr(world, "_crossing_walls", None)
+    if then is not None and len(then[0]) == len(st) and st.moving[s].any():
+        q0 = _carried_since(q0, then[0][s], then[1][s], a, b, st.moving[s])
     came_from = geometry.side(a, b, q0)
     now = geometry.side(a, b, q1)
     side_a = geometry.side(q0, q1, a)
@@ -148,6 +167,11 @@ def to_level(world):
     # Spawners have done their work in the snapshot: the balls they made are in "balls".
     level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in world.spawners
                          if sp.max - sp.made > 0]
+    # Moving walls: the file keeps their rest positions and motions; the level's time (their
+    # phase) and the flippers' angles go in comment keys, which World.from_level reads back.
+    if world.motions.any:
+        level["_time"] = float(world.time)
+        level["_flippers"] = [float(v) for v in world.motions.phi]
     return level
 
 
@@ -166,6 +190,12 @@ def view(world):
     view.forces = copy.copy(world.forces)
     view.forces.springs = copy.copy(world.forces.springs)
     view.joints = copy.copy(world.joints)    # a step replaces its arrays when joints go
+    if world.motions.any:                    # moving walls: a step writes their ends in place
+        view.statics = copy.copy(world.statics)
+        for name in ("a", "b", "normal", "ax", "ay", "bx", "by", "nx", "ny"):
+            setattr(view.statics, name, getattr(world.statics, name).copy())
+        view.polygons = [p.copy() for p in world.polygons]
+        view.statics.polygons = view.polygons
     return view
 
 

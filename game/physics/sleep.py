@@ -178,6 +178,23 @@ class Sleep:
         return len(falls)
 
 
+def wake_near_walls(world):
+    """Wake (and keep awake: their rest timers start again) the balls within reach of a
+    moving wall's path or a conveyor: a ball there rides or is about to be hit, never rests.
+    The path boxes (collide.Statics.box) widened by each ball's radius and SLEEP_SLOP of it."""
+    st = world.statics
+    if not st.any_moving or world.count == 0:
+        return
+    rows = np.nonzero(st.moving | (st.surface != 0.0))[0]
+    reach = world.radius * (1.0 + SLEEP_SLOP)
+    x, y = world.pos[:, 0], world.pos[:, 1]
+    near = np.zeros(world.count, bool)
+    for lo_x, lo_y, hi_x, hi_y in st.box[rows]:         # few moving walls: a pass each
+        near |= (x + reach >= lo_x) & (x - reach <= hi_x) & (y + reach >= lo_y) & (y - reach <= hi_y)
+    if near.any():
+        world._sleep.wake(near)
+
+
 def rest_limits(dt):
     """(speed squared, way squared): ``resting``'s bounds for a tick of ``dt`` s."""
     way = SLEEP_SPEED * dt

@@ -50,10 +50,10 @@ import math
 
 import numpy as np
 
-from game.physics import collide
+from game.physics import collide, motion
 from game.physics import bundles
 from game.physics.bundles import Impulses, SolveParams, Touches
-from game.physics.contacts import TOUCH_SLOP, Contacts, contact_params, prepare_numpy
+from game.physics.contacts import TOUCH_SLOP, Contacts, contact_params, prepare_numpy, wall_rows
 
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 IMPACT_BUDGET = 256        # and at most this many colours a solve in all (passes x colours):
@@ -182,6 +182,8 @@ class Solver:
         warm = self._warm if self.options.warm_start else _NO_WARM
         prepare = kernels.prepare_contacts if kernels is not None else prepare_numpy
         rows = prepare(i, j, Touches(bi, s, snx, sny, sdepth), balls, statics_bundle, warm, contact_params(h_move))
+        if statics.walls:
+            wall_rows(rows, balls, statics_bundle, h_move)      # moving walls, conveyors, bumpers
         return Contacts(n, rows)
 
     # --------------------------------------------------------------------- solve
@@ -252,9 +254,16 @@ def solve_numpy(contacts, balls, params):
     scale_a, scale_b = cr.scale_a, cr.scale_b
     colours = [(int(colour_start[k]), int(colour_start[k + 1])) for k in range(len(colour_start) - 1)]
     max_passes = min(max_passes, max(1, params.impact_budget // max(len(colours), 1)))
-    # 1. Impacts, until no contact closes faster than the threshold.
-    imp_n = np.zeros(len(a))
-    imp_t = np.zeros(len(a))
+    # Moving walls: a static contact's other body moves at the wall's velocity (wvx, wvy) at
+    # the touch and turns at wspin (contacts.wall_rows); the stand-in's column stays still.
+    walls = has_walls(cr)
+    wvx, wvy, kick = cr.wvx, cr.wvy, cr.kick
+    # 1. Impacts, until no contact closes faster than the threshold (their impulses kept in
+    # jn, jt: the work the walls do, the kicks counted).
+    imp_n = cr.jn
+    imp_t = cr.jt
+    imp_n[:] = 0.0
+    imp_t[:] = 0.0
     # A colour none of whose balls an impact has moved since it was last looked at closes as
     # it did then: slower than the threshold (else its own impacts moved them), so the pass
     # skips it with the same hits in the same order (the kernel does so contact by contact).
@@ -274,6 +283,10 @@ def solve_numpy(contacts, balls, params):
             looks += 1
             knx, kny = nx[lo:hi], ny[lo:hi]
             vxa, vxb, vya, vyb = vx[ka], vx[kb], vy[ka], vy[kb]
+            if walls:
+                on = static[lo:hi] >= 0
+                vxb = np.where(on, wvx[lo:hi], vxb)
+                vyb = np.where(on, wvy[lo:hi], vyb)
             pxa, pxb, pya, pyb = px[ka], px[kb], py[ka], py[kb]
             dx, dy = pxa - pxb, pya - pyb
             rvx, rvy = vxa - vxb, vya - vyb
@@ -321,6 +334,9 @@ def solve_numpy(contacts, balls, params):
             # collision takes that, and the forces act on after it (x* + dv tau holds both).
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = np.maximum((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
+            if walls:                     # a bumper: it leaves at least kick m/s away
+                kk = kick[k]
+                p_n = np.where(kk > 0.0, np.maximum(p_n, (kk - vn_touch) * mass_n[k]), p_n)
             total = imp_n[k] + p_n
             imp_n[k] = total
             sa, sb = spin[ka], spin[kb]
@@ -365,6 +381,8 @@ def solve_numpy(contacts, balls, params):
             py[kb] = pyb - dvby * tau
             angle[ka] = angle[ka] + dwa * tau
             angle[kb] = angle[kb] + dwb * tau
+            if walls:
+                _still_stand_in(px, py, vx, vy, spin, angle)
         if hits == 0:
             break
     solve_numpy.impact_looks = looks      # for the tests of the budget
@@ -453,12 +471,14 @@ def keep_sides(contacts, statics, prev, pos, vel):
     e, c = a[rows], static[rows]
     dx = bx[c] - ax[c]
     dy = by[c] - ay[c]
-    came_from = dx * (prev[e, 1] - ay[c]) - dy * (prev[e, 0] - ax[c])
+    # The sub-step's start in the wall's frame: a moving wall's start carried with it.
+    fx, fy = motion.carried(statics, c, prev[e, 0], prev[e, 1])
+    came_from = dx * (fy - ay[c]) - dy * (fx - ax[c])
     now = dx * (pos[e, 1] - ay[c]) - dy * (pos[e, 0] - ax[c])
-    mx = pos[e, 0] - prev[e, 0]
-    my = pos[e, 1] - prev[e, 1]
-    side_a = mx * (ay[c] - prev[e, 1]) - my * (ax[c] - prev[e, 0])
-    side_b = mx * (by[c] - prev[e, 1]) - my * (bx[c] - prev[e, 0])
+    mx = pos[e, 0] - fx
+    my = pos[e, 1] - fy
+    side_a = mx * (ay[c] - fy) - my * (ax[c] - fx)
+    side_b = mx * (by[c] - fy) - my * (bx[c] - fx)
     edge = polygon[c] >= 0
     # A centre that started on a wall's core came from its normal's side (as in the
     # contacts); one that starts on a polygon's edge or outside it may not go in.
@@ -474,15 +494,18 @@ def keep_sides(contacts, statics, prev, pos, vel):
     ny = sign * sny[c]
     # Going back, the ball keeps no speed along the move it did not make (else it came back
     # up with the speed of its fall: a ball wedged in a 1 degree vee bounced ever higher).
+    # Against a moving wall, both relative to the wall's velocity at the contact (wvx, wvy).
     kx, ky = mx[k], my[k]
-    along = vel[e, 0] * kx + vel[e, 1] * ky
+    wvx, wvy = contacts.wvx[rows][k], contacts.wvy[rows][k]
+    along = (vel[e, 0] - wvx) * kx + (vel[e, 1] - wvy) * ky
     mm = kx * kx + ky * ky
     with np.errstate(invalid="ignore", divide="ignore"):
         f = np.where((along > 0.0) & (mm > 0.0), along / mm, 0.0)
     vel[e, 0] = vel[e, 0] - f * kx
     vel[e, 1] = vel[e, 1] - f * ky
-    pos[e] = prev[e]
-    vn = vel[e, 0] * nx + vel[e, 1] * ny
+    pos[e, 0] = fx[k]
+    pos[e, 1] = fy[k]
+    vn = (vel[e, 0] - wvx) * nx + (vel[e, 1] - wvy) * ny
     vn = np.where(vn < 0.0, vn, 0.0)
     vel[e, 0] = vel[e, 0] - vn * nx
     vel[e, 1] = vel[e, 1] - vn * ny
@@ -631,6 +654,7 @@ def _colour_terms(lo, hi, use_bias, contacts, balls, params):
     mass_n, mass_t, mass_r, friction, rolling = cr.mass_n, cr.mass_t, cr.mass_r, cr.friction, cr.rolling
     on_static, scale_a, scale_b = cr.static >= 0, cr.scale_a, cr.scale_b
     px, py, w, inv_i = balls.px, balls.py, balls.w, balls.inv_i
+    walls = has_walls(cr)
     h_move, rate, mass_scale, impulse_scale = sp.h_move, sp.rate, sp.mass_scale, sp.impulse_scale
     s_rate, s_mass_scale, s_impulse_scale, max_push = sp.s_rate, sp.s_mass_scale, sp.s_impulse_scale, sp.max_push
     ka, kb, knx, kny = a[lo:hi], b[lo:hi], nx[lo:hi], ny[lo:hi]
@@ -674,8 +698,10 @@ def _colour_terms(lo, hi, use_bias, contacts, balls, params):
     if not use_bias:
         kra, krb = kra * split, krb * split
     # The impulses' directions on each ball, and the limits' factors.
+    # Moving walls: the static contacts' other body's velocity and spin (None: all still).
+    wall = (on_static[lo:hi], cr.wvx[lo:hi], cr.wvy[lo:hi], cr.wspin[lo:hi]) if walls else (None,) * 4
     return (lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, friction[lo:hi],
-            rolling[lo:hi])
+            rolling[lo:hi], *wall)
 
 
 def _by_colour(terms, colours):
@@ -688,8 +714,11 @@ def _by_colour(terms, colours):
 def _pass(terms, pn, pt, pr, vx, vy, spin):
     """One soft pass over a colour (its _colour_terms): normal, then friction, then rolling
     resistance, in place on the (C,) impulses and the (N + 1,) velocities and spins."""
-    lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, fr, rl = terms
+    lo, hi, ka, kb, knx, kny, bias, ms, im, m_n, m_t, m_r, wa, wb, kra, krb, ia, ib, fr, rl, wall, wvx, wvy, wspin = terms
     vax, vay, vbx, vby = vx[ka], vy[ka], vx[kb], vy[kb]
+    if wall is not None:
+        vbx = np.where(wall, wvx, vbx)
+        vby = np.where(wall, wvy, vby)
     vn = (vax - vbx) * knx + (vay - vby) * kny
     old = pn[lo:hi].copy()        # a copy: the slice is written below
     new = np.maximum(old - m_n * (ms * vn + bias) - im * old, 0.0)
@@ -701,6 +730,8 @@ def _pass(terms, pn, pt, pr, vx, vy, spin):
     vby = vby - p_n * kny * wb
     # Friction at the contact point: it turns the balls.
     sa, sb = spin[ka], spin[kb]
+    if wall is not None:
+        sb = np.where(wall, wspin, sb)
     vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
     old = pt[lo:hi].copy()        # a copy: the slice is written below
     limit = fr * new
@@ -727,3 +758,18 @@ def _pass(terms, pn, pt, pr, vx, vy, spin):
     vy[kb] = vby
     spin[ka] = sa
     spin[kb] = sb
+    if wall is not None:
+        _still_stand_in(None, None, vx, vy, spin, None)
+
+
+def has_walls(contacts):
+    """Whether some contact of the ContactRows is on a moving wall, a conveyor or a bumper."""
+    return bool(contacts.wvx.any() or contacts.wvy.any() or contacts.wspin.any() or contacts.kick.any())
+
+
+def _still_stand_in(px, py, vx, vy, spin, angle):
+    """The statics' stand-in (index N, last) back at rest at the origin: a scatter of a colour
+    wrote the walls' velocities into it, which no contact reads (they read wvx, wvy, wspin)."""
+    for array in (px, py, vx, vy, spin, angle):
+        if array is not None:
+            array[-1] = 0.0

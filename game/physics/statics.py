@@ -75,6 +75,19 @@ def build_statics(world, level):
     world.statics_version = getattr(world, "statics_version", 0) + 1
 
 
+def resume(world, level):
+    """Build the world's statics from ``level``, resuming a snapshot of moving walls
+    (readings.to_level writes the level's time as ``_time`` and the flippers' angles as
+    ``_flippers``, comment keys the format keeps): the world's clock and the walls' poses go
+    on from there."""
+    world.time = float(level.pop("_time", 0.0))
+    flippers = level.pop("_flippers", None)
+    build_statics(world, level)
+    if flippers is not None and len(flippers) == len(world.motions.phi):
+        world.motions.phi[:] = flippers
+        world.motions.place(world, world.time)
+
+
 def rebuild_grid(world):
     """Choose the broad-phase cell (the largest ball diameter or more) and bin the statics.
 

@@ -8,7 +8,7 @@ hands the whole tick to the compiled twin with the bundles of game.physics.bundl
 
 import numpy as np
 
-from game.physics import bundles, collide
+from game.physics import bundles, collide, motion
 from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
@@ -67,8 +67,13 @@ def substep(world, t, h, dt, last=True):
     integrate(world, t, h, kernels)
     acceleration = (world.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
     # 2. Sweep fast balls against the statics: stop them at the first touch.
+    walls = world.statics.walls
+    swept_vel = world.vel.copy() if walls else None
     fast, hits = collide.sweep(prev, world.pos, world.vel, world.radius, world.restitution,
                                world.friction, world.statics, kernels, threshold)
+    if walls:
+        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
+                                               world.radius, fast, hits))
     # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
     h_move = CONTACT_WEIGHT[world._integrator] * h
     candidates = find_candidates(world, prev, dt, kernels)
@@ -78,18 +83,30 @@ def substep(world, t, h, dt, last=True):
     # 4. Respond: impacts, then the soft step, colour by colour.
     solved_from = world.pos.copy()
     world.solver.solve(world, contacts, h, h_move)
+    if walls:
+        account_walls(world, motion.work_and_kicks(contacts.rows))
     # 4b. Joints: warm start, soft passes, relax (game.physics.joints), after the contacts.
     compiled = world._compiled
     world.joints.substep(world, h, h_move, compiled.joints.substep_kernel if compiled is not None and compiled.joints is not None
                         else joints_numpy, world.solver.options.warm_start)
     # An impact can send a light ball further than its contacts looked (a fast heavy
     # ball hit it), so the solver's moves are swept against the statics too.
-    collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution, world.friction,
-                  world.statics, kernels, threshold)
+    swept_vel = world.vel.copy() if walls else None
+    again, again_hits = collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution,
+                                      world.friction, world.statics, kernels, threshold)
+    if walls:
+        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
+                                               world.radius, again, again_hits))
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
+
+
+def account_walls(world, work_kicks):
+    """Add (work J, kicks) of moving walls, conveyors and bumpers to the world's totals."""
+    world.wall_work += work_kicks[0]
+    world.kicks += work_kicks[1]
 
 
 def step_constants(dt, substeps, integrator, uniform, fused):
@@ -200,8 +217,8 @@ def fused(world, kernels):
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and not world.polygons and world.substeps > 0
-            # Moving walls and conveyors run sub-step by sub-step (the poses in Python).
-            and not world.statics.any_moving
+            # Moving walls, conveyors and bumpers run sub-step by sub-step (the poses in Python).
+            and not world.statics.walls
             # The one-call tick does not know joints yet: a world with joints runs
             # sub-step by sub-step (the kernels, and the joints' own after the contacts).
             and not len(world.joints))

@@ -94,8 +94,7 @@ class World:
         self.statics = collide.Statics(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [], [])
         self.motions = motion.Motions(np.zeros((0, 2)), np.zeros((0, 2)), [], [], [], [])
         self.statics_version = 0     # bumped whenever the statics' positions change (the renderer redraws)
-        self.kicks = 0               # bumper kicks given since the world was made
-        self.wall_work = 0.0         # J: the work moving walls and conveyors did on the balls, since made
+        self.kicks, self.wall_work = 0, 0.0   # bumper kicks given; J the moving walls did on the balls
         self.zones = []
         self.spawners = []
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
@@ -126,7 +125,7 @@ class World:
         w.level = level
         w.name = level["name"]
         w.description = level["description"]
-        statics.build_statics(w, level)
+        statics.resume(w, level)      # a snapshot of moving walls: its time, its flippers' angles
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
@@ -282,7 +281,9 @@ class World:
         # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            # Sleeping islands stay out of the tick; wake those something reaches first.
+            # Sleeping islands stay out of the tick; wake those something reaches first
+            # (a moving wall's path, a conveyor: sleep.wake_near_walls).
+            sleep.wake_near_walls(self)
             awake = sleep.wake_reached(self, dt, kernels)
             moving = awake is None or awake.any()
             before = self.pos.copy() if moving and self.solver.options.sleeping else None
@@ -396,14 +397,8 @@ class World:
 
     # --------------------------------------------------------------- moving walls
     def press_flipper(self, key, held):
-        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"); they
-        turn from the next tick on. A key no flipper uses does nothing."""
-        if key not in motion.FLIPPER_KEYS:
-            raise ValueError(f"unknown flipper key {key!r}; expected one of {', '.join(motion.FLIPPER_KEYS)}")
-        if held:
-            self.motions.held.add(key)
-        else:
-            self.motions.held.discard(key)
+        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right") from the (motion.press_flipper)"""
+        return self.motions.press(key, held)
 
     @property
     def flipper_keys(self):
@@ -411,12 +406,8 @@ class World:
         return self.motions.flipper_keys
 
     def wall_velocity(self, static_indices, points):
-        """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m
-        over the last sub-step (their motion and their surface speed), for debug drawing."""
-        s = np.asarray(static_indices, np.int64).reshape(-1)
-        p = np.asarray(points, float).reshape(-1, 2)
-        vx, vy = motion.wall_velocity(self.statics, s, p[:, 0], p[:, 1])
-        return np.stack((vx, vy), axis=1)
+        """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m (motion.velocity_at)"""
+        return motion.velocity_at(self.statics, static_indices, points)
 
     # --------------------------------------------------------------- statics at run time
     def add_segments(self, segments):

@@ -259,7 +259,8 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                     nx = vx / dist
                     ny = vy / dist
                 depth = reach + dist if crossed else reach - dist
-                if not (depth > -margin[a] or (edge and now > 0.0)):
+                # A moving wall is a candidate wherever it is now: its bins hold its path.
+                if not (depth > -margin[a] or (edge and now > 0.0) or statics.moving[s]):
                     continue
                 if write:
                     oi[k] = a
@@ -270,6 +271,48 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                 k += 1
         total = k
     return oi, os_, onx, ony, odepth
+
+
+@njit(cache=True)
+def carried(statics, c, x, y):
+    """motion.carried for one point (x, y) and capsule c: where it is carried by the capsule's
+    motion over the sub-step (the same arithmetic); the point itself where c does not move."""
+    if not statics.moving[c]:
+        return x, y
+    cx = statics.mcx[c]
+    cy = statics.mcy[c]
+    co = statics.mcos[c]
+    si = statics.msin[c]
+    ux = x - cx
+    uy = y - cy
+    return cx + (co * ux - si * uy) + statics.mdx[c], cy + (si * ux + co * uy) + statics.mdy[c]
+
+
+@njit(cache=True)
+def wall_velocity(statics, c, px, py):
+    """motion.wall_velocity for one point (px, py) of capsule c (the same arithmetic)."""
+    cx = statics.mcx[c]
+    cy = statics.mcy[c]
+    co = statics.mcos[c]
+    si = statics.msin[c]
+    ux = px - cx - statics.mdx[c]
+    uy = py - cy - statics.mdy[c]
+    fx = cx + (co * ux + si * uy)
+    fy = cy + (co * uy - si * ux)
+    vx = 0.0
+    vy = 0.0
+    if statics.moving[c]:
+        vx = (px - fx) * statics.inv_h
+        vy = (py - fy) * statics.inv_h
+    speed = statics.surface[c]
+    tx = statics.bx[c] - statics.ax[c]
+    ty = statics.by[c] - statics.ay[c]
+    length = np.sqrt(tx * tx + ty * ty)
+    if speed != 0.0 and length > 0.0:
+        scale = speed / length
+        vx = vx + scale * tx
+        vy = vy + scale * ty
+    return vx, vy
 
 
 @njit(cache=True)
@@ -296,12 +339,15 @@ def static_geometry(px, py, qx, qy, radius, i, s, statics):
         vx = px[a] - (ax[c] + t * dx)
         vy = py[a] - (ay[c] + t * dy)
         dist = np.sqrt(vx * vx + vy * vy)
-        came_from = dx * (qy[a] - ay[c]) - dy * (qx[a] - ax[c])
+        # Where the ball came from, in the wall's frame (motion.carried): a moving wall's
+        # pose now, the ball's start carried with it.
+        fx, fy = carried(statics, c, qx[a], qy[a])
+        came_from = dx * (fy - ay[c]) - dy * (fx - ax[c])
         now = dx * (py[a] - ay[c]) - dy * (px[a] - ax[c])
-        mx = px[a] - qx[a]
-        my = py[a] - qy[a]
-        side_a = mx * (ay[c] - qy[a]) - my * (ax[c] - qx[a])
-        side_b = mx * (by[c] - qy[a]) - my * (bx[c] - qx[a])
+        mx = px[a] - fx
+        my = py[a] - fy
+        side_a = mx * (ay[c] - fy) - my * (ax[c] - fx)
+        side_b = mx * (by[c] - fy) - my * (bx[c] - fx)
         edge = polygon[c] >= 0
         # A centre that started on the core (came_from == 0) came from the normal's side.
         crossed = (came_from * now < 0 or (came_from == 0 and now < 0)) and (side_a * side_b <= 0) and not edge
@@ -392,39 +438,60 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
     ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
     snx, sny, srest, sfric = statics.nx, statics.ny, statics.restitution, statics.friction
     box, polygon = statics.box, statics.polygon
+    moving, kick = statics.moving, statics.kick
     n = pos.shape[0]
     m = len(ax)
+    walls = False
+    for s in range(m):
+        if moving[s]:
+            walls = True
+            break
     fast = np.empty(n, np.int64)        # room for every ball: one pass, cut to size at the end
     hits = np.empty((n, 2))
     f = 0
     for a in range(n):
         mx = pos[a, 0] - prev[a, 0]
         my = pos[a, 1] - prev[a, 1]
-        if not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
-            continue
-        fast[f] = a
-        hits[f, 0] = np.nan
-        hits[f, 1] = np.nan
-        f += 1
         r = radius[a]
         lox = min(prev[a, 0], pos[a, 0]) - r
         hix = max(prev[a, 0], pos[a, 0]) + r
         loy = min(prev[a, 1], pos[a, 1]) - r
         hiy = max(prev[a, 1], pos[a, 1]) + r
+        own = np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]
+        near = False
+        if walls and not own:           # moving walls come to slow balls (collide._near_moving)
+            for s in range(m):
+                if moving[s] and lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]:
+                    near = True
+                    break
+        if not (own or near):
+            continue
+        fast[f] = a
+        hits[f, 0] = np.nan
+        hits[f, 1] = np.nan
+        f += 1
         best = np.inf
         hit = -1
         for s in range(m):
             if not (lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]):
                 continue
-            if polygon[s] >= 0 and (bx[s] - ax[s]) * (prev[a, 1] - ay[s]) - (by[s] - ay[s]) * (prev[a, 0] - ax[s]) > 0:
+            if walls and not (own or moving[s]):
                 continue
-            t = _swept(prev[a, 0], prev[a, 1], r, mx, my, ax[s], ay[s], bx[s], by[s], seg_radius[s])
+            # The start in the wall's frame (carried with a moving wall) and the move from it.
+            fx, fy = carried(statics, s, prev[a, 0], prev[a, 1])
+            mx = pos[a, 0] - fx
+            my = pos[a, 1] - fy
+            if walls and not own and not (np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]):
+                continue                # a slow ball: only walls it moved far against
+            if polygon[s] >= 0 and (bx[s] - ax[s]) * (fy - ay[s]) - (by[s] - ay[s]) * (fx - ax[s]) > 0:
+                continue
+            t = _swept(fx, fy, r, mx, my, ax[s], ay[s], bx[s], by[s], seg_radius[s])
             if t == 0.0:
                 # geometry.segment_intersections(prev, pos, a, b): does the centre's path cross?
                 sx = bx[s] - ax[s]
                 sy = by[s] - ay[s]
-                qx = ax[s] - prev[a, 0]
-                qy = ay[s] - prev[a, 1]
+                qx = ax[s] - fx
+                qy = ay[s] - fy
                 denom = mx * sy - my * sx
                 tn = qx * sy - qy * sx
                 un = qx * my - qy * mx
@@ -438,17 +505,22 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         if hit < 0:
             continue
         s = hit
-        tx = prev[a, 0] + mx * best
-        ty = prev[a, 1] + my * best
+        fx, fy = carried(statics, s, prev[a, 0], prev[a, 1])
+        mx = pos[a, 0] - fx
+        my = pos[a, 1] - fy
+        tx = fx + mx * best
+        ty = fy + my * best
         dx = bx[s] - ax[s]
         dy = by[s] - ay[s]
         wd = (tx - ax[s]) * dx + (ty - ay[s]) * dy
         dd = dx * dx + dy * dy
         u = min(max(wd, 0.0), dd) / max(dd, TINY)
-        ddx = tx - (ax[s] + u * dx)
-        ddy = ty - (ay[s] + u * dy)
+        cx = ax[s] + u * dx
+        cy = ay[s] + u * dy
+        ddx = tx - cx
+        ddy = ty - cy
         dist = np.sqrt(ddx * ddx + ddy * ddy)
-        came_from = dx * (prev[a, 1] - ay[s]) - dy * (prev[a, 0] - ax[s])
+        came_from = dx * (fy - ay[s]) - dy * (fx - ax[s])
         if dist > 1e-12:
             nx = ddx / dist
             ny = ddy / dist
@@ -458,20 +530,33 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
             ny = sign * sny[s]
         pos[a, 0] = tx
         pos[a, 1] = ty
+        # Relative to the wall's velocity at the touch (a moving wall, a conveyor).
+        on = moving[s] or statics.surface[s] != 0.0
+        ux, uy = wall_velocity(statics, s, cx, cy)
         v0 = vel[a, 0]
         v1 = vel[a, 1]
+        if on:
+            v0 = v0 - ux
+            v1 = v1 - uy
         vn = v0 * nx + v1 * ny
         e = max(restitution[a], srest[s])
         if not (-vn > resting_speed):
             e = 0.0
         dvn = -(1.0 + e) * vn if vn < 0 else 0.0
+        if kick[s] > 0.0 and -vn > resting_speed:    # a bumper: at least kick m/s away
+            dvn = max(dvn, kick[s] - vn)
         tx_ = v0 - nx * vn
         ty_ = v1 - ny * vn
         vt = np.sqrt(tx_ * tx_ + ty_ * ty_)
         mu = np.sqrt(friction[a] * sfric[s])
         keep = max(0.0, 1.0 - mu * dvn / vt) if vt > 0 else 1.0
-        vel[a, 0] = nx * (vn + dvn) + tx_ * keep
-        vel[a, 1] = ny * (vn + dvn) + ty_ * keep
+        ox_ = nx * (vn + dvn) + tx_ * keep
+        oy_ = ny * (vn + dvn) + ty_ * keep
+        if on:
+            ox_ = ox_ + ux
+            oy_ = oy_ + uy
+        vel[a, 0] = ox_
+        vel[a, 1] = oy_
         hits[f - 1, 0] = tx
         hits[f - 1, 1] = ty
     return fast[:f].copy(), hits[:f].copy()

@@ -312,8 +312,10 @@ def prepare_contacts(i, j, touches, balls, statics, warm, params):
             scale_a[e] = support_w[A] / w[A]
         if support_w[B] != w[B]:
             scale_b[e] = support_w[B] / w[B]
+    # Moving walls' fields: zero here (contacts.wall_rows fills them where walls move).
     return ContactRows(a, b, static, key, order, colour_start, nx, ny, depth, base, separation, ax, ay, ra, rb,
-                       mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b)
+                       mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b,
+                       np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m))
 
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from numba import int64, njit, uint64
 
 from game.physics import bundles
+from game.physics.compiled import collide as CK
 from game.physics.compiled import stamps
 
 # The lowest set bit's place in a 64-bit word w: _LOW_BIT[((w & -w) * DE_BRUIJN) >> 58] (a de Bruijn
@@ -29,7 +30,10 @@ BALL_COLUMNS = 8
 # contact a row. The normal, friction's lever arms and the bias terms are the biased passes'
 # and then the relax passes' (_relax_normals); the masses as the mass scaling leaves them.
 C_NX, C_NY, C_ARM_A, C_ARM_B, C_BIAS, C_MS, C_IM, C_WA, C_WB, C_IA, C_IB, C_MN, C_MT, C_MR, C_FR, C_RL = range(16)
-CONTACT_COLUMNS = 16
+# Moving walls: 1.0 on a static contact (its other body moves at the wall's C_WVX, C_WVY, turns
+# at C_WSPIN: solver._pass's wall terms), else 0.0.
+C_WALL, C_WVX, C_WVY, C_WSPIN = range(16, 20)
+CONTACT_COLUMNS = 20
 # solve's per-ball keep (size, KEEP_COLUMNS): the velocities after the impacts (before the
 # warm start: the move's start and the energy guard's), after the warm start (what the
 # biased passes' velocities go back to) and the positions before the move (the give-back's).
@@ -111,6 +115,10 @@ def _contact_terms(contacts, st, params, pnb, ptb, prb):
         ct[k, C_MR] = m_r
         ct[k, C_FR] = friction[k]
         ct[k, C_RL] = rolling[k]
+        ct[k, C_WALL] = 1.0 if static[k] >= 0 else 0.0
+        ct[k, C_WVX] = cr.wvx[k]
+        ct[k, C_WVY] = cr.wvy[k]
+        ct[k, C_WSPIN] = cr.wspin[k]
         if warm_start:
             kpn = pn[k]
             kpt = pt[k]
@@ -154,17 +162,27 @@ def _soft_pass(lo, hi, a, b, ct, pn, pt, pr, st):
         wb = ct[k, C_WB]
         ia = ct[k, C_IA]
         ib = ct[k, C_IB]
-        vn = (st[p, V_X] - st[q, V_X]) * knx + (st[p, V_Y] - st[q, V_Y]) * kny
+        # A static contact's other body: the wall at its velocity and turn (the stand-in's
+        # row, still, is neither read nor written).
+        wall = ct[k, C_WALL] != 0.0
+        if wall:
+            qvx = ct[k, C_WVX]
+            qvy = ct[k, C_WVY]
+            sb = ct[k, C_WSPIN]
+        else:
+            qvx = st[q, V_X]
+            qvy = st[q, V_Y]
+            sb = st[q, SPIN]
+        vn = (st[p, V_X] - qvx) * knx + (st[p, V_Y] - qvy) * kny
         old = pn[k]
         new = max(old - ct[k, C_MN] * (ct[k, C_MS] * vn + ct[k, C_BIAS]) - ct[k, C_IM] * old, 0.0)
         pn[k] = new
         p_n = new - old
         vax = st[p, V_X] + p_n * knx * wa
         vay = st[p, V_Y] + p_n * kny * wa
-        vbx = st[q, V_X] - p_n * knx * wb
-        vby = st[q, V_Y] - p_n * kny * wb
+        vbx = qvx - p_n * knx * wb
+        vby = qvy - p_n * kny * wb
         sa = st[p, SPIN]
-        sb = st[q, SPIN]
         kra = ct[k, C_ARM_A]
         krb = ct[k, C_ARM_B]
         vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
@@ -188,10 +206,11 @@ def _soft_pass(lo, hi, a, b, ct, pn, pt, pr, st):
         sb = sb - p_r * ib
         st[p, V_X] = vax
         st[p, V_Y] = vay
-        st[q, V_X] = vbx
-        st[q, V_Y] = vby
         st[p, SPIN] = sa
-        st[q, SPIN] = sb
+        if not wall:
+            st[q, V_X] = vbx
+            st[q, V_Y] = vby
+            st[q, SPIN] = sb
 
 
 @njit(cache=True)
@@ -388,6 +407,7 @@ def _impacts(contacts, st, params):
     cr = contacts
     a, b, nx, ny, base, ax, ay, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.base, cr.ax, cr.ay, cr.ra, cr.rb
     mass_n, mass_t, restitution, friction, static = cr.mass_n, cr.mass_t, cr.restitution, cr.friction, cr.static
+    wvx, wvy, kick = cr.wvx, cr.wvy, cr.kick
     tau_max, threshold, touch_slop = params.tau_max, params.threshold, params.touch_slop
     # at most params.impact_budget colours in all (solver.IMPACT_BUDGET), as solve_numpy
     colours = len(cr.colour_start) - 1
@@ -413,8 +433,10 @@ def _impacts(contacts, st, params):
     nw = (m + 63) >> 6
     bits = np.zeros(2 * nw, np.uint64)
     one = np.uint64(1)
-    imp_n = np.zeros(m)
-    imp_t = np.zeros(m)
+    imp_n = cr.jn           # the impacts' impulses, kept (solver.solve_numpy)
+    imp_t = cr.jt
+    imp_n[:] = 0.0
+    imp_t[:] = 0.0
     rest = size - 1
     for ps in range(max_passes):
         hits = 0
@@ -440,8 +462,13 @@ def _impacts(contacts, st, params):
             q = b[k]
             knx = nx[k]
             kny = ny[k]
-            rvx = st[p, V_X] - st[q, V_X]
-            rvy = st[p, V_Y] - st[q, V_Y]
+            wall = static[k] >= 0      # the other body: a wall at its velocity (solve_numpy)
+            if wall:
+                rvx = st[p, V_X] - wvx[k]
+                rvy = st[p, V_Y] - wvy[k]
+            else:
+                rvx = st[p, V_X] - st[q, V_X]
+                rvy = st[p, V_Y] - st[q, V_Y]
             vn = rvx * knx + rvy * kny
             if not -vn > threshold:     # most contacts: the depth is not needed
                 continue
@@ -471,6 +498,8 @@ def _impacts(contacts, st, params):
                 tau = min(max(depth / (0.0 - vn), 0.0), tau_max)
             vn_touch = (rvx - ax[k] * tau) * mx + (rvy - ay[k] * tau) * my
             p_n = max((1.0 + restitution[k]) * (0.0 - vn_touch) * mass_n[k], 0.0)
+            if kick[k] > 0.0:           # a bumper: it leaves at least kick m/s away
+                p_n = max(p_n, (kick[k] - vn_touch) * mass_n[k])
             imp_n[k] = imp_n[k] + p_n
             la = ra[k] * split
             lb = rb[k] * split
@@ -493,16 +522,17 @@ def _impacts(contacts, st, params):
             dwb = (0.0 - lb * p_t) * st[q, INV_I]
             st[p, V_X] = st[p, V_X] + dvax
             st[p, V_Y] = st[p, V_Y] + dvay
-            st[q, V_X] = st[q, V_X] - dvbx
-            st[q, V_Y] = st[q, V_Y] - dvby
             st[p, SPIN] = st[p, SPIN] + dwa
-            st[q, SPIN] = st[q, SPIN] + dwb
             st[p, P_X] = st[p, P_X] + dvax * tau
             st[p, P_Y] = st[p, P_Y] + dvay * tau
-            st[q, P_X] = st[q, P_X] - dvbx * tau
-            st[q, P_Y] = st[q, P_Y] - dvby * tau
             st[p, ANGLE] = st[p, ANGLE] + dwa * tau
-            st[q, ANGLE] = st[q, ANGLE] + dwb * tau
+            if not wall:
+                st[q, V_X] = st[q, V_X] - dvbx
+                st[q, V_Y] = st[q, V_Y] - dvby
+                st[q, SPIN] = st[q, SPIN] + dwb
+                st[q, P_X] = st[q, P_X] - dvbx * tau
+                st[q, P_Y] = st[q, P_Y] - dvby * tau
+                st[q, ANGLE] = st[q, ANGLE] + dwb * tau
             # The contacts of both balls see them move: those after this one in this pass
             # (its words: cur), the others (this one too) in the next (1 - cur; the first
             # pass's own words are cleared after it, as it reads none). The stand-in stays
@@ -663,12 +693,14 @@ def keep_sides(contacts, statics, prev, pos, vel):
         e = a[k]
         dx = bx[c] - ax[c]
         dy = by[c] - ay[c]
-        came_from = dx * (prev[e, 1] - ay[c]) - dy * (prev[e, 0] - ax[c])
+        # The sub-step's start in the wall's frame (a moving wall: carried with it).
+        fx, fy = CK.carried(statics, c, prev[e, 0], prev[e, 1])
+        came_from = dx * (fy - ay[c]) - dy * (fx - ax[c])
         now = dx * (pos[e, 1] - ay[c]) - dy * (pos[e, 0] - ax[c])
-        mx = pos[e, 0] - prev[e, 0]
-        my = pos[e, 1] - prev[e, 1]
-        side_a = mx * (ay[c] - prev[e, 1]) - my * (ax[c] - prev[e, 0])
-        side_b = mx * (by[c] - prev[e, 1]) - my * (bx[c] - prev[e, 0])
+        mx = pos[e, 0] - fx
+        my = pos[e, 1] - fy
+        side_a = mx * (ay[c] - fy) - my * (ax[c] - fx)
+        side_b = mx * (by[c] - fy) - my * (bx[c] - fx)
         edge = polygon[c] >= 0
         if edge:
             crossed = came_from <= 0 and now > 0
@@ -679,15 +711,17 @@ def keep_sides(contacts, statics, prev, pos, vel):
         sign = 1.0 if (came_from >= 0 and not edge) else -1.0
         nx = sign * snx[c]
         ny = sign * sny[c]
-        along = vel[e, 0] * mx + vel[e, 1] * my
+        wvx = contacts.wvx[k]
+        wvy = contacts.wvy[k]
+        along = (vel[e, 0] - wvx) * mx + (vel[e, 1] - wvy) * my
         mm = mx * mx + my * my
         if along > 0.0 and mm > 0.0:
             f = along / mm
             vel[e, 0] = vel[e, 0] - f * mx
             vel[e, 1] = vel[e, 1] - f * my
-        pos[e, 0] = prev[e, 0]
-        pos[e, 1] = prev[e, 1]
-        vn = vel[e, 0] * nx + vel[e, 1] * ny
+        pos[e, 0] = fx
+        pos[e, 1] = fy
+        vn = (vel[e, 0] - wvx) * nx + (vel[e, 1] - wvy) * ny
         if vn < 0.0:
             vel[e, 0] = vel[e, 0] - vn * nx
             vel[e, 1] = vel[e, 1] - vn * ny
@@ -696,4 +730,4 @@ def keep_sides(contacts, statics, prev, pos, vel):
 
 
 # The kernels here read the bundles' fields by name.
-stamps.depend_on(stamps.dispatchers(globals()), (bundles,))
+stamps.depend_on(stamps.dispatchers(globals()), (bundles, CK))

@@ -44,7 +44,9 @@ def warm_up(kernels, part=None):
                               radius=np.zeros(1), nx=np.zeros(1), ny=np.ones(1), polygon=np.zeros(1, np.int64) - 1,
                               box=np.array([[-5.0, 1.0, 5.0, 1.0]]), restitution=np.zeros(1), friction=np.zeros(1),
                               rolling=np.zeros(1), start=start, index=np.zeros(1, np.int64), cell=1.0, ox=-2.0,
-                              oy=-2.0, ncx=8, ncy=6)
+                              oy=-2.0, ncx=8, ncy=6, moving=np.zeros(1, np.bool_), surface=np.zeros(1),
+                              kick=np.zeros(1), mcos=np.ones(1), msin=np.zeros(1), mcx=np.zeros(1), mcy=np.zeros(1),
+                              mdx=np.zeros(1), mdy=np.zeros(1), omega=np.zeros(1), inv_h=0.0)
     h = 1 / 240
     h_move = 0.5 * h
 
@@ -59,7 +61,7 @@ def warm_up(kernels, part=None):
             ny=z.copy(), depth=z.copy(), base=z.copy(), separation=z.copy(), ax=z.copy(), ay=z.copy(), ra=z.copy(),
             rb=z.copy(), mass_n=z.copy(), mass_t=z.copy(), mass_r=z.copy(), restitution=z.copy(), friction=z.copy(),
             rolling=z.copy(), pn=z.copy(), pt=z.copy(), pr=z.copy(), approach=z.copy(), scale_a=z + 1.0,
-            scale_b=z + 1.0)
+            scale_b=z + 1.0, wvx=z.copy(), wvy=z.copy(), wspin=z.copy(), kick=z.copy(), jn=z.copy(), jt=z.copy())
         kernels.solve(rows, balls(), solve_params(SolverOptions(), h, h_move))
 
     def keep_sides():
@@ -69,7 +71,7 @@ def warm_up(kernels, part=None):
             ny=z + 1.0, depth=z.copy(), base=z.copy(), separation=z.copy(), ax=z.copy(), ay=z.copy(), ra=z.copy(),
             rb=z.copy(), mass_n=z.copy(), mass_t=z.copy(), mass_r=z.copy(), restitution=z.copy(), friction=z.copy(),
             rolling=z.copy(), pn=z.copy(), pt=z.copy(), pr=z.copy(), approach=z.copy(), scale_a=z + 1.0,
-            scale_b=z + 1.0)
+            scale_b=z + 1.0, wvx=z.copy(), wvy=z.copy(), wspin=z.copy(), kick=z.copy(), jn=z.copy(), jt=z.copy())
         kernels.keep_sides(rows, statics, pos.copy(), pos + 2.0, vel.copy())
 
     def uniform_steppers():

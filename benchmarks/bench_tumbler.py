@@ -1,0 +1,114 @@
+"""The tumbler (Box2D's benchmark, issue 25): a closed box turning about its centre, full of
+balls, this engine against pymunk with a kinematic box in the same run.
+
+    python benchmarks/bench_tumbler.py                     # 1,000 balls, 300 ticks after 60
+    python benchmarks/bench_tumbler.py --balls 400 --ticks 120 --json
+
+The box: inner half-width H = 0.6 sqrt(N) m (the balls fill about a third of it), walls
+capsules of radius 0.25 m whose inner faces lie on the box, turning at 0.5 rad/s about the
+origin; balls of radius 0.25 m, restitution 0.1, friction 0.5, gravity 9.81, 4 sub-steps
+(ours) and pymunk's defaults with 10 iterations (pymunk multiplies the shapes' values, so each
+shape gets their square roots). Both stay in the box: the script counts the balls that left.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from benchmarks.common import machine_info, summary_ms, time_ticks  # noqa: E402
+
+TICK = 1 / 60
+RADIUS, WALL, SPEED, E, MU = 0.25, 0.25, 0.5, 0.1, 0.5
+
+
+def scene(n):
+    half = 0.6 * math.sqrt(n)
+    across = int(math.ceil(math.sqrt(n * 3)))
+    xs = np.linspace(-half + 2 * RADIUS, half - 2 * RADIUS, across)
+    balls = [(float(x), float(y)) for y in xs for x in xs][:n]
+    c = half + WALL
+    box = [(-c, -c), (c, -c), (c, c), (-c, c), (-c, -c)]
+    return half, balls, box
+
+
+def run_ours(n, ticks, warmup, execution):
+    from game.level import complete
+    from game.physics.world import World
+    half, balls, box = scene(n)
+    world = World.from_level(complete({
+        "bounds": [-2 * half, -2 * half, 2 * half, 2 * half],
+        "material": {"restitution": E, "friction": MU, "rolling": 0.0},
+        "polylines": [{"points": [list(p) for p in box], "radius": WALL,
+                       "motion": {"kind": "rotate", "pivot": [0, 0], "speed": SPEED}}],
+        "balls": [{"pos": list(p), "radius": RADIUS} for p in balls]}), execution=execution)
+    ms = time_ticks(lambda: world.step(TICK), ticks, warmup)
+    return ms, left_the_box(world.pos, world.time, half), world.execution
+
+
+def run_pymunk(n, ticks, warmup):
+    import pymunk
+    half, balls, box = scene(n)
+    space = pymunk.Space()
+    space.gravity = (0.0, -9.81)
+    space.iterations = 10
+    kinematic = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+    kinematic.angular_velocity = SPEED
+    space.add(kinematic)
+    for a, b in zip(box[:-1], box[1:]):
+        seg = pymunk.Segment(kinematic, a, b, WALL)
+        seg.elasticity, seg.friction = math.sqrt(E), math.sqrt(MU)
+        space.add(seg)
+    bodies = []
+    for p in balls:
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, RADIUS))
+        body.position = p
+        shape = pymunk.Circle(body, RADIUS)
+        shape.elasticity, shape.friction = math.sqrt(E), math.sqrt(MU)
+        space.add(body, shape)
+        bodies.append(body)
+    clock = [0.0]
+
+    def tick():
+        space.step(TICK)
+        clock[0] += TICK
+    ms = time_ticks(tick, ticks, warmup)
+    pos = np.array([tuple(b.position) for b in bodies], float)
+    return ms, left_the_box(pos, clock[0], half)
+
+
+def left_the_box(pos, time, half):
+    """How many balls are outside the box, in its frame (it turned SPEED * time)."""
+    c, s = math.cos(-SPEED * time), math.sin(-SPEED * time)
+    local = pos @ np.array([[c, s], [-s, c]])
+    return int(np.count_nonzero(np.abs(local).max(axis=1) > half))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--balls", type=int, default=1000)
+    p.add_argument("--ticks", type=int, default=300)
+    p.add_argument("--warmup", type=int, default=60)
+    p.add_argument("--execution", default="compiled", choices=("compiled", "numpy"))
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args(argv)
+    ours, ours_left, ran = run_ours(a.balls, a.ticks, a.warmup, a.execution)
+    theirs, theirs_left = run_pymunk(a.balls, a.ticks, a.warmup)
+    out = {"balls": a.balls, "ticks": a.ticks, "ours_ms": summary_ms(ours), "ours_execution": ran,
+           "ours_left_box": ours_left, "pymunk_ms": summary_ms(theirs), "pymunk_left_box": theirs_left,
+           "ratio": float(np.median(ours) / np.median(theirs)), "machine": machine_info()}
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(f"tumbler, {a.balls} balls, {a.ticks} ticks after {a.warmup}:")
+        print(f"  ours ({ran}): {np.median(ours):.2f} ms a tick (median), {ours_left} left the box")
+        print(f"  pymunk (kinematic box): {np.median(theirs):.2f} ms a tick, {theirs_left} left the box")
+        print(f"  ratio ours / pymunk: {out['ratio']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
