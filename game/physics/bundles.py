@@ -92,6 +92,13 @@ TickResult = namedtuple("TickResult", "pos vel angle spin contacts found found_a
                                       "points speeds refinds resting")
 
 
+# Moving walls in a one-call tick (game.physics.compiled.walls): on, whether the level has any;
+# poses (S, 13, M), each sub-step's Statics arrays (compiled.walls.POSE_FIELDS) as motion.Motions
+# .apply sets them; work (3 S,) J and kicks (1,) int64, written by the tick: each sub-step's work
+# of its first sweep, its contacts and its second sweep, and the kicks in all.
+WallSteps = namedtuple("WallSteps", "on poses work kicks")
+
+
 def world_balls(world):
     """The Balls bundle of a World: its own arrays (what a writer writes, the world sees)."""
     return Balls(*(getattr(world, name) for name in Balls._fields))

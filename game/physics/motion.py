@@ -151,11 +151,11 @@ class Motions:
                 turn(self.rest_b[rows] - c, theta[sh]) + c + d[sh])
 
     # ------------------------------------------------------------ the world
-    def apply(self, world, t0, t1):
+    def apply(self, world, t0, t1, h):
         """Put the world's moving statics at their poses at t1 and store the sub-step's rigid
-        map t0 -> t1 in world.statics (see the module docstring); the polygons too."""
+        map t0 -> t1 in world.statics (see the module docstring); the polygons too. ``h``: the
+        sub-step, s (t1 - t0 but for rounding: every sub-step of a tick divides by the same h)."""
         st = world.statics
-        h = t1 - t0
         theta0, d0 = self.shape_pose(t0)
         theta1, d1 = self.shape_pose(t1)
         rows = np.nonzero(self.moving)[0]
@@ -286,7 +286,9 @@ def work_and_kicks(rows):
     contact plus the rolling couple times the wall's turn rate (an infinitely heavy wall
     gives what it pushes with: the balls' energy changes by this much more than the still
     walls allow), and how many contacts a bumper kicked (an impact on a capsule with a kick).
-    The impulses: the impacts' (jn, jt) and the soft step's accumulated ones (pn, pt, pr)."""
+    The impulses: the impacts' (jn, jt) and the soft step's accumulated ones (pn, pt, pr).
+    Summed in solve order one term after another (cumsum), as the compiled twin
+    (game.physics.compiled.walls.contact_work) does: the same bits."""
     k = np.nonzero(rows.static >= 0)[0]
     if len(k) == 0:
         return 0.0, 0
@@ -295,7 +297,7 @@ def work_and_kicks(rows):
     p_t = rows.jt[k] + rows.pt[k]
     jx = p_n * nx - p_t * ny
     jy = p_n * ny + p_t * nx
-    work = float(np.sum(jx * rows.wvx[k] + jy * rows.wvy[k] + rows.pr[k] * rows.wspin[k]))
+    work = float(np.cumsum(jx * rows.wvx[k] + jy * rows.wvy[k] + rows.pr[k] * rows.wspin[k])[-1])
     kicks = int(np.count_nonzero((rows.kick[k] > 0.0) & (rows.jn[k] > 0.0)))
     return work, kicks
 
@@ -303,26 +305,33 @@ def work_and_kicks(rows):
 def sweep_work(statics, pos, vel_before, vel_after, inv_mass, radius, fast, hits):
     """(J, int): work_and_kicks for the balls a sweep stopped (collide.sweep: ``fast`` and
     their ``hits``, NaN where none) at a moving wall, a conveyor or a bumper: the capsule met
-    is the one the ball touches now (found afresh: the sweep returns the touch, not the
-    capsule), the impulse m (v_after - v_before), its work on the wall's velocity there."""
+    is the one the ball touches now (found afresh, the first of the nearest: the sweep returns
+    the touch, not the capsule), the impulse m (v_after - v_before), its work on the wall's
+    velocity at the closest point of the capsule's core. The compiled twin is
+    game.physics.compiled.walls.sweep_work (the same arithmetic, the same bits)."""
     balls = fast[np.isfinite(hits[:, 0])]
     walls = np.nonzero(statics.moving | (statics.surface != 0.0) | (statics.kick > 0.0))[0]
     if len(balls) == 0 or len(walls) == 0:
         return 0.0, 0
     b = np.repeat(balls, len(walls))
     s = np.tile(walls, len(balls))
-    closest = geometry.closest_point_on_segment(statics.a[s], statics.b[s], pos[b]).reshape(-1, 2)
-    gap = np.abs(np.hypot(*(pos[b] - closest).T) - radius[b] - statics.radius[s])
-    gap = gap.reshape(len(balls), len(walls))
+    dx, dy = statics.bx[s] - statics.ax[s], statics.by[s] - statics.ay[s]
+    wx, wy = pos[b, 0] - statics.ax[s], pos[b, 1] - statics.ay[s]
+    dd = dx * dx + dy * dy
+    t = np.minimum(np.maximum(wx * dx + wy * dy, 0.0), dd) / np.maximum(dd, geometry.TINY)
+    cx, cy = statics.ax[s] + t * dx, statics.ay[s] + t * dy
+    ex, ey = pos[b, 0] - cx, pos[b, 1] - cy
+    gap = np.abs(np.sqrt(ex * ex + ey * ey) - radius[b] - statics.radius[s]).reshape(len(balls), len(walls))
     pick = np.argmin(gap, axis=1)
+    rows = np.arange(len(balls)) * len(walls) + pick
     touching = gap[np.arange(len(balls)), pick] <= 1e-6 * (1.0 + radius[balls])
-    balls, s = balls[touching], walls[pick[touching]]
+    balls, s, rows = balls[touching], walls[pick[touching]], rows[touching]
     if len(balls) == 0:
         return 0.0, 0
-    c = geometry.closest_point_on_segment(statics.a[s], statics.b[s], pos[balls]).reshape(-1, 2)
-    ux, uy = wall_velocity(statics, s, c[:, 0], c[:, 1])
+    ux, uy = wall_velocity(statics, s, cx[rows], cy[rows])
     with np.errstate(divide="ignore", invalid="ignore"):
         mass = np.where(inv_mass[balls] > 0, 1.0 / inv_mass[balls], 0.0)
-    dv = vel_after[balls] - vel_before[balls]
-    work = float(np.sum(mass * (dv[:, 0] * ux + dv[:, 1] * uy)))
+    dvx = vel_after[balls, 0] - vel_before[balls, 0]
+    dvy = vel_after[balls, 1] - vel_before[balls, 1]
+    work = float(np.cumsum(mass * (dvx * ux + dvy * uy))[-1])
     return work, int(np.count_nonzero(statics.kick[s] > 0.0))

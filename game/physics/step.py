@@ -33,7 +33,7 @@ def tick(world, dt, kernels):
         world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
         for k in range(substeps):
             if walls:                   # moving walls: at their poses at the sub-step's end
-                world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h)
+                world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
             substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
         break_joints(world, dt)
     if walls:
@@ -137,9 +137,14 @@ def tick_compiled(world, dt, fused):
     else:
         none = np.zeros(0, np.int64)
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
+    walls = wall_steps(world, dt, fused)
     r = fused.tick(balls, world.forces.packed(), bundles.statics(world.statics), bundles.grid_frame(world.grid),
                    step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
-                   margin, world.solver._warm)
+                   margin, world.solver._warm, walls)
+    if walls.on:                        # moving walls: the work and kicks, in the sub-steps' order
+        for work in walls.work.tolist():
+            world.wall_work += work
+        world.kicks += int(walls.kicks[0])
     world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
     world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
     world.solver._warm = r.warm
@@ -150,6 +155,25 @@ def tick_compiled(world, dt, fused):
     world.swept_from = r.prev[r.fast]
     world.swept_to = world.pos[r.fast]
     world.swept_hit = r.hits
+
+
+def wall_steps(world, dt, fused):
+    """The one-call tick's bundles.WallSteps: where walls move, each sub-step's poses as
+    motion.Motions.apply sets them (the statics left at the last, as the sub-step by sub-step
+    path leaves them); else nothing to set."""
+    substeps = world.substeps
+    st = world.statics
+    if not st.walls:
+        return fused.WK.no_walls(substeps)
+    h = dt / substeps
+    fields = fused.WK.POSE_FIELDS
+    poses = np.empty((substeps, len(fields), max(1, len(st))))
+    for k in range(substeps):
+        if world.motions.any:
+            world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
+        for f, name in enumerate(fields):
+            poses[k, f, :len(st)] = getattr(st, name)
+    return bundles.WallSteps(on=True, poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
 
 
 def candidates_kept(world):
@@ -217,8 +241,7 @@ def fused(world, kernels):
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and not world.polygons and world.substeps > 0
-            # Moving walls, conveyors and bumpers run sub-step by sub-step (the poses in Python).
-            and not world.statics.walls
+            # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
             # The one-call tick does not know joints yet: a world with joints runs
             # sub-step by sub-step (the kernels, and the joints' own after the contacts).
             and not len(world.joints))
