@@ -432,13 +432,20 @@ class Hud:
             values = np.column_stack((values, values[:, 3] - values[:, 4]))
         else:
             values = values[:, :4]
-        surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 6))
+        drift = None
         if len(times) >= 2 and np.isfinite(values[:, 3]).all():
             change = f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J"
             if walls:
-                change += f", walls {short_number(values[-1, 4] - values[0, 4], signed=True)}"
+                change += f", walls' work {short_number(values[-1, 4] - values[0, 4], signed=True)} J"
             drift = self.text(change + f" in {times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
             surface.blit(drift, (rect.right - 8 - drift.get_width(), rect.y + 6))
+        # The title, shorter where the change would run into it.
+        room = rect.width - 24 - (drift.get_width() if drift is not None else 0)
+        for title in (f"energy (J), last {history.span:g} s", "energy (J)", ""):
+            label = self.text(title, SIZE_SMALL, TEXT_DIM)
+            if label.get_width() <= room:
+                surface.blit(label, (rect.x + 8, rect.y + 6))
+                break
         # Legend with the latest values, on as many rows as the width needs.
         legend = [self.text(f"{ENERGY_LABELS[key]} {short_number(values[-1, k] if len(values) else 0.0)}",
                             SIZE_SMALL, ENERGY_COLOURS[key]) for k, key in enumerate(keys)]
