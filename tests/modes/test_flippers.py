@@ -144,3 +144,29 @@ def test_the_shipped_pinball_has_flippers_both_sides_bumpers_a_drain_and_a_score
     assert world.flipper_keys == frozenset({"left", "right"})
     assert score(world) == 0
     assert any(z.kind == "kill" for z in world.zones) and any(z.kind == "goal" for z in world.zones)
+
+
+def test_the_pinball_saucer_is_won_by_timing_the_flippers_within_a_minute():
+    """Issue 27's goal level with a flipper to time: a player who flips a side for 0.2 s as a
+    falling ball comes within 0.5 m of that flipper's tip half fills the saucer within a minute
+    (as shipped, never flipping, it never does: tests/modes/test_puzzles.py)."""
+    from game.goals import GoalTracker, goal_inside
+    from game.level import load
+    from game.physics.world import World
+    world = World.from_level(load(os.path.join(ROOT, "levels", "30_pinball.json")))
+    goal = GoalTracker.for_world(world)
+    tips = {"left": np.array([4.8, 2.4]), "right": np.array([7.2, 2.4])}
+    held = {"left": 0, "right": 0}
+    while world.time < 60 and not goal.complete:
+        for side, tip in tips.items():
+            if held[side]:
+                held[side] -= 1
+                if not held[side]:
+                    world.press_flipper(side, False)
+            elif world.count and np.any((np.hypot(*(world.pos - tip).T) < 0.5) & (world.vel[:, 1] < 0)):
+                world.press_flipper(side, True)
+                held[side] = 12
+        world.step(1 / 60)
+        goal.observe(world.time, goal_inside(world))
+    assert goal.complete, "the flippers bat balls into the saucer"
+    assert world.kicks > 0, "and the bumpers scored on the way"
