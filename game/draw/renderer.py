@@ -187,9 +187,11 @@ class Renderer:
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
-        # The statics object, not the world: a view of the world (World.view) drawn
-        # while the world steps shares it, and each new world builds its own.
-        key = (camera.key(), surface.get_size(), id(world.statics), len(world.statics.radius),
+        # The statics' radii, not the world nor its statics: a view of the world (World.view)
+        # drawn while the world steps shares them (it copies the statics of a level whose
+        # walls move, and their ends, every frame), and each new build of the statics (a new
+        # world, a segment drawn) makes its own.
+        key = (camera.key(), surface.get_size(), id(world.statics.radius), len(world.statics.radius),
                len(world.zones), len(world.polygons))
         if key != self._static_key or self._static is None:
             self._static = self._build_static(surface.get_size(), world, camera)

@@ -101,7 +101,7 @@ class WallLayer:
         self._kinds = (None, None)   # ((level, statics, count), motion_kinds of them)
 
     def kinds(self, world):
-        key = (id(world.level), id(world.statics), len(world.statics.radius))
+        key = (id(world.level), id(world.statics.radius), len(world.statics.radius))   # as the renderer's
         if self._kinds[0] != key:     # the statics were built again (a drawn segment, a new level)
             self._kinds = (key, motion_kinds(world))
         return self._kinds[1]

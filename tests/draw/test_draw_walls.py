@@ -123,3 +123,21 @@ def test_the_debug_layer_draws_a_wall_velocity_arrow_at_each_contact_and_none_wi
     assert xs.min() >= start[0] - 2 and xs.max() == pytest.approx(start[0] + 8, abs=2)
     world.pos[0] += (0, 1.0)                     # lifted off the belt: no contact, no arrow
     assert len(walls.wall_contacts(world)[0]) == 0
+
+
+def test_the_cached_layer_of_still_walls_serves_the_views_drawn_while_the_world_steps():
+    """The two-core loop draws a view of the world (World.view: a copy of the moving statics
+    every frame): the still walls' layer is built once, not once a frame."""
+    world = build_world({"bounds": [0, 0, 20, 10], "polylines": [BOX],
+                         "segments": [{"a": [10, 5], "b": [13, 5], "radius": 0.3,
+                                       "motion": {"kind": "rotate", "pivot": [10, 5], "speed": 2.0}}]})
+    camera = Camera((400, 200), (10, 5), 20.0)
+    renderer = Renderer()
+    frame(world.view(), camera, renderer)
+    layer = renderer._static
+    for _ in range(3):
+        world.step(1 / 60)
+        view = world.view()
+        assert view.statics is not world.statics
+        frame(view, camera, renderer)
+    assert renderer._static is layer
