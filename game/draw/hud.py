@@ -424,14 +424,8 @@ class Hud:
         shows as the balance staying flat (less what friction and impacts dissipate)."""
         rect = energy_plot_rect(surface.get_size(), bottom_gap)
         self._panel(surface, rect, PLOT_PANEL)
-        times, values = history.arrays()
-        keys = list(EnergyHistory.KEYS[:4])
-        walls = len(values) and np.isfinite(values[:, 4]).all() and bool(np.any(values[:, 4] != 0.0))
-        if walls:
-            keys += ["walls", "balance"]
-            values = np.column_stack((values, values[:, 3] - values[:, 4]))
-        else:
-            values = values[:, :4]
+        times, keys, values = _energy_series(history)
+        walls = "walls" in keys
         drift = None
         if len(times) >= 2 and np.isfinite(values[:, 3]).all():
             change = f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J"
@@ -496,6 +490,17 @@ class Hud:
                 pygame.draw.lines(surface, ENERGY_COLOURS[key], False, pts.tolist(), 3 if key == "total" else 1)
         surface.set_clip(clip)
         return rect
+
+
+def _energy_series(history):
+    """(times (K,), the keys plotted, values (K, len(keys))): kinetic, potential, spring and
+    total, and where moving walls did work, that work and the total less it ("balance")."""
+    times, values = history.arrays()
+    keys = list(EnergyHistory.KEYS[:4])
+    walls = values[:, EnergyHistory.KEYS.index("walls")]
+    if len(values) and np.isfinite(walls).all() and np.any(walls != 0.0):
+        return times, keys + ["walls", "balance"], np.column_stack((values, values[:, 3] - walls))
+    return times, keys, values[:, :4]
 
 
 def _dashed(surface, colour, pts, width, dash=8):
