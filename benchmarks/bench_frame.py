@@ -23,7 +23,9 @@ its wall time. (Until issue 26 the two kinds of frame alternated in one app; the
 arrays then came from glibc's main arena one frame and a worker thread's arena the next, and
 the memory went back to the kernel between them: at 20,000 balls ~8,000-11,000 minor page
 faults a tick against ~100, and 54.7 ms of CPU a tick against 40.8 - the game's own loop, a
-worker every frame, has ~140. So the alternation measured a cost the game does not have.)
+worker every frame, has ~140. So the alternation measured a cost the game does not have.
+Since then the game runs its ticks on one long-lived thread, game.app.ticker.TickWorker:
+the report counts the worker threads the pass's ticks ran on, 1.)
 
 What was measured (issue 26): every tick ``app`` runs goes through ``App._step``; the benchmark
 wraps it to note, per tick, the wall ms and the thread CPU ms of ``world.step`` (the thread
@@ -126,7 +128,7 @@ class TickLog:
         out = self._step(world)
         wall, cpu = (time.perf_counter() - w0) * 1000.0, (time.thread_time() - c0) * 1000.0
         f1 = _thread_faults()
-        self.ticks.append((wall, cpu, one_call, main, None if f0 is None else f1 - f0))
+        self.ticks.append((wall, cpu, one_call, main, None if f0 is None else f1 - f0, threading.get_ident()))
         return out
 
 
@@ -205,7 +207,8 @@ def _run_frames(app, screen, frames, warmup, overlapped=False, compare=False):
 def _tick_summary(ticks):
     return {"wall": summary_ms([t[0] for t in ticks]), "cpu": summary_ms([t[1] for t in ticks]),
             "faults": _median_or_none([t[4] for t in ticks]), "count": len(ticks),
-            "one_call": sum(t[2] for t in ticks), "on_worker": sum(not t[3] for t in ticks)}
+            "one_call": sum(t[2] for t in ticks), "on_worker": sum(not t[3] for t in ticks),
+            "worker_threads": len({t[5] for t in ticks if not t[3]})}
 
 
 def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box"):
@@ -441,8 +444,10 @@ def path_lines(rows):
              table(head, body, "r" * len(head))]
     over = [r for r in rows if r.get("overlap")]
     if over:
-        lines.append("--overlap's pass, its ticks (on the worker / of all), wall / CPU ms (page faults a tick): " + ", ".join(
-            f"{r['n']:,}: {r['overlap']['ticks']['on_worker']}/{r['overlap']['ticks']['count']}, "
+        lines.append("--overlap's pass, its ticks (on the worker / of all; worker threads), wall / CPU ms (page faults a tick): "
+                     + ", ".join(
+            f"{r['n']:,}: {r['overlap']['ticks']['on_worker']}/{r['overlap']['ticks']['count']} "
+            f"({r['overlap']['ticks']['worker_threads']} thread{'s' * (r['overlap']['ticks']['worker_threads'] != 1)}), "
             f"{r['overlap']['ticks']['wall']['median']:.2f} / {r['overlap']['ticks']['cpu']['median']:.2f}"
             + ("" if r["overlap"]["ticks"]["faults"] is None else f" ({r['overlap']['ticks']['faults']:.0f})")
             for r in over))

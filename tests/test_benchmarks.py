@@ -235,6 +235,7 @@ def test_bench_frame_runs():
     assert row["n"] == 100
     assert row["overlap"]["frames_apart"] == 3           # every timed frame of the pass ran its tick on the worker
     assert row["overlap"]["ticks"]["on_worker"] == 3 and row["path"]["execution"] == "compiled"
+    assert row["overlap"]["ticks"]["worker_threads"] == 1      # the game's one tick thread, frame after frame
     assert row["path"]["one_call_ticks"] == row["path"]["ticks"] == 3     # a segment box: the one-call tick
     assert row["tick_cpu"]["median"] > 0 and row["path"]["touching_per_ball"] >= 0
     for part in ("step", "draw", "total"):
@@ -250,6 +251,18 @@ def test_bench_frame_compare_draws_each_frame_both_ways():
     row = data["frames_results"][0]
     assert row["stamper"] is True                  # numba is a dependency: the stamper drew
     assert math.isfinite(row["draw_blit"]["median"]) and row["draw_blit"]["median"] > 0
+
+
+def test_bench_window_tick_runs_the_window_and_the_same_ticks_headless():
+    """game.app.run itself (SDL's dummy video) for a second, then the same ticks headless: the
+    world's ticks and the game's whole ticks (App._step and after_tick) on both sides."""
+    data = json.loads(_run("benchmarks/bench_window_tick.py", "--level", "levels/08_goal.json", "--seconds", "1",
+                           "--from-start", "--json"))
+    assert data["window"]["ticks"] == data["headless"]["ticks"] == data["headless_paced"]["ticks"] > 0
+    assert data["game_tick"]["ticks"] == data["window"]["ticks"] == data["headless_tick"]["ticks"]
+    assert data["game_tick"]["cpu_ms"] >= data["window"]["cpu_ms"] > 0     # each contains its world.step
+    for key in ("ratio_wall", "ratio_cpu", "game_ratio_wall", "game_ratio_cpu"):
+        assert math.isfinite(data[key]) and data[key] > 0
 
 
 # ---------------------------------------------------------------------------- scaling and cold start

@@ -15,7 +15,6 @@ mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed b
 """
 import os
 import sys
-import threading
 import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -36,6 +35,7 @@ from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.draw.renderer import Renderer, make_ball_sprite  # noqa: E402
 from game.app.session import LevelSession  # noqa: E402
+from game.app.ticker import TickWorker  # noqa: E402
 from game.app.toasts import Toasts  # noqa: E402
 from game.defaults import TICK  # noqa: E402  (the one step the world is ever given)
 from game.draw.theme import PALETTE  # noqa: E402
@@ -51,7 +51,7 @@ SMOOTHING = 0.1              # weight of the newest sample in the smoothed FPS a
 OVERLAP_SWITCH_INTERVAL = 0.0005
 # ms: a tick (smoothed, FrameStats.tick_cpu_ms: its own cost, not the waits for a core that a
 # busy machine adds to its wall time) shorter than this runs on the main thread: the worker's
-# costs (a thread, the view, handing the lock over) would eat what it saves.
+# costs (waking its thread, the view, handing the lock over) would eat what it saves.
 OVERLAP_MIN_TICK_MS = 2.0
 # While the compiled kernels load (App.warming_up), the numpy path serves: on a busy level its
 # tick costs more than a frame (32 ms at 150 balls, 1.6 ms compiled), and frames that waited
@@ -160,7 +160,8 @@ class App:
         self.mouse_known = False       # no mouse event yet, or the pointer left the window
         self._want_screenshot = False
         self._view = None              # the World.view() drawn while the ticks run (start_update)
-        self._job = None               # those ticks: (thread, [(ms, outcome)], {"ticks", "error"})
+        self._job = None               # those ticks: (worker or None, [(ms, outcome)], {"ticks", "error"})
+        self.ticker = TickWorker()     # the one thread those ticks run on, frame after frame
         self.pacer = FramePacer()      # frames first while warming up (_before_ticks)
         self._tick_budget = None       # s of ticks this frame may run (None: the clock's own budget)
         self.play = PlayMode(self)
@@ -194,6 +195,16 @@ class App:
         if all(mode.can_quit() for mode in self.stack):
             self.running = False
         return not self.running
+
+    def close(self):
+        """Wait for ticks still running on the worker thread, then end that thread (run() calls
+        this once the loop is over; an app never started one has nothing to end)."""
+        if self._job is not None and self._job[0] is not None:
+            try:
+                self.finish_update()
+            except Exception:       # noqa: BLE001 - quitting: the loop reported its own error
+                pass
+        self.ticker.close()
 
     # ---- shared state ---------------------------------------------------------------------
     @property
@@ -347,21 +358,16 @@ class App:
             self._view = world.view()
             if self.play.lab is not None:
                 self.play.lab.freeze()
-            done, result = [], {"ticks": 0}
-
-            def work():
-                try:
-                    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-                        result["ticks"] = self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)),
-                                                            budget=self._tick_budget)
-                except BaseException as error:  # noqa: BLE001 - raised again on the main thread
-                    result["error"] = error
-
-            thread = threading.Thread(target=work, name="ballpit-ticks", daemon=True)
-            result["interval"] = sys.getswitchinterval()
+            done, result = [], {"ticks": 0, "interval": sys.getswitchinterval()}
             sys.setswitchinterval(min(result["interval"], OVERLAP_SWITCH_INTERVAL))
-            self._job = (thread, done, result)
-            thread.start()
+            self._job = (self.ticker, done, result)
+            self.ticker.start(self._ticks_apart, world, frame_dt, done, self._tick_budget)
+
+    def _ticks_apart(self, world, frame_dt, done, budget):
+        """start_update's job on the worker thread: the frame's ticks of ``world``, each tick's
+        (ms, outcome) appended to ``done``; returns how many ran."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            return self.clock.advance(frame_dt, tick=lambda: done.append(self._step(world)), budget=budget)
 
     def ticking_apart(self):
         """Whether the ticks start_update began run on the worker thread now."""
@@ -372,11 +378,15 @@ class App:
         energy, goal); returns the ticks run. An error in a tick is raised here."""
         if self._job is None:
             return 0
-        thread, done, result = self._job
+        worker, done, result = self._job
         self._job = None
-        if thread is not None:
-            thread.join()
-            sys.setswitchinterval(result["interval"])
+        if worker is not None:
+            try:
+                result["ticks"] = worker.result()
+            except BaseException as error:  # noqa: BLE001 - raised below, after the ticks that ran are seen
+                result["error"] = error
+            finally:
+                sys.setswitchinterval(result["interval"])
         self._view = None
         if self.play.lab is not None:
             self.play.lab.thaw()
@@ -507,39 +517,56 @@ def run(args):
     except pygame.error as error:
         print(f"main.py: cannot open a window: {error}", file=sys.stderr)
         return 1
+    app = None
     try:
         pygame.display.set_caption("Ballpit")
         pygame.display.set_icon(_icon())
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
         from game.modes.edit import install_editor     # Tab/F2; --edit opens it at once
         install_editor(app, open_now=getattr(args, "edit", None) is not None)
-        clock = pygame.time.Clock()
-        caption = None
-        while app.running:
-            frame_dt = clock.tick(FPS_LIMIT) / 1000.0
-            for event in pygame.event.get():
-                app.handle_event(event)
-            app.start_update(frame_dt)       # the ticks on the second core while this draws
-            try:
-                app.draw(pygame.display.get_surface())
-                pygame.display.flip()
-            finally:
-                app.finish_update()
-            if app.loader is None:   # after the first frame: the compiled kernels join in a few s
-                app.loader = loader.load_in_background(app.kernels_arrived, also=("game.draw.sprites",))
-            elif app.compiled is not None:
-                # numba is in and the first compiling child cached the stamper: it loads in
-                # tens of ms. Not before: compiled here it would hold the lock a second or
-                # more, and with BALLPIT_NUMPY (no kernels) the balls stay blitted.
-                sprites.load_in_background()
-            if app.world.name != caption:
-                caption = app.world.name
-                pygame.display.set_caption(f"Ballpit: {drawable(caption)}" if caption else "Ballpit")
+        _play(app)
         app.audio.close()
+    except Exception as error:          # a bug (a tick that raised, say): one line, never a traceback
+        print(f"main.py: internal error: {_first_line(error)}", file=sys.stderr)
+        return 1
     finally:
+        if app is not None:
+            app.close()                 # the tick thread ends before the interpreter does
         loader.stop_background()
         pygame.quit()
     return 0
+
+
+def _play(app):
+    """The window's loop until the player quits."""
+    clock = pygame.time.Clock()
+    caption = None
+    while app.running:
+        frame_dt = clock.tick(FPS_LIMIT) / 1000.0
+        for event in pygame.event.get():
+            app.handle_event(event)
+        app.start_update(frame_dt)       # the ticks on the second core while this draws
+        try:
+            app.draw(pygame.display.get_surface())
+            pygame.display.flip()
+        finally:
+            app.finish_update()
+        if app.loader is None:   # after the first frame: the compiled kernels join in a few s
+            app.loader = loader.load_in_background(app.kernels_arrived, also=("game.draw.sprites",))
+        elif app.compiled is not None:
+            # numba is in and the first compiling child cached the stamper: it loads in
+            # tens of ms. Not before: compiled here it would hold the lock a second or
+            # more, and with BALLPIT_NUMPY (no kernels) the balls stay blitted.
+            sprites.load_in_background()
+        if app.world.name != caption:
+            caption = app.world.name
+            pygame.display.set_caption(f"Ballpit: {drawable(caption)}" if caption else "Ballpit")
+
+
+def _first_line(error):
+    """``Type: the first line of its message`` (at most 200 characters of it)."""
+    text = (str(error).strip().splitlines() or ["(no message)"])[0][:200]
+    return f"{type(error).__name__}: {text}"
 
 
 def screenshot(args):
@@ -562,8 +589,7 @@ def screenshot(args):
         surface = pygame.Surface(args.size)
         app.draw(surface)
     except Exception as error:          # a bug: one line, never a traceback
-        text = (str(error).strip().splitlines() or ["(no message)"])[0][:200]
-        print(f"main.py: internal error: {type(error).__name__}: {text}", file=sys.stderr)
+        print(f"main.py: internal error: {_first_line(error)}", file=sys.stderr)
         return 1
     try:
         pygame.image.save(surface, args.screenshot)

@@ -162,10 +162,12 @@ class Authorship:
                 out.append(_merged(author, base, dict(item, points=outline), fills))
                 k += count
                 continue
-                if base is not None:            # an edit made it from the author's item
-                    out.append(_merged(author, base, item, fills))
-                    k += 1
-                    continue
+            if got is not None and got[0] is item and got[3] is not None:
+                # an edit made it from the author's item: the author's keys, order and text
+                # where the edit left them (this branch sat, unreachable, after the continue above)
+                out.append(_merged(got[1], got[3], item, fills))
+                k += 1
+                continue
             out.append(_merged({}, {}, item, fills))
             k += 1
         return out

@@ -30,7 +30,8 @@ import json
 
 from game.level import LevelError, loads
 from game.editor.authored import Authorship, same_json
-from game.editor.items import LISTS, ZONE_SHAPES, bbox, is_index, kept_joints, translated
+from game.editor.items import (LISTS, ZONE_SHAPES, bbox, copied_links, followed_joints, kept_links,
+                               translated)
 _MISSING = object()
 _SERIAL = itertools.count(1)     # every state of the definition gets a new number
 # A static shape the tiny level built to normalise one item needs (the loader refuses a
@@ -189,7 +190,7 @@ class Document:
         polygon comes back as its convex pieces). Raises EditRefused with the loader's reason."""
         d = self.definition
         level = {"material": d.get("material", {}), "segments": [_ANCHOR_SEGMENT]}
-        if name == "springs":
+        if name in ("springs", "joints"):
             level["balls"] = d.get("balls", [])
         if name == "segments":
             level["segments"] = [item]
@@ -216,7 +217,7 @@ class Document:
         return refs[0]
 
     def delete(self, refs, label=None):
-        """Remove the items; springs on a removed ball go with it and the others are renumbered."""
+        """Remove the items; springs and joints on a removed ball go with it, the others are renumbered."""
         refs = sorted(set(r for r in refs if self.exists(r)))
         if not refs:
             return
@@ -228,27 +229,16 @@ class Document:
                 after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
         if not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
             raise EditRefused("a level needs at least one wall: add another before deleting the last")
-        if gone["balls"]:
+        if gone["balls"]:                   # springs and joints on a removed ball go with it
             dead = sorted(gone["balls"])
-            springs = after.get("springs", d.get("springs", []))
 
             def renumber(b):
                 return b - sum(1 for k in dead if k < b)
 
-            kept = []
-            for s in springs:
-                if s["a"] in gone["balls"] or (is_index(s["b"]) and s["b"] in gone["balls"]):
-                    continue
-                new = dict(s)
-                new["a"] = renumber(s["a"])
-                if is_index(s["b"]):
-                    new["b"] = renumber(s["b"])
-                if new != s:
-                    self.authorship.derive(new, s)        # renumbered: still the author's spring
-                kept.append(new if new != s else s)
-            after["springs"] = kept
-            if d.get("joints"):                 # joints on a removed ball go too, as springs do
-                after["joints"] = kept_joints(d["joints"], gone["balls"], renumber)
+            for links in ("springs", "joints"):
+                if after.get(links, d.get(links)):
+                    after[links] = kept_links(after.get(links, d[links]), gone["balls"], renumber,
+                                              self.authorship.derive)
         self.apply(label or f"delete {_count(refs)}", after)
         self.selection = []
 
@@ -350,7 +340,7 @@ class Document:
 
     def duplicate(self, refs, offset):
         """Copies of the items moved by ``offset`` (metres), appended; they become the selection.
-        A spring is copied with its copied balls when both ends are duplicated too."""
+        A spring or joint is copied with its copied balls when both ends are duplicated too."""
         refs = [r for r in refs if self.exists(r)]
         if not refs:
             return []
@@ -358,7 +348,7 @@ class Document:
         after, new_refs, ball_map, copied = {}, [], {}, {}
         groups = self.authorship.groups_within(d.get("polygons", []), refs)
         for name in LISTS:
-            mine = [r for r in refs if r[0] == name and name != "springs"]
+            mine = [r for r in refs if r[0] == name and name not in ("springs", "joints")]
             if not mine:
                 continue
             lst = list(d[name])
@@ -370,18 +360,11 @@ class Document:
                 lst.append(translated(name, self.item(ref), offset[0], offset[1]))
                 new_refs.append((name, len(lst) - 1))
             after[name] = lst
-        springs = list(d["springs"])
-        for ref in refs:
-            if ref[0] != "springs":
-                continue
-            s = self.item(ref)
-            if s["a"] in ball_map and (not is_index(s["b"]) or s["b"] in ball_map):
-                new = dict(s, a=ball_map[s["a"]])
-                new["b"] = ball_map[s["b"]] if is_index(s["b"]) else [s["b"][0] + offset[0], s["b"][1] + offset[1]]
-                springs.append(new)
-                new_refs.append(("springs", len(springs) - 1))
-        if len(springs) != len(d["springs"]):
-            after["springs"] = springs
+        for name in ("springs", "joints"):      # a link is copied when its balls are copied too
+            copies = copied_links(d.get(name, []), refs, name, ball_map, offset)
+            if copies:
+                after[name] = list(d[name]) + copies
+                new_refs += [(name, len(d[name]) + k) for k in range(len(copies))]
         self.apply(f"duplicate {_count(refs)}", after)
         for k, (outline, count) in groups:           # a copied non-convex polygon is one too
             self.authorship.group([after["polygons"][copied[k + j]] for j in range(count)],
@@ -415,15 +398,20 @@ class Document:
             return
         d = self.definition
         groups = self.authorship.groups_within(d.get("polygons", []), changes)
-        after = {}
+        before, after = d.get("polygons", []), {}   # the pieces before the edit: apply replaces them
         for (name, i), new in changes.items():
             lst = after.get(name) or list(d[name])
             self.authorship.derive(new, d[name][i])
             lst[i] = new
             after[name] = lst
+        if d.get("joints") and ("balls" in after or "joints" in after):    # joints follow their ends
+            followed = followed_joints(d["joints"], after.get("joints", d["joints"]), d["balls"],
+                                       after.get("balls", d["balls"]), self.authorship.derive)
+            if followed is not None:
+                after["joints"] = followed
         self.apply(label, after, merge)
         if groups:
-            self.authorship.regroup(groups, d["polygons"], after["polygons"], outline_map)
+            self.authorship.regroup(groups, before, after["polygons"], outline_map)
 
     # ------------------------------------------------------------------ non-convex polygons
 
@@ -523,7 +511,7 @@ def _renamed(item, old_key, new_key, value):
 
 def _singular(name):
     return {"polylines": "polyline", "polygons": "polygon", "balls": "ball", "springs": "spring",
-            "spawners": "spawner", "zones": "zone", "segments": "segment"}.get(name, name)
+            "joints": "joint", "spawners": "spawner", "zones": "zone", "segments": "segment"}.get(name, name)
 
 
 def _count(refs):

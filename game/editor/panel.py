@@ -9,6 +9,7 @@ import math
 from game.level import LevelError, loads
 from game.editor.document import EditRefused
 from game.editor.items import ZONE_KINDS, ZONE_SHAPES
+from game.editor.panel_parts import PREFIXES, STATICS, PanelParts, ball_rows, joint_rows, wall_rows
 from game.editor.shapes import arc_points
 from game.physics.integrators import ORDER
 
@@ -51,6 +52,7 @@ class Panel:
     def __init__(self, editor):
         self.ed = editor
         self.prop = 0
+        self.parts = PanelParts(self)   # the joint and moving-wall rows' changes
 
     def title(self):
         """What the property panel is about: "balls[3]", "2 items", "level", "new arc"..."""
@@ -82,6 +84,8 @@ class Panel:
             return self._level_rows()
         name, _ = sel[0]
         item = self.ed.doc.item(sel[0])
+        if name == "joints":
+            return joint_rows(self.ed.doc, item)
         rows = self._point_rows(sel[0], item) if len(sel) == 1 else []
         if name == "zones":
             rows.append(("kind", "kind", None, item["kind"]))
@@ -100,6 +104,9 @@ class Panel:
         if name == "balls":
             other = "density" if "mass" in item else "mass"
             rows.append((f"use {other}", "swap", None, other))
+            rows += ball_rows(self.ed.doc, sel[0][1])
+        if name in STATICS:
+            rows += wall_rows(item)
         return rows
 
     def _point_rows(self, ref, item):
@@ -145,12 +152,13 @@ class Panel:
         sel = self.ed.doc.selection
         up = direction > 0
         try:
-            if key.startswith("arc:"):
+            if key.startswith(PREFIXES):
+                self.parts.step(row, direction, fine)
+            elif key.startswith("arc:"):
                 key = key[4:]
                 step = ARC_STEPS[key] * (0.1 if fine and key != "pieces" else 1)
                 self._set_arc(key, index, value + step * (1 if up else -1))
-                return
-            if key.startswith("level:"):
+            elif key.startswith("level:"):
                 key = key[6:]
                 if key == "integrator":
                     k = (ORDER.index(value) + (1 if up else -1)) % len(ORDER) if value in ORDER else 0
@@ -160,8 +168,7 @@ class Panel:
                 else:
                     step = LEVEL_STEPS[key] * (0.1 if fine and key != "substeps" else 1)
                     self._set_level(key, index, value + step * (1 if up else -1))
-                return
-            if key in PROPORTIONAL:
+            elif key in PROPORTIONAL:
                 ratio = FINE_RATIO if fine else RATIO
                 if value > 0:
                     number = value * ratio if up else value / ratio
@@ -192,6 +199,13 @@ class Panel:
         if row is None:
             return False
         label, key, index, value = row
+        if key.startswith(PREFIXES):
+            try:
+                self.parts.type(row, text)
+            except EditRefused as e:
+                self.ed.message = f"{label}: {e}"
+                return False
+            return True
         if key in ("kind", "shape", "swap", "level:integrator"):
             self.ed.message = f"{label}: use + and - to choose"
             return False

@@ -27,6 +27,19 @@ def arc_points(center, radius, start, end, pieces=None):
     return out, full
 
 
+def arc_from(center, rim):
+    """The arc tool's shape for a drag from ``center`` to ``rim``: that radius, starting
+    at the rim point's angle and turning half a circle counter-clockwise (dragged to the
+    left of the centre: a cup); None for a drag too short."""
+    dx, dy = rim[0] - center[0], rim[1] - center[1]
+    radius = math.hypot(dx, dy)
+    if radius < 1e-3:
+        return None
+    start = round(math.degrees(math.atan2(dy, dx)), 6)
+    return {"center": [float(center[0]), float(center[1])], "radius": round(radius, 9),
+            "start": start, "end": start + 180.0, "pieces": None}
+
+
 def arc_is_full(start, end):
     return abs(float(end) - float(start)) >= 360.0 - 1e-9
 
@@ -66,11 +79,15 @@ def transformed(name, item, point_map, rotate=0.0, factor=1.0):
             new["vel"] = _rotate_vector(item["vel"], rotate)
         if name == "spawners" and "jitter" in item:
             new["jitter"] = item["jitter"] * factor
-    elif name == "springs":
+    elif name in ("springs", "joints"):
         if isinstance(item["b"], list):
             new["b"] = point_map(item["b"])
         if "rest" in item:
             new["rest"] = item["rest"] * factor
+        if name == "joints":            # held points turn and grow with the balls they are on
+            new["length"] = item["length"] * factor
+            for key in ("offset_a", "offset_b"):
+                new[key] = [v * factor for v in _rotate_vector(item[key], rotate)]
     elif name == "zones":
         if "rect" in item:
             (x0, y0), (x1, y1) = item["rect"]

@@ -7,7 +7,8 @@ No pygame here: the mode turns events into calls such as ``press(p, tol)``,
 metres and ``tol`` the pick distance in metres (a few pixels at the camera's scale).
 Every change to the level goes through the Document's undoable edits.
 
-Tools (keys 1-8): select and move, segment, polyline, polygon, ball, spawner, zone, spring.
+Tools (keys 1-9, J, O, P): select and move, segment, polyline, polygon, ball, spawner, zone,
+spring, arc, and the joints rod, rope and pin (game.editor.joint_tool).
 """
 import math
 
@@ -16,17 +17,19 @@ import numpy as np
 from game.physics import geometry
 from game.editor.document import EditRefused
 from game.editor.files import LevelFile
-from game.editor.items import LISTS, ZONE_KINDS, bbox, handles, points_of
+from game.editor.items import LISTS, ZONE_KINDS, bbox, handles, joint_ends, points_of
+from game.editor.joint_tool import JOINT_TOOLS, JointTool
 from game.editor.panel import FINE_RATIO, NUDGE, Panel
-from game.editor.shapes import arc_points
+from game.editor.shapes import arc_from, arc_points
 
-TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc")
-TOOL_KEYS = {str(k + 1): name for k, name in enumerate(TOOLS)}
+TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc") + JOINT_TOOLS
+TOOL_KEYS = {**{str(k + 1): name for k, name in enumerate(TOOLS[:9])}, "j": "rod", "o": "rope", "p": "pin"}
+TOOL_KEY = {name: key.upper() for key, name in TOOL_KEYS.items()}      # the key shown on each button
 GRID = 0.5                  # m: the grid's starting size
 GRID_SIZES = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)   # m: sizes Ctrl+wheel steps through
 PEG_RADIUS = 0.2            # m: a click with the segment tool makes a round peg this big
 DUPLICATE_OFFSET = 0.5      # m: Ctrl+D puts the copy this far right and down
-PICK_ORDER = ("balls", "spawners", "springs", "segments", "polylines", "polygons", "zones")
+PICK_ORDER = ("balls", "spawners", "springs", "joints", "segments", "polylines", "polygons", "zones")
 
 ROTATE_STEP = 15.0          # degrees R turns the selection (Shift: 1 degree)
 SCALE_STEP = 1.1            # . scales the selection up by this, , down (Shift: 1.01)
@@ -61,6 +64,7 @@ class Editor:
         self._merge = 0
         self.panel = Panel(self)    # the property panel: its rows and the keys that change them
         self.files = LevelFile(self)    # saving, the file watcher, a change on disk
+        self.joints = JointTool(self)   # the rod, rope and pin tools
 
     # ------------------------------------------------------------------ tools
 
@@ -70,6 +74,11 @@ class Editor:
         self.tool = name
         self.pending, self.preview, self.box, self._gesture = [], None, None, None
         self.arc = None
+        self.joints.reset()
+
+    def busy(self):
+        """A joint half made, or a pivot to place: Esc drops it (and does not leave)."""
+        return self.joints.start is not None or self.panel.parts.placing
 
     def press(self, p, tol, shift=False):
         """Left button down at p (metres)."""
@@ -77,7 +86,11 @@ class Editor:
         self.cursor = p
         self.message = None
         t = self.tool
-        if t == "select":
+        if self.panel.parts.placing:        # "place pivot" in the panel: this click places it
+            self.panel.parts.place(self.snap(p, tol))
+        elif t in JOINT_TOOLS:
+            self.joints.press(p, tol, shift)
+        elif t == "select":
             self._press_select(p, tol, shift)
         elif t == "arc":
             self.arc = None
@@ -97,6 +110,8 @@ class Editor:
         self.cursor = p
         g = self._gesture
         self.hover = None
+        if self.tool in JOINT_TOOLS:
+            return self.joints.motion(p, tol)
         if g is None:
             if self.tool == "select":
                 self.hover = self.pick(p, tol)
@@ -122,7 +137,7 @@ class Editor:
             elif kind == "box":
                 self.box = (g[1], p)
             elif kind == "draw" and self.tool == "arc":
-                self.arc = self._arc_from(g[1], self.snap(p, tol))
+                self.arc = arc_from(g[1], self.snap(p, tol))
                 self.preview = ("polyline", arc_points(**self.arc)[0]) if self.arc else None
             elif kind == "draw":
                 self.preview = (self.tool, [g[1], self.snap(p, tol)])
@@ -137,11 +152,13 @@ class Editor:
         p = _pt(p)
         self.motion(p, tol)
         g, self._gesture = self._gesture, None
-        self.preview, box, self.box = None, self.box, None
+        self.preview, self.box = None, None
         self.doc.end_merge()
         t = self.tool
         try:
-            if g is not None and g[0] == "box":
+            if t in JOINT_TOOLS:
+                self.joints.release(p, tol, shift)
+            elif g is not None and g[0] == "box":
                 self._select_box(g[1], p, shift)
             elif g is not None and g[0] == "draw" and t == "segment":
                 a, b = g[1], self.snap(p, tol)
@@ -156,7 +173,7 @@ class Editor:
                 else:
                     self.doc.add("zones", {"kind": self.zone_kind, "rect": [a, b]})
             elif g is not None and g[0] == "draw" and t == "arc":
-                self.arc = self._arc_from(g[1], self.snap(p, tol))
+                self.arc = arc_from(g[1], self.snap(p, tol))
                 if self.arc is None:
                     self.message = "drag from the centre out to the arc's start"
                 else:
@@ -180,18 +197,6 @@ class Editor:
             if len(self.pending) >= 2 and self.pending[-1] == self.pending[-2]:
                 self.pending.pop()
             self.finish(closed=False)
-
-    def _arc_from(self, center, rim):
-        """The arc tool's shape for a drag from ``center`` to ``rim``: that radius, starting
-        at the rim point's angle and turning half a circle counter-clockwise (dragged to the
-        left of the centre: a cup); None for a drag too short."""
-        dx, dy = rim[0] - center[0], rim[1] - center[1]
-        radius = math.hypot(dx, dy)
-        if radius < 1e-3:
-            return None
-        start = round(math.degrees(math.atan2(dy, dx)), 6)
-        return {"center": [float(center[0]), float(center[1])], "radius": round(radius, 9),
-                "start": start, "end": start + 180.0, "pieces": None}
 
     def finish(self, closed=False):
         """End the polyline or polygon being clicked (Enter; C closes a polyline); the arc
@@ -327,8 +332,10 @@ class Editor:
         elif name == "k" and self.tool == "zone":
             self.zone_kind = ZONE_KINDS[(ZONE_KINDS.index(self.zone_kind) + 1) % len(ZONE_KINDS)]
             self.message = f"new zones: {self.zone_kind}"
-        elif name == "escape" and (self.pending or self._gesture or self.arc):
+        elif name == "escape" and (self.pending or self._gesture or self.arc or self.busy()):
             self.pending, self.preview, self._gesture, self.box, self.arc = [], None, None, None, None
+            self.joints.reset()
+            self.panel.parts.placing = False
         elif name == "r" and doc.selection:
             self.turn(-ROTATE_STEP if shift else ROTATE_STEP, fine=False)
         elif name in (".", ",") and doc.selection:
@@ -436,7 +443,7 @@ def _num(x):
 
 def _point_word(name):
     return {"segments": "end", "polylines": "point", "polygons": "corner", "balls": "centre",
-            "spawners": "spawner", "springs": "anchor"}.get(name, "point")
+            "spawners": "spawner", "springs": "anchor", "joints": "anchor"}.get(name, "point")
 
 
 class _Index:
@@ -462,7 +469,7 @@ class _Index:
         self.owners = np.asarray(owners, dtype=np.int64)
         self.pieces = {}
         balls = d.get("balls", [])
-        for name in ("balls", "spawners", "segments", "polylines", "polygons", "springs"):
+        for name in ("balls", "spawners", "segments", "polylines", "polygons", "springs", "joints"):
             a, b, r, owner = [], [], [], []
             for i, item in enumerate(d.get(name, [])):
                 if name in ("balls", "spawners"):
@@ -472,6 +479,9 @@ class _Index:
                 elif name == "springs":
                     end = balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"]
                     a.append(balls[item["a"]]["pos"]), b.append(end), r.append(0.0), owner.append(i)
+                elif name == "joints":          # from held point to held point (a pin: one point)
+                    end_a, end_b = joint_ends(item, balls)
+                    a.append(end_a), b.append(end_b), r.append(0.0), owner.append(i)
                 else:
                     q = item["points"]
                     closed = name == "polygons" or item.get("closed", False)

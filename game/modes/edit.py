@@ -32,7 +32,7 @@ CHECK_DELAY = 0.3            # s after the last edit before the level checks run
 CHECK_SECONDS = 3.0          # s: each level check's budget in the editor (it runs beside the game)
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 EDIT_KEYMAP = (
-    ("1 ... 9", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc"),
+    ("1 ... 9, J O P", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc, rod, rope, pin"),
     ("click / shift-click", "select / add to the selection (tool 1)"),
     ("drag", "move the selection, a handle (ends, corners), or box-select on empty space"),
     ("Ctrl+A", "select everything"),
@@ -45,6 +45,11 @@ EDIT_KEYMAP = (
     ("zone tool", "drag a rectangle; K: goal, kill or attractor"),
     ("spring tool", "drag from a ball to a ball or a point"),
     ("arc tool", "drag from the centre to the start (half a circle: a cup); the panel sets angles; Enter"),
+    ("J  O  P", "joint tools: rod, rope, pin"),
+    ("rod / rope tool", "click a ball, then a ball or empty space (an anchor); Shift: hold at the point clicked"),
+    ("pin tool", "click a ball: an axle at its centre, or at the point of the ball clicked"),
+    ("a joint selected", "the panel sets kind, length, offsets, anchor, motor (speed, torque), break force"),
+    ("a wall selected", "the panel sets surface speed, kick, motion; place pivot: then click where it goes"),
     ("R  Shift+R", "turn the selection 15 degrees counter-clockwise / clockwise"),
     (".  ,  (Shift: finer)", "scale the selection up / down by 10 % (1 %)"),
     ("nothing selected", "the panel sets the level: name, description, gravity, bounds, material, integrator, sub-steps"),
@@ -240,7 +245,7 @@ class EditMode(Mode):
             ed.files.resolve("mine" if key == pygame.K_k else "theirs")
         elif key in (pygame.K_TAB, pygame.K_F2):
             self.start_test()
-        elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture):
+        elif key == pygame.K_ESCAPE and not (ed.pending or ed._gesture or ed.busy()):
             self.leave()
         elif key in (pygame.K_h, pygame.K_F1) and not ctrl:
             self.app.push(HelpMode(self.app, EDIT_KEYMAP, "Level editor: keys and mouse"))
@@ -371,7 +376,10 @@ class EditMode(Mode):
         row = self.panel_hit(pos)
         if row is not None:
             self.editor.panel.prop = row
-            self.entry = ("value", "")
+            if self.editor.panel.properties()[row][1] in ("wall:place", "ball:joints"):
+                self.editor.panel.step_prop(+1)     # an action, not a value: a click does it
+            else:
+                self.entry = ("value", "")
             return
         shift = bool(_mods() & pygame.KMOD_SHIFT)
         self.editor.press(self.world_point(pos), self.tol(), shift=shift)

@@ -8,14 +8,15 @@ import os
 import numpy as np
 import pygame
 
-from game.editor.items import handles
-from game.editor.tools import TOOLS
+from game.editor.items import handles, is_pin, joint_ends
+from game.editor.motion import ghosts, moved
+from game.editor.tools import TOOL_KEY, TOOLS
 from game.draw.hud import HINT_HEIGHT, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError
 from game.draw.theme import EDITOR_DIM, TEXT, WARN
 
 TOOLBAR_TOP = 8              # px
-BUTTON_SIZE = (84, 30)       # px: a toolbar button
+BUTTON_SIZE = (76, 30)       # px: a toolbar button (twelve fit a window 1,000 px wide)
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
@@ -38,6 +39,11 @@ BOX = (255, 220, 90)
 PANEL_BG = (12, 14, 20, 225)
 BUTTON_BG = (34, 38, 50)
 BUTTON_ON = (70, 120, 200)
+GHOST = (105, 120, 190)      # a moving wall's path: where it will be (its poses, faint)
+GHOST_NOW = (190, 210, 255)  # where it is now in the motion playing while the editor is paused
+CONVEYOR = (120, 230, 200)   # a conveyor's chevrons, along its surface's motion
+KICK = (255, 150, 70)        # a bumper's ring
+CHEVRON_PX = 40              # px between a conveyor's chevrons
 
 
 class EditView:
@@ -45,6 +51,7 @@ class EditView:
 
     def __init__(self, mode):
         self.mode = mode
+        self._moving_key, self._moving = None, []     # the walls that move, surf or kick: (list, index)
 
     @property
     def app(self):
@@ -68,6 +75,7 @@ class EditView:
             return
         camera = app.camera
         app.renderer.draw(surface, self.mode.shown_world(), camera)
+        self.draw_moving_walls(surface)
         self.draw_selection(surface)
         self.draw_preview(surface)
         self.draw_markers(surface)
@@ -118,6 +126,14 @@ class EditView:
             pygame.draw.lines(surface, colour, closed, pts, width + 1)
         elif name in ("balls", "spawners"):
             pygame.draw.circle(surface, colour, px(item["pos"]), min(item["radius"] * scale, MAX_PX) + 4, width)
+        elif name == "joints":
+            a, b = (px(p) for p in joint_ends(item, self.doc.definition["balls"]))
+            if is_pin(name, item) or a == b:
+                pygame.draw.circle(surface, colour, a, 7, width)
+            else:
+                pygame.draw.line(surface, colour, a, b, width + 2)
+                for end in (a, b):
+                    pygame.draw.circle(surface, colour, end, 5, width)
         elif name == "springs":
             balls = self.doc.definition["balls"]
             a = px(balls[item["a"]]["pos"])
@@ -159,7 +175,8 @@ class EditView:
                 (ax, ay), (bx, by) = screen
                 pygame.draw.rect(surface, PREVIEW, pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)), 2)
             elif len(screen) >= 2:
-                pygame.draw.lines(surface, PREVIEW, kind == "polygon" and len(screen) > 2, screen, 2)
+                pygame.draw.lines(surface, PREVIEW, kind == "polygon" and len(screen) > 2, screen,
+                                  4 if kind == "joint" and ed.tool == "rod" else 2)
             for p in screen:
                 pygame.draw.circle(surface, PREVIEW, p, 4)
         if ed.box is not None:
@@ -173,6 +190,67 @@ class EditView:
             pygame.draw.circle(surface, SNAP, p, 6, 2)
             if not ed.snapped[1].startswith("grid"):
                 self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, SIZE_SMALL)
+
+    def draw_moving_walls(self, surface):
+        """Each moving wall's path as a faint ghost of its poses (a rotor over a turn, a slider
+        to its far end, a flipper up), the wall where its motion has it now (the motion plays
+        while the editor is paused), its pivot; a conveyor's chevrons along its surface."""
+        d, now = self.doc.definition, self.app.time
+        selected = set(self.doc.selection)
+        key = (self.doc._state(), id(d))
+        if self._moving_key != key:         # which walls move: found once per edit, not per frame
+            self._moving_key = key
+            self._moving = [(name, i) for name in ("segments", "polylines", "polygons")
+                            for i, item in enumerate(d.get(name, []))
+                            if "motion" in item or item.get("surface_speed") or item.get("kick")]
+        for name, i in self._moving:
+            item = d[name][i]
+            motion = item.get("motion")
+            if item.get("surface_speed"):
+                self._chevrons(surface, name, item)
+            if item.get("kick"):
+                self._outline(surface, name, self._drawn_item((name, i)), KICK, 2)
+            if motion is None:
+                continue
+            drawn = self._drawn_item((name, i))
+            if name == "polygons" and drawn is not item and self.doc.group_of((name, i))[1] != i:
+                continue                    # a non-convex polygon: its first piece draws the outline
+            for ghost in ghosts(name, drawn):
+                self._thin(surface, name, ghost, GHOST)
+            self._thin(surface, name, moved(name, drawn, now), GHOST_NOW, 2 if (name, i) in selected else 1)
+            if "pivot" in motion:
+                x, y = self._px(motion["pivot"])
+                pygame.draw.circle(surface, GHOST_NOW, (x, y), 6, 2)
+                pygame.draw.line(surface, GHOST_NOW, (x - 9, y), (x + 9, y))
+                pygame.draw.line(surface, GHOST_NOW, (x, y - 9), (x, y + 9))
+
+    def _thin(self, surface, name, item, colour, width=1):
+        """A wall's centre line (a round peg: its circle), thin whatever its radius: a ghost."""
+        if name == "segments" and item["a"] == item["b"]:
+            pygame.draw.circle(surface, colour, self._px(item["a"]), max(2, item["radius"] * self.app.camera.scale), width)
+        elif name == "segments":
+            pygame.draw.line(surface, colour, self._px(item["a"]), self._px(item["b"]), width)
+        else:
+            self._outline(surface, name, item, colour, width - 1)
+
+    def _chevrons(self, surface, name, item):
+        """Chevrons every CHEVRON_PX px along a conveyor's pieces, pointing the way its surface moves."""
+        pts = [item["a"], item["b"]] if name == "segments" else list(item["points"])
+        if name == "polygons" or item.get("closed"):
+            pts = pts + [pts[0]]
+        sign = 1.0 if item["surface_speed"] > 0 else -1.0
+        for p, q in zip(pts, pts[1:]):
+            a, b = np.asarray(self._px(p)), np.asarray(self._px(q))
+            length = float(np.hypot(*(b - a)))
+            if length < 1.0:
+                continue
+            u = (b - a) / length * sign
+            n = np.array((-u[1], u[0]))
+            for k in range(1, int(length // CHEVRON_PX) + 1):
+                c = a + (b - a) * (k * CHEVRON_PX / (length + CHEVRON_PX))
+                tip = c + 5 * u
+                pygame.draw.lines(surface, CONVEYOR, False,
+                                  [tuple(tip - 9 * u + 6 * n), tuple(tip), tuple(tip - 9 * u - 6 * n)], 2)
 
     def draw_markers(self, surface):
         """A ring with "!" at each finding; its reason beside it when there are few (moved
@@ -219,7 +297,7 @@ class EditView:
         for k, (rect, tool) in enumerate(zip(self.mode.toolbar_rects(), TOOLS)):
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, EDITOR_DIM, rect, 1, border_radius=4)
-            s = self.app.hud.text(f"{k + 1} {tool}", SIZE_SMALL, TEXT)
+            s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_SMALL, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 
     def draw_panel(self, surface):

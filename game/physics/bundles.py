@@ -46,10 +46,14 @@ Impulses = namedtuple("Impulses", "key pn pt pr")
 # materials; the grid that lists them by cell: start (cells + 1,) and index int64, cell m, its
 # origin (ox, oy) m and size (ncx, ncy) cells.
 # Moving walls (game.physics.motion): moving (M,) bool, surface and kick (M,) m/s, the sub-step's
-# rigid map of each capsule (mcos, msin, mcx, mcy, mdx, mdy), omega rad/s and inv_h 1/s.
+# rigid map of each capsule (mcos, msin, mcx, mcy, mdx, mdy), omega rad/s and inv_h 1/s. In a
+# one-call tick (game.physics.step.wall_steps, compiled.walls): poses (S, 13, M), each sub-step's
+# pose arrays (compiled.walls.POSE_FIELDS), empty where no wall moves; work (3 S,) J and kicks (1,)
+# int64, which the tick writes (each sub-step's work of its first sweep, its contacts and its
+# second sweep; the kicks in all); at (1,) int64, the sub-step the tick is in.
 Statics = namedtuple("Statics", "ax ay bx by radius nx ny polygon box restitution friction rolling "
                                 "start index cell ox oy ncx ncy "
-                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h")
+                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h poses work kicks at")
 
 # A ball grid (collide.Grid): cell m, origin (ox, oy), size (ncx, ncy) cells, the bounds it
 # covers (lo_x, lo_y) .. (hi_x, hi_y) m.
@@ -92,13 +96,6 @@ TickResult = namedtuple("TickResult", "pos vel angle spin contacts found found_a
                                       "points speeds refinds resting")
 
 
-# Moving walls in a one-call tick (game.physics.compiled.walls): on, whether the level has any;
-# poses (S, 13, M), each sub-step's Statics arrays (compiled.walls.POSE_FIELDS) as motion.Motions
-# .apply sets them; work (3 S,) J and kicks (1,) int64, written by the tick: each sub-step's work
-# of its first sweep, its contacts and its second sweep, and the kicks in all.
-WallSteps = namedtuple("WallSteps", "on poses work kicks")
-
-
 def world_balls(world):
     """The Balls bundle of a World: its own arrays (what a writer writes, the world sees)."""
     return Balls(*(getattr(world, name) for name in Balls._fields))
@@ -136,7 +133,8 @@ def statics(st):
     one = np.zeros(1)
     g = st.grid
     walls = dict(moving=st.moving, surface=st.surface, kick=st.kick, mcos=st.mcos, msin=st.msin, mcx=st.mcx,
-                 mcy=st.mcy, mdx=st.mdx, mdy=st.mdy, omega=st.omega, inv_h=float(st.inv_h))
+                 mcy=st.mcy, mdx=st.mdx, mdy=st.mdy, omega=st.omega, inv_h=float(st.inv_h),
+                 poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64), at=np.zeros(1, np.int64))
     if g is None:                       # no grid yet: nothing is listed (start, index say so)
         return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny,
                        polygon=st.polygon, box=st.box, restitution=st.restitution if len(st) else one,

@@ -137,14 +137,14 @@ def tick_compiled(world, dt, fused):
     else:
         none = np.zeros(0, np.int64)
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
-    walls = wall_steps(world, dt, fused)
-    r = fused.tick(balls, world.forces.packed(), bundles.statics(world.statics), bundles.grid_frame(world.grid),
+    statics = wall_steps(world, dt, fused)
+    r = fused.tick(balls, world.forces.packed(), statics, bundles.grid_frame(world.grid),
                    step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
-                   margin, world.solver._warm, walls)
-    if walls.on:                        # moving walls: the work and kicks, in the sub-steps' order
-        for work in walls.work.tolist():
+                   margin, world.solver._warm)
+    if len(statics.poses):              # moving walls: the work and kicks, in the sub-steps' order
+        for work in statics.work.tolist():
             world.wall_work += work
-        world.kicks += int(walls.kicks[0])
+        world.kicks += int(statics.kicks[0])
     world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
     world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
     world.solver._warm = r.warm
@@ -158,13 +158,14 @@ def tick_compiled(world, dt, fused):
 
 
 def wall_steps(world, dt, fused):
-    """The one-call tick's bundles.WallSteps: where walls move, each sub-step's poses as
-    motion.Motions.apply sets them (the statics left at the last, as the sub-step by sub-step
-    path leaves them); else nothing to set."""
+    """The one-call tick's bundles.Statics: where walls move (or belts run, bumpers kick), with
+    each sub-step's poses as motion.Motions.apply sets them in ``poses`` (the statics left at
+    the last, as the sub-step by sub-step path leaves them) and room for their work and kicks;
+    else as bundles.statics gives it."""
     substeps = world.substeps
     st = world.statics
     if not st.walls:
-        return fused.WK.no_walls(substeps)
+        return bundles.statics(st)
     h = dt / substeps
     fields = fused.WK.POSE_FIELDS
     poses = np.empty((substeps, len(fields), max(1, len(st))))
@@ -173,7 +174,7 @@ def wall_steps(world, dt, fused):
             world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
         for f, name in enumerate(fields):
             poses[k, f, :len(st)] = getattr(st, name)
-    return bundles.WallSteps(on=True, poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
+    return bundles.statics(st)._replace(poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
 
 
 def candidates_kept(world):

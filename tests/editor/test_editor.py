@@ -74,7 +74,7 @@ POINT = st.tuples(st.integers(-20, 60), st.integers(-20, 40)).map(lambda t: [t[0
 @st.composite
 def edit_step(draw):
     kind = draw(st.sampled_from(["ball", "segment", "peg", "polyline", "polygon", "spawner", "zone",
-                                 "spring", "delete", "move", "handle", "property", "duplicate",
+                                 "spring", "joint", "delete", "move", "handle", "property", "duplicate",
                                  "shape", "new", "top"]))
     return kind, draw(POINT), draw(POINT), draw(st.integers(0, 1000)), draw(st.floats(0, 3))
 
@@ -106,8 +106,15 @@ def apply_step(doc, step):
         elif kind == "spring" and d["balls"]:
             a = k % len(d["balls"])
             doc.add("springs", {"a": a, "b": q if k % 2 or len(d["balls"]) < 2 else (a + 1) % len(d["balls"])})
+        elif kind == "joint" and d["balls"]:      # a rod, rope or pin; to a ball or an anchor
+            a = k % len(d["balls"])
+            b = q if k % 2 or len(d["balls"]) < 2 else (a + 1) % len(d["balls"])
+            joint = [{"kind": "rod", "a": a, "b": b}, {"kind": "rope", "a": a, "b": b, "length": 1 + x},
+                     {"kind": "rod", "a": a, "b": d["balls"][a]["pos"], "length": 0.0,
+                      "motor": {"speed": x, "torque": 5.0}, "break": 10 + x}][k % 3]
+            doc.add("joints", joint)
         elif kind == "delete":
-            refs = [r for r in (some(n) for n in LISTS[k % 7:k % 7 + 2]) if r]
+            refs = [r for r in (some(n) for n in LISTS[k % len(LISTS):k % len(LISTS) + 2]) if r]
             doc.delete(refs)
         elif kind == "move":
             refs = [r for r in (some(n) for n in LISTS) if r][: 1 + k % 5]
@@ -691,7 +698,7 @@ def test_every_tool_through_events_makes_what_it_should(game):
     mouse_click(game, (3, 5))                              # select the new ball, delete it
     press_key(game, pygame.K_DELETE)
     assert len(d()["balls"]) == n["balls"]
-    assert [len(d()[k]) - n[k] for k in LISTS] == [2, 1, 1, 0, 0, 1, 1]
+    assert [len(d()[k]) - n[k] for k in LISTS] == [2, 1, 1, 0, 0, 0, 1, 1]
     frames(game, 2)                                        # draws all of it
 
 

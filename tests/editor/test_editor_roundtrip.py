@@ -296,3 +296,19 @@ def test_the_players_rules_par_solution_and_hold_survive_an_edit_and_a_sandbox_g
             assert written.get(key) == doc.get(key), key
         assert written["zones"] == doc["zones"]
         assert written["balls"][0]["pos"] == [5 + NUDGE, 5]
+
+
+def test_an_edited_item_keeps_its_author_s_keys_order_and_numbers_as_written():
+    """Authorship: an item an edit changed is written with the author's keys in the author's
+    order and each number the edit left as the author wrote it (the branch that did this sat
+    unreachable after a ``continue``, so an edited item was written afresh: 8 became 8.0)."""
+    author = {"format": 1, "segments": [{"radius": 0.3, "// why": "a ramp", "b": [12, 6], "a": [4, 8]}],
+              "balls": [{"radius": 0.25, "pos": [5, 15]}], "joints": [{"b": [5, 17], "kind": "rope", "length": 2, "a": 0}]}
+    doc = Document(loads(json.dumps(author), "a.json"), None, json.loads(json.dumps(author)))
+    doc.move([("segments", 0), ("balls", 0)], (1.5, 0))
+    doc.move([("joints", 0)], (0, 0.5))
+    out = doc.authored()
+    assert json.dumps(out["segments"][0]) == json.dumps({"radius": 0.3, "// why": "a ramp", "b": [13.5, 6], "a": [5.5, 8]})
+    assert json.dumps(out["balls"][0]) == json.dumps({"radius": 0.25, "pos": [6.5, 15]})
+    assert json.dumps(out["joints"][0]) == json.dumps({"b": [5, 17.5], "kind": "rope", "length": 2, "a": 0})
+    assert loads(json.dumps(out), "b.json") == doc.definition

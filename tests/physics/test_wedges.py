@@ -214,7 +214,8 @@ def test_keep_sides_compiled_twin_gives_the_same_bits_and_leaves_no_centre_acros
     rows = bundles.ContactRows(a=a, b=np.where(static >= 0, balls, a), static=static, key=np.arange(contacts),
                                order=np.arange(contacts), colour_start=np.array([0, contacts]), nx=z, ny=z, depth=z,
                                base=z, separation=z, ax=z, ay=z, ra=z, rb=z, mass_n=z, mass_t=z, mass_r=z,
-                               restitution=z, friction=z, rolling=z, pn=z, pt=z, pr=z, approach=z, scale_a=z, scale_b=z)
+                               restitution=z, friction=z, rolling=z, pn=z, pt=z, pr=z, approach=z, scale_a=z, scale_b=z,
+                               wvx=z, wvy=z, wspin=z, kick=z, jn=z, jt=z)
     outs = []
     for keep_sides in (solver.keep_sides, COMPILED.kernels.keep_sides):
         p, v = pos.copy(), vel.copy()

@@ -146,13 +146,14 @@ def _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid, 
 
 
 @njit(cache=True)
-def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm,
-             walls, k_sub):
+def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
     """One World._substep of the bundles.Balls ``balls`` (``ext``: their (N + 1,) inverse
     masses and moments, radii and materials); the rest: the bundles of ``tick``. Returns a
     bundles.TickResult of this sub-step (its ``refinds`` 1 where the candidates were found
-    afresh, its ``resting`` empty). Moving walls (``walls``: bundles.WallSteps, ``k_sub`` this
-    sub-step's index): their contacts' fields and work as game.physics.step.substep does."""
+    afresh, its ``resting`` empty). Moving walls (statics.poses not empty, statics.at[0] this
+    sub-step): their contacts' fields and work as game.physics.step.substep does."""
+    walls = statics.poses.shape[0] > 0
+    k_sub = statics.at[0]
     w, inv_i, e_radius, e_rest, e_fric, e_roll = ext
     pos, vel, angle, spin, radius = balls.pos, balls.vel, balls.angle, balls.spin, balls.radius
     h, threshold = step.h, solve_params.threshold
@@ -175,11 +176,11 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     acc_x[n] = 0.0
     acc_y[n] = 0.0
     # 2. Sweep fast balls against the statics.
-    swept_vel = vel.copy() if walls.on else vel             # moving walls: the sweep's work
+    swept_vel = vel.copy() if walls else vel                # moving walls: the sweep's work
     fast, hits = CK.sweep(prev, pos, vel, radius, balls.restitution, balls.friction, step.ccd_fraction, threshold,
                           statics)
-    if walls.on:
-        _walls_account(walls, 3 * k_sub, WK.sweep_work(statics, pos, swept_vel, vel, balls.inv_mass, radius, fast,
+    if walls:
+        _walls_account(statics, 3 * k_sub, WK.sweep_work(statics, pos, swept_vel, vel, balls.inv_mass, radius, fast,
                                                        hits))
     # 3. Collide: the candidates, then this sub-step's contacts (Solver.prepare).
     found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
@@ -207,7 +208,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     if not solve_params.warm_start:
         warm = Impulses(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
     c = PK.prepare_contacts(i, j, Touches(bi, s, snx, sny, sdepth), columns, statics, warm, contact_params)
-    if walls.on:                                            # moving walls (contacts.wall_rows)
+    if walls:                                               # moving walls (contacts.wall_rows)
         WK.wall_rows(c, columns, statics, contact_params.h_move)
     # 4. Respond (Solver.solve).
     # The positions the solve starts from (the second sweep's): pos itself where the solve
@@ -236,13 +237,13 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
         w_n[c.order[e]] = c.pn[e]
         w_t[c.order[e]] = c.pt[e]
         w_r[c.order[e]] = c.pr[e]
-    if walls.on:                                            # moving walls: the contacts' work
-        _walls_account(walls, 3 * k_sub + 1, WK.contact_work(c))
-    swept_vel = vel.copy() if walls.on else vel
+    if walls:                                               # moving walls: the contacts' work
+        _walls_account(statics, 3 * k_sub + 1, WK.contact_work(c))
+    swept_vel = vel.copy() if walls else vel
     again, again_hits = CK.sweep(solved_from, pos, vel, radius, balls.restitution, balls.friction, step.ccd_fraction,
                                  threshold, statics)
-    if walls.on:
-        _walls_account(walls, 3 * k_sub + 2, WK.sweep_work(statics, pos, swept_vel, vel, balls.inv_mass, radius,
+    if walls:
+        _walls_account(statics, 3 * k_sub + 2, WK.sweep_work(statics, pos, swept_vel, vel, balls.inv_mass, radius,
                                                            again, again_hits))
     SK.keep_sides(c, statics, prev, pos, vel)      # Solver.keep_sides: no centre across a wall it touches
     # 5. Events: impacts (Contacts.points on the loud contacts).
@@ -265,22 +266,22 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
 
 
 @njit(cache=True)
-def _walls_account(walls, at, work_kicks):
-    """A sub-step's work (J) into walls.work[at], its kicks added to walls.kicks[0]."""
-    walls.work[at] = work_kicks[0]
-    walls.kicks[0] += work_kicks[1]
+def _walls_account(statics, at, work_kicks):
+    """A sub-step's work (J) into statics.work[at], its kicks added to statics.kicks[0]."""
+    statics.work[at] = work_kicks[0]
+    statics.kicks[0] += work_kicks[1]
 
 
 @njit(cache=True, nogil=True)   # lets go of the interpreter's lock: game.app.loop draws meanwhile
-def tick(balls, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm, walls):
+def tick(balls, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm):
     """``step.substeps`` sub-steps of ``step.h`` seconds (World._substep each), on copies of the
     world's balls (bundles.Balls), under the force field ``field`` (bundles.ForceField), the
     statics (bundles.Statics), in the ball grid ``grid`` (bundles.GridFrame), with the
     constants ``step`` (bundles.StepConstants), ``contact_params`` and ``solve_params``
     (bundles.ContactParams, SolveParams); the candidates ``found`` (i, j, bi, s) found at
     ``found_at`` (N, 2) with ``margin`` (N,) (empty: none yet); the warm start ``warm``
-    (bundles.Impulses); ``walls`` (bundles.WallSteps): moving walls' poses a sub-step, set
-    before each, and their work and kicks, written.
+    (bundles.Impulses). Moving walls: statics.poses holds each sub-step's pose, set before
+    it (compiled.walls.set_pose); their work and kicks go to statics.work and kicks.
 
     Returns a bundles.TickResult: the balls' new state, the last sub-step's contacts, the
     candidates, the warm start, the last sub-step's start positions, fast balls and their
@@ -298,20 +299,19 @@ def tick(balls, field, statics, grid, step, contact_params, solve_params, found,
     # The last sub-step runs after the loop: numba types what a loop leaves behind only if it
     # is bound before it, and these bundles are made by the sub-step itself.
     for k in range(step.substeps - 1):
-        if walls.on:
-            WK.set_pose(statics, walls.poses, k)
+        if statics.poses.shape[0] > 0:
+            WK.set_pose(statics, statics.poses, k)
         r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
-                     warm, walls, k)
+                     warm)
         moving = Balls(r.pos, r.vel, r.angle, r.spin, balls.radius, balls.inv_mass, balls.inv_inertia,
                        balls.restitution, balls.friction, balls.rolling, balls.ids)
         found, found_at, margin, warm = r.found, r.found_at, r.margin, r.warm
         all_points = _append_rows(all_points, r.points)
         all_speeds = np.concatenate((all_speeds, r.speeds))
         refinds += r.refinds
-    if walls.on:
-        WK.set_pose(statics, walls.poses, step.substeps - 1)
-    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm,
-                 walls, step.substeps - 1)
+    if statics.poses.shape[0] > 0:
+        WK.set_pose(statics, statics.poses, step.substeps - 1)
+    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, warm)
     all_points = _append_rows(all_points, r.points)
     all_speeds = np.concatenate((all_speeds, r.speeds))
     refinds += r.refinds
@@ -378,4 +378,4 @@ def warm_up():
     none = np.zeros(0, np.int64)
     tick(bundles.contiguous(balls), Forces(defaults.GRAVITY, 0.0).packed(), bundles.statics(statics),
          bundles.grid_frame(grid), step, contact_params(h_move), solve_params(SolverOptions(), h, h_move),
-         (none, none, none, none), np.zeros((0, 2)), np.zeros(0), no_warm(), WK.no_walls(step.substeps))
+         (none, none, none, none), np.zeros((0, 2)), np.zeros(0), no_warm())

@@ -5,8 +5,8 @@ tick serves levels with moving walls, conveyors and bumpers to the bit.
 
 The walls' poses are not computed here: game.physics.step.tick_compiled computes every
 sub-step's pose with game.physics.motion before the call (one implementation of the motion's
-mathematics) and hands them in a bundles.WallSteps; ``set_pose`` copies sub-step k's into the
-Statics arrays."""
+mathematics) and hands them in the Statics bundle's ``poses``; ``set_pose`` copies sub-step k's
+into the Statics arrays."""
 import numpy as np
 from numba import njit
 
@@ -21,8 +21,9 @@ POSE_FIELDS = ("ax", "ay", "bx", "by", "nx", "ny", "mcos", "msin", "mcx", "mcy",
 
 @njit(cache=True)
 def set_pose(statics, poses, k):
-    """Sub-step k's poses (WallSteps.poses[k], rows in POSE_FIELDS order) into ``statics``
-    (bundles.Statics, the world's arrays), in place."""
+    """Sub-step k's poses (statics.poses[k], rows in POSE_FIELDS order) into ``statics``
+    (bundles.Statics, the world's arrays), in place; statics.at[0] = k."""
+    statics.at[0] = k
     rows = (statics.ax, statics.ay, statics.bx, statics.by, statics.nx, statics.ny, statics.mcos, statics.msin,
             statics.mcx, statics.mcy, statics.mdx, statics.mdy, statics.omega)
     m = poses.shape[2]
@@ -127,12 +128,6 @@ def sweep_work(statics, pos, vel_before, vel_after, inv_mass, radius, fast, hits
         if statics.kick[pick] > 0.0:
             kicks += 1
     return work, kicks
-
-
-def no_walls(substeps):
-    """The WallSteps of a tick without moving walls (nothing to set, nothing to count)."""
-    return bundles.WallSteps(on=False, poses=np.zeros((1, len(POSE_FIELDS), 1)), work=np.zeros(3 * substeps),
-                             kicks=np.zeros(1, np.int64))
 
 
 # The kernels here read the bundles' fields by name and link compiled.collide's.

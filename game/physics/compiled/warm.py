@@ -46,7 +46,9 @@ def warm_up(kernels, part=None):
                               rolling=np.zeros(1), start=start, index=np.zeros(1, np.int64), cell=1.0, ox=-2.0,
                               oy=-2.0, ncx=8, ncy=6, moving=np.zeros(1, np.bool_), surface=np.zeros(1),
                               kick=np.zeros(1), mcos=np.ones(1), msin=np.zeros(1), mcx=np.zeros(1), mcy=np.zeros(1),
-                              mdx=np.zeros(1), mdy=np.zeros(1), omega=np.zeros(1), inv_h=0.0)
+                              mdx=np.zeros(1), mdy=np.zeros(1), omega=np.zeros(1), inv_h=0.0,
+                              poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64),
+                              at=np.zeros(1, np.int64))
     h = 1 / 240
     h_move = 0.5 * h
 

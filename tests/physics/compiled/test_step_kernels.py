@@ -178,19 +178,22 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 @needs_kernels
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of compiled/collide.py, contacts.py, solver.py, integrators.py and forces.py into itself
-    and reads the bundles' fields by name (game/physics/bundles.py), so its cache index carries
-    their stamps too; so does each kernel's (prepare_contacts: also collide.py's, whose counting
-    sort it links)."""
+    of compiled/collide.py, contacts.py, solver.py, integrators.py, forces.py and walls.py into
+    itself and reads the bundles' fields by name (game/physics/bundles.py), so its cache index
+    carries their stamps too; so does each kernel's (prepare_contacts and the solver's: also
+    collide.py's, whose counting sort and carried point they link)."""
     from game.physics import bundles
-    from game.physics.compiled import collide, contacts, forces, integrators, solver, stamps, step as _step_kernels
+    from game.physics.compiled import (collide, contacts, forces, integrators, solver, stamps, step as _step_kernels,
+                                       walls)
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[0] == stamps.source_stamp(_step_kernels.__file__)
     assert stamp[1:] == tuple(stamps.source_stamp(m.__file__)
-                              for m in (collide, contacts, solver, integrators, forces, bundles))
-    assert contacts.prepare_contacts._cache._cache_file._source_stamp[1:] == tuple(
-        stamps.source_stamp(m.__file__) for m in (collide, bundles))
-    for kernel in (collide.sweep, solver.solve, forces.step):
+                              for m in (collide, contacts, solver, integrators, forces, walls, bundles))
+    for kernel in (contacts.prepare_contacts, solver.solve, walls.wall_rows):
+        assert kernel._cache._cache_file._source_stamp[1:] == tuple(
+            stamps.source_stamp(m.__file__) for m in ((collide, bundles) if kernel is contacts.prepare_contacts
+                                                      else (bundles, collide)))
+    for kernel in (collide.sweep, forces.step):
         assert kernel._cache._cache_file._source_stamp[1:] == (stamps.source_stamp(bundles.__file__),)
 
 
