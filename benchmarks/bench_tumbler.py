@@ -3,6 +3,7 @@ balls, this engine against pymunk with a kinematic box in the same run.
 
     python benchmarks/bench_tumbler.py                     # 1,000 balls, 300 ticks after 60
     python benchmarks/bench_tumbler.py --balls 400 --ticks 120 --json
+    python benchmarks/bench_tumbler.py --level levels/31_tumbler.json   # the shipped level, both engines
 
 The box: inner half-width H = 0.6 sqrt(N) m (the balls fill about a third of it), walls
 capsules of radius 0.25 m whose inner faces lie on the box, turning at 0.5 rad/s about the
@@ -34,6 +35,64 @@ def scene(n):
     c = half + WALL
     box = [(-c, -c), (c, -c), (c, c), (-c, c), (-c, -c)]
     return half, balls, box
+
+
+def level_scene(path):
+    """The shipped tumbler as this benchmark's scene: (doc, half, ball centres relative to the
+    pivot, box corners relative to the pivot (closed), ball radius, wall radius, speed rad/s,
+    restitution, friction, gravity (2,))."""
+    from game.level import load
+    doc = load(path)
+    box = doc["polylines"][0]
+    motion = box["motion"]
+    pivot = np.asarray(motion["pivot"], float)
+    corners = np.asarray(box["points"], float) - pivot
+    half = float(np.abs(corners).max()) - float(box["radius"])
+    balls = np.asarray([b["pos"] for b in doc["balls"]], float) - pivot
+    material = doc["material"]
+    return (doc, half, balls, np.vstack((corners, corners[:1])), float(doc["balls"][0]["radius"]),
+            float(box["radius"]), float(motion["speed"]), float(material["restitution"]),
+            float(material["friction"]), np.asarray(doc["gravity"], float))
+
+
+def run_level(path, ticks, warmup, execution):
+    """The shipped level in this engine and in pymunk (a kinematic box turning about the pivot,
+    the same balls, radii, material and gravity): (ours ms, ours left, execution, pymunk ms,
+    pymunk left)."""
+    import pymunk
+    from game.physics.world import World
+    doc, half, balls, box, radius, wall, speed, e, mu, gravity = level_scene(path)
+    pivot = np.asarray(doc["polylines"][0]["motion"]["pivot"], float)
+    world = World.from_level(doc, execution=execution)
+    ours = time_ticks(lambda: world.step(TICK), ticks, warmup)
+    ours_left = left_the_box(world.pos - pivot, world.time, half, speed)
+    space = pymunk.Space()
+    space.gravity = tuple(gravity)
+    space.iterations = 10
+    kinematic = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+    kinematic.angular_velocity = speed
+    space.add(kinematic)
+    for a, b in zip(box[:-1], box[1:]):
+        seg = pymunk.Segment(kinematic, tuple(a), tuple(b), wall)
+        seg.elasticity, seg.friction = math.sqrt(e), math.sqrt(mu)
+        space.add(seg)
+    bodies = []
+    for p in balls:
+        mass = math.pi * radius * radius                   # density 1, as the level's balls
+        body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
+        body.position = tuple(p)
+        shape = pymunk.Circle(body, radius)
+        shape.elasticity, shape.friction = math.sqrt(e), math.sqrt(mu)
+        space.add(body, shape)
+        bodies.append(body)
+    clock = [0.0]
+
+    def tick():
+        space.step(TICK)
+        clock[0] += TICK
+    theirs = time_ticks(tick, ticks, warmup)
+    pos = np.array([tuple(b.position) for b in bodies], float)
+    return ours, ours_left, world.execution, theirs, left_the_box(pos, clock[0], half, speed)
 
 
 def run_ours(n, ticks, warmup, execution):
@@ -81,9 +140,9 @@ def run_pymunk(n, ticks, warmup):
     return ms, left_the_box(pos, clock[0], half)
 
 
-def left_the_box(pos, time, half):
-    """How many balls are outside the box, in its frame (it turned SPEED * time)."""
-    c, s = math.cos(-SPEED * time), math.sin(-SPEED * time)
+def left_the_box(pos, time, half, speed=SPEED):
+    """How many balls are outside the box, in its frame (it turned speed * time)."""
+    c, s = math.cos(-speed * time), math.sin(-speed * time)
     local = pos @ np.array([[c, s], [-s, c]])
     return int(np.count_nonzero(np.abs(local).max(axis=1) > half))
 
@@ -95,10 +154,16 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=60)
     p.add_argument("--execution", default="compiled", choices=("compiled", "numpy"))
     p.add_argument("--json", action="store_true")
+    p.add_argument("--level", help="a tumbler level (levels/31_tumbler.json): its box, balls and material "
+                                   "in both engines, instead of --balls")
     a = p.parse_args(argv)
-    ours, ours_left, ran = run_ours(a.balls, a.ticks, a.warmup, a.execution)
-    theirs, theirs_left = run_pymunk(a.balls, a.ticks, a.warmup)
-    out = {"balls": a.balls, "ticks": a.ticks, "ours_ms": summary_ms(ours), "ours_execution": ran,
+    if a.level:
+        ours, ours_left, ran, theirs, theirs_left = run_level(a.level, a.ticks, a.warmup, a.execution)
+        a.balls = len(level_scene(a.level)[2])
+    else:
+        ours, ours_left, ran = run_ours(a.balls, a.ticks, a.warmup, a.execution)
+        theirs, theirs_left = run_pymunk(a.balls, a.ticks, a.warmup)
+    out = {"level": a.level, "balls": a.balls, "ticks": a.ticks, "ours_ms": summary_ms(ours), "ours_execution": ran,
            "ours_left_box": ours_left, "pymunk_ms": summary_ms(theirs), "pymunk_left_box": theirs_left,
            "ratio": float(np.median(ours) / np.median(theirs)), "machine": machine_info()}
     if a.json:

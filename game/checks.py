@@ -28,6 +28,16 @@ The checks:
 - **short**: a segment, polyline piece or polygon edge shorter than 1 mm but not zero (a
   round peg, both ends equal with a radius, is meant): to the step it is a point, and in
   a file it is nearly always a typing slip.
+- **sweeps through**: a moving wall (``motion``) whose path passes through a still static
+  or a spawner's balls: balls there are crushed or batted through the wall, and the wall is
+  drawn through the other. The path is the motion's swept region, exactly: a rotor's ring
+  of radii about its pivot (every distance from the pivot its shape has, give or take its
+  radius), a slider's capsule moved along ``to`` (the parallelogram of its ends at both
+  extremes, grown by its radius), a flipper's sector (its shape at every angle of its turn,
+  looked at in steps its farthest point moves SWEEP_STEP apart). Walls that share one
+  motion move as one body and are not tested against each other; two walls with different
+  motions are not tested against each other either (their paths may cross at times they
+  are not both there).
 
 Every check has a budget: the flood's grid at most MAX_CELLS cells (where the smallest
 ball would need more, the flood runs for a bigger ball and says which gaps it could not
@@ -56,6 +66,9 @@ CHECK_SECONDS = 5.0            # s: each check's time budget; past it the check 
 MAX_CROSSING_PAIRS = 20_000_000   # pairs of pieces whose boxes overlap: the crossing search tests at most these
 CROSSING_BATCH = 500_000       # pairs tested at once (bounded memory: a few hundred bytes a pair)
 MAX_CROSSINGS = 100            # crossings listed at most (a level past that is a mesh, not a slip)
+SWEEP_STEP = 1e-3              # m: a flipper's turn is looked at in steps its farthest point moves this far
+MAX_SWEEP_POSES = 20_000       # poses of one flipper at most (a longer arc: coarser steps, said in a note)
+SWEEP_MARGIN = 1e-6            # m: a path that only touches a static (within this) does not sweep through it
 
 
 @dataclass(frozen=True)
@@ -107,6 +120,7 @@ def check_all(level, seconds=CHECK_SECONDS):
                       ("goal", lambda spend: _goals(level)),
                       ("rope", lambda spend: _short_ropes(level)),
                       ("crossing", lambda spend: _crossings(pieces, spend, out.notes)),
+                      ("sweep", lambda spend: _sweeps(level, pieces, spend, out.notes)),
                       ("leak", lambda spend: _leaks(level, pieces, spend, out.notes))):
         budget = _Budget(what, seconds)
         try:
@@ -349,6 +363,150 @@ def _crossings(pieces, spend=None, notes=None):
     for ii, jj, x, y in sorted(first.values())[:MAX_CROSSINGS]:   # in the order of the pieces
         pair = (names[ii], names[jj])
         out.append(Finding((x, y), f"{pair[0]} crosses {pair[1]}: a ball can wedge in the notch where they cross"))
+    return out
+
+
+# ---------------------------------------------------------------------- moving walls' paths
+
+def _moving_shapes(level):
+    """[(name, kind, motion, a (K, 2), b (K, 2), radius (K,))]: each shape with a motion and its
+    pieces where the file puts them."""
+    out = []
+    for i, s in enumerate(level.get("segments", [])):
+        if "motion" in s:
+            out.append((f"segments[{i}]", s["motion"], [s["a"]], [s["b"]], [s["radius"]]))
+    for i, line in enumerate(level.get("polylines", [])):
+        if "motion" in line:
+            pts = line["points"]
+            n = len(pts) if line["closed"] and len(pts) > 2 else len(pts) - 1
+            out.append((f"polylines[{i}]", line["motion"], pts[:n], [pts[(k + 1) % len(pts)] for k in range(n)],
+                        [line["radius"]] * n))
+    for i, poly in enumerate(level.get("polygons", [])):
+        if "motion" in poly:
+            pts = poly["points"]
+            out.append((f"polygons[{i}]", poly["motion"], pts, pts[1:] + pts[:1], [0.0] * len(pts)))
+    return [(name, m["kind"], m, np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
+             np.asarray(r, float)) for name, m, a, b, r in out]
+
+
+def segment_distance(a1, b1, a2, b2):
+    """Distance in metres between segments a1-b1 and a2-b2 (..., 2), elementwise (broadcasts):
+    0 where they meet, else the least of each end's distance to the other segment.
+
+    >>> float(segment_distance(np.array([0., 0.]), np.array([2., 0.]), np.array([1., 1.]), np.array([1., 3.])))
+    1.0
+    """
+    _, hit = geometry.segment_intersections(a1, b1, a2, b2)
+
+    def gap(p, a, b):
+        return np.hypot(*np.moveaxis(p - geometry.closest_point_on_segment(a, b, p), -1, 0))
+
+    a1, b1, a2, b2 = np.broadcast_arrays(*(np.asarray(v, float) for v in (a1, b1, a2, b2)))
+    d = np.minimum(np.minimum(gap(a1, a2, b2), gap(b1, a2, b2)), np.minimum(gap(a2, a1, b1), gap(b2, a1, b1)))
+    return np.where(hit, 0.0, d)
+
+
+def _ring_depth(c, a, b, r, oa, ob, orad):
+    """How deep (m, > 0: they overlap) a rotor's ring meets other pieces: the ring of piece
+    (a, b, r) about pivot c (every distance from c the capsule takes, from its core's nearest
+    to its farthest, give or take r) against the interval of distances from c the other
+    capsules (oa, ob (K, 2), orad (K,)) take. Both sets are connected, so the ring and a
+    capsule meet exactly where the intervals overlap."""
+    def span(p, q, radius):
+        near = np.hypot(*(geometry.closest_point_on_segment(p, q, c) - c).T)
+        far = np.maximum(np.hypot(*(p - c).T), np.hypot(*(q - c).T))
+        return np.maximum(near - radius, 0.0), far + radius
+
+    lo, hi = span(a[None], b[None], np.array([r]))
+    olo, ohi = span(oa, ob, orad)
+    return np.minimum(hi, ohi) - np.maximum(lo, olo)
+
+
+def _slide_depth(a, b, r, to, oa, ob, orad):
+    """How deep (m) a slider's path meets other capsules: the parallelogram of its core at
+    both extremes (a, b, b + to, a + to) grown by r, against each capsule (oa, ob, orad):
+    r + orad less the distance from the other core to the parallelogram (0 where the core
+    is inside it or crosses its sides)."""
+    corners = np.array([a, b, b + to, a + to])
+    sides = [(corners[k], corners[(k + 1) % 4]) for k in range(4)]
+    d = np.min([segment_distance(p[None], q[None], oa, ob) for p, q in sides], axis=0)
+    area = geometry.polygon_signed_area(corners)
+    if abs(area) > 1e-12:
+        ccw = corners if area > 0 else corners[::-1]
+        inside = np.asarray(geometry.point_in_convex_polygon(oa, ccw)).reshape(-1)
+        d = np.where(inside, 0.0, d)
+    return r + orad - d
+
+
+def _flipper_depth(c, a, b, r, angle, oa, ob, orad, notes, name):
+    """How deep (m) a flipper's sector meets other capsules: its core turned about c by every
+    angle from 0 to ``angle`` in steps its farthest point moves SWEEP_STEP (at most
+    MAX_SWEEP_POSES poses), r + orad less the least distance between it and each capsule."""
+    reach = max(float(np.hypot(*(a - c))), float(np.hypot(*(b - c))))
+    poses = int(math.ceil(abs(angle) * reach / SWEEP_STEP)) + 1
+    if poses > MAX_SWEEP_POSES:
+        poses = MAX_SWEEP_POSES
+        notes.append(f"sweep check coarse: {name}'s arc is looked at in steps of "
+                     f"{_n(abs(angle) * reach / poses * 1000)} mm")
+    theta = np.linspace(0.0, float(angle), max(poses, 2))
+    cos, sin = np.cos(theta)[:, None], np.sin(theta)[:, None]
+
+    def turned(p):
+        v = p - c
+        return np.stack((c[0] + cos[:, 0] * v[0] - sin[:, 0] * v[1], c[1] + sin[:, 0] * v[0] + cos[:, 0] * v[1]), axis=1)
+
+    pa, pb = turned(a), turned(b)                       # (P, 2)
+    d = np.full(len(oa), np.inf)
+    chunk = max(1, 2_000_000 // max(1, len(oa)))
+    for s in range(0, len(pa), chunk):
+        d = np.minimum(d, segment_distance(pa[s:s + chunk, None], pb[s:s + chunk, None], oa[None], ob[None]).min(axis=0))
+    return r + orad - d
+
+
+def _sweeps(level, pieces, spend=None, notes=None):
+    """A moving wall whose path sweeps through a still static or a spawner: one finding for
+    each (moving shape, other) pair, at the other's point nearest the path's middle."""
+    notes = [] if notes is None else notes
+    moving = _moving_shapes(level)
+    if not moving:
+        return []
+    a, b, r, names, _ = pieces
+    still = ~np.isin(names.astype(str), [m[0] for m in moving])
+    spawners = level.get("spawners", [])
+    oa = np.concatenate((a[still], np.asarray([s["pos"] for s in spawners], float).reshape(-1, 2)))
+    ob = np.concatenate((b[still], np.asarray([s["pos"] for s in spawners], float).reshape(-1, 2)))
+    orad = np.concatenate((r[still], np.asarray([s["radius"] for s in spawners], float)))
+    onames = np.concatenate((names[still], np.asarray([f"spawners[{i}]" for i in range(len(spawners))], object)))
+    if len(oa) == 0:
+        return []
+    out = []
+    for name, kind, m, ma, mb, mr in moving:
+        depth = np.full(len(oa), -np.inf)
+        for k in range(len(ma)):
+            if spend is not None:
+                spend()
+            if kind == "rotate":
+                c = np.asarray(m["pivot"], float)
+                d = _ring_depth(c, ma[k], mb[k], mr[k], oa, ob, orad)
+            elif kind == "slide":
+                c = (ma.mean(axis=0) + mb.mean(axis=0)) / 2 + np.asarray(m["to"], float) / 2
+                d = _slide_depth(ma[k], mb[k], mr[k], np.asarray(m["to"], float), oa, ob, orad)
+            else:
+                c = np.asarray(m["pivot"], float)
+                d = _flipper_depth(c, ma[k], mb[k], mr[k], float(m["angle"]), oa, ob, orad, notes, name)
+            depth = np.maximum(depth, d)
+        hit = np.flatnonzero(depth > SWEEP_MARGIN)
+        seen = set()
+        for j in hit.tolist():
+            other = onames[j]
+            if other in seen:
+                continue
+            seen.add(other)
+            point = geometry.closest_point_on_segment(oa[j], ob[j], c)
+            what = "its balls would appear in the wall's way" if other.startswith("spawners") else \
+                "balls there are crushed, and the wall passes through it"
+            out.append(Finding((float(point[0]), float(point[1])),
+                               f"{name} ({kind}) sweeps through {other}: {what}"))
     return out
 
 

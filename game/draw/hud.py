@@ -21,7 +21,8 @@ from game.paths import ASSETS
 FONT_REGULAR = os.path.join(ASSETS, "DejaVuSans.ttf")
 FONT_BOLD = os.path.join(ASSETS, "DejaVuSans-Bold.ttf")
 
-ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total"}
+ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total",
+                 "walls": "walls' work", "balance": "total - walls' work"}
 
 STATS_MIN_WIDTH = 290       # px: the stats block is at least this wide (its cells have fixed widths)
 STATS_GAP = 18              # px between the cells of a stats row
@@ -52,7 +53,9 @@ def energy_plot_rect(size, bottom_gap=MARGIN):
 class EnergyHistory:
     """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""
 
-    KEYS = ("kinetic", "gravitational", "spring", "total")
+    # "walls": the work moving walls have done on the balls since the world began
+    # (world.wall_work, J; 0 in a level without them): the total's change it explains.
+    KEYS = ("kinetic", "gravitational", "spring", "total", "walls")
 
     def __init__(self, span=ENERGY_SPAN):
         self.span = span
@@ -68,16 +71,16 @@ class EnergyHistory:
         if self.times and t < self.times[-1]:
             self.clear()                       # time went back: a reset or a new level
         if self.times and t == self.times[-1]:
-            self.rows[-1] = tuple(float(energy[k]) for k in self.KEYS)
+            self.rows[-1] = tuple(float(energy.get(k, 0.0)) for k in self.KEYS)
             return
         self.times.append(float(t))
-        self.rows.append(tuple(float(energy[k]) for k in self.KEYS))
+        self.rows.append(tuple(float(energy.get(k, 0.0)) for k in self.KEYS))
         while self.times and self.times[-1] - self.times[0] > self.span:
             self.times.popleft()
             self.rows.popleft()
 
     def arrays(self):
-        """(times (K,), values (K, 4)) as numpy arrays."""
+        """(times (K,), values (K, len(KEYS))) as numpy arrays."""
         return np.array(self.times, float), np.array(self.rows, float).reshape(-1, len(self.KEYS))
 
 
@@ -415,18 +418,31 @@ class Hud:
         surface.blit(foot, (box.x + 24, top + per_column * line + 8))
 
     def draw_energy(self, surface, history, bottom_gap=MARGIN):
-        """Bottom-right plot of kinetic, potential, spring and total energy over the last 10 s."""
+        """Bottom-right plot of kinetic, potential, spring and total energy over the last 10 s.
+        Where moving walls did work on the balls (history's "walls"), that work too, and the
+        total with it taken out (the balance, dashed): the total's change the walls explain
+        shows as the balance staying flat (less what friction and impacts dissipate)."""
         rect = energy_plot_rect(surface.get_size(), bottom_gap)
         self._panel(surface, rect, PLOT_PANEL)
-        times, values = history.arrays()
-        surface.blit(self.text(f"energy (J), last {history.span:g} s", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 6))
+        times, keys, values = _energy_series(history)
+        walls = "walls" in keys
+        drift = None
         if len(times) >= 2 and np.isfinite(values[:, 3]).all():
-            drift = self.text(f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J in "
-                              f"{times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
+            change = f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J"
+            if walls:
+                change += f", walls' work {short_number(values[-1, 4] - values[0, 4], signed=True)} J"
+            drift = self.text(change + f" in {times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
             surface.blit(drift, (rect.right - 8 - drift.get_width(), rect.y + 6))
+        # The title, shorter where the change would run into it.
+        room = rect.width - 24 - (drift.get_width() if drift is not None else 0)
+        for title in (f"energy (J), last {history.span:g} s", "energy (J)", ""):
+            label = self.text(title, SIZE_SMALL, TEXT_DIM)
+            if label.get_width() <= room:
+                surface.blit(label, (rect.x + 8, rect.y + 6))
+                break
         # Legend with the latest values, on as many rows as the width needs.
         legend = [self.text(f"{ENERGY_LABELS[key]} {short_number(values[-1, k] if len(values) else 0.0)}",
-                            SIZE_SMALL, ENERGY_COLOURS[key]) for k, key in enumerate(EnergyHistory.KEYS)]
+                            SIZE_SMALL, ENERGY_COLOURS[key]) for k, key in enumerate(keys)]
         rows, row, used = [], [], 0
         for item in legend:
             if row and used + item.get_width() > rect.width - 16:
@@ -466,11 +482,34 @@ class Hud:
         surface.blit(self.text(short_number(lo), SIZE_SMALL, TEXT_DIM), (rect.x + 6, plot.bottom - 12))
         clip = surface.get_clip()
         surface.set_clip(plot)
-        for k, key in enumerate(EnergyHistory.KEYS):
-            pts = np.stack((xs, ys[:, k]), axis=1).tolist()
-            pygame.draw.lines(surface, ENERGY_COLOURS[key], False, pts, 3 if key == "total" else 1)
+        for k, key in enumerate(keys):
+            pts = np.stack((xs, ys[:, k]), axis=1)
+            if key == "balance":
+                _dashed(surface, ENERGY_COLOURS[key], pts, 2)
+            else:
+                pygame.draw.lines(surface, ENERGY_COLOURS[key], False, pts.tolist(), 3 if key == "total" else 1)
         surface.set_clip(clip)
         return rect
+
+
+def _energy_series(history):
+    """(times (K,), the keys plotted, values (K, len(keys))): kinetic, potential, spring and
+    total, and where moving walls did work, that work and the total less it ("balance")."""
+    times, values = history.arrays()
+    keys = list(EnergyHistory.KEYS[:4])
+    walls = values[:, EnergyHistory.KEYS.index("walls")]
+    if len(values) and np.isfinite(walls).all() and np.any(walls != 0.0):
+        return times, keys + ["walls", "balance"], np.column_stack((values, values[:, 3] - walls))
+    return times, keys, values[:, :4]
+
+
+def _dashed(surface, colour, pts, width, dash=8):
+    """A polyline (K, 2) px drawn every other ``dash`` px of its length."""
+    step = np.hypot(*np.diff(pts, axis=0).T)
+    along = np.concatenate(([0.0], np.cumsum(step)))
+    on = (along[:-1] // dash) % 2 == 0
+    for p, q in zip(pts[:-1][on].tolist(), pts[1:][on].tolist()):
+        pygame.draw.line(surface, colour, p, q, width)
 
 
 def drawable(text):

@@ -83,9 +83,27 @@ def draw_fling_aim(play, surface):
         draw_spin(surface, fling.start, radius * app.camera.scale, spin)
 
 
+FLIPPER_HINT = {"left": "Z", "right": "/"}    # the keys that hold each side's flippers up (or the arrows)
+SCORE_PER_KICK = 100         # points a bumper's kick scores (world.kicks)
+
+
 def hint(play):
-    """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber")."""
-    return tuple((key, f"ball {ball_label(play)}") if key == "B/C" else (key, what) for key, what in HINT)
+    """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber"), led by the
+    flipper keys in a level that has flippers."""
+    pairs = tuple((key, f"ball {ball_label(play)}") if key == "B/C" else (key, what) for key, what in HINT)
+    sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
+    if not sides:
+        return pairs
+    return ((" ".join(FLIPPER_HINT[side] for side in sides), "flippers"),) + pairs
+
+
+def score(world):
+    """The pinball score: SCORE_PER_KICK for every bumper kick (world.kicks); None in a level
+    without bumpers."""
+    kick = getattr(world.statics, "kick", None)
+    if kick is None or not np.any(np.asarray(kick) > 0):
+        return None
+    return SCORE_PER_KICK * int(getattr(world, "kicks", 0))
 
 
 def rules_line(play):
@@ -128,9 +146,15 @@ def draw_hud(play, surface):
               (f"physics {stats.tick_cpu_ms:.2f} ms/tick" + (" numpy" if world.execution == "numpy" else ""),
                "physics 88.88 ms/tick numpy"),
               (f"draw {stats.draw_ms:.1f} ms" if stats.draw_ms > 0 else "", "draw 88.8 ms")]]
+    last = []
     if app.mouse_known:
         cursor = app.cursor_world()
-        lines.append([(f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m", "cursor (-888.88, -888.88) m")])
+        last.append((f"cursor ({cursor[0]:.2f}, {cursor[1]:.2f}) m", "cursor (-888.88, -888.88) m"))
+    points = score(world)
+    if points is not None:
+        last.append((f"score {points:,}", "score 8,888,888"))
+    if last:
+        lines.append(last)
     hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,
                  world.integrator, lines, play.goal.progress(), counter=play.counter)
     hud.draw_rules(surface, top, rules_line(play))

@@ -15,14 +15,14 @@ import pygame
 
 from game.draw import sprites
 from game.draw.debug import DebugLayers
+from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
-from game.draw.theme import (BACKGROUND, CAPSULE_FILL, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
+from game.draw.theme import (BACKGROUND, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
                              POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SPRING_SLACK, SPRING_TAUT,
-                             WALL, ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
+                             ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
 from game.draw.theme import MOTOR, PIN, ROD, ROD_WIDTH, ROPE, ROPE_SLACK, SPARK, SPARK_FRAMES
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
-BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)
 SPRITE_CACHE_LIMIT = 4000   # sprites kept before the cache is emptied (zooming makes new sizes)
 SPIN_MARK_MIN_RADIUS = 6    # px: balls this big show their angle (world.angle) as a mark
 SPIN_MARK_STEPS = 32        # the mark turns in steps of 360/32 degrees: one sprite per step
@@ -142,6 +142,7 @@ class Renderer:
         self._static = None
         self._static_key = None
         self._debug = DebugLayers()  # the debug layers' own caches (game.draw.debug)
+        self._walls = WallLayer()    # the walls that move or act, drawn each frame (game.draw.walls)
         self._sparks = []            # [world point (2,), frames left]: joints that broke lately
         self._breaks_seen = (None, 0.0)  # (the world's level, the time of the newest break drawn)
 
@@ -161,6 +162,7 @@ class Renderer:
 
     def _draw(self, surface, world, camera, debug, trails, text_right=None):
         self.draw_static(surface, world, camera)
+        self._walls.draw(surface, world, camera)
         if trails is not None:
             self.draw_trails(surface, world, camera, trails)
         if "grid" in debug:
@@ -177,15 +179,19 @@ class Renderer:
             self._debug.draw_velocities(surface, world, camera)
         if "contacts" in debug:
             self._debug.draw_contacts(surface, world, camera)
+        if "contacts" in debug or "velocities" in debug:
+            draw_wall_velocities(surface, world, camera)
         if debug:
             self._debug.draw_solver_options(surface, world, text_right)
             self._debug.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
-        # The statics object, not the world: a view of the world (World.view) drawn
-        # while the world steps shares it, and each new world builds its own.
-        key = (camera.key(), surface.get_size(), id(world.statics), len(world.statics.radius),
+        # The statics' radii, not the world nor its statics: a view of the world (World.view)
+        # drawn while the world steps shares them (it copies the statics of a level whose
+        # walls move, and their ends, every frame), and each new build of the statics (a new
+        # world, a segment drawn) makes its own.
+        key = (camera.key(), surface.get_size(), id(world.statics.radius), len(world.statics.radius),
                len(world.zones), len(world.polygons))
         if key != self._static_key or self._static is None:
             self._static = self._build_static(surface.get_size(), world, camera)
@@ -207,20 +213,26 @@ class Renderer:
         layer.fill(LEVEL_FILL, level_rect)
         self._draw_metre_grid(layer, world.bounds, camera, level_rect)
         self._draw_zones(layer, world, camera)
-        for poly in world.polygons:
+        # Walls that move or kick are drawn each frame where they are (game.draw.walls), not here.
+        still = ~per_frame(world.statics)
+        polygon = np.asarray(world.statics.polygon)
+        acting = set(polygon[~still & (polygon >= 0)].tolist())
+        for p, poly in enumerate(world.polygons):
+            if p in acting:
+                continue
             pts = clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
             if len(pts) >= 3:
                 pygame.draw.polygon(layer, POLYGON_FILL, pts)
         # A non-convex polygon is convex pieces: the edges two pieces share are inside it,
         # not drawn (no seam); the outline is its outer edges.
-        outer = ~shared_edges(world.statics)
-        edge = outer & (np.asarray(world.statics.polygon) >= 0)
+        outer = ~shared_edges(world.statics) & still
+        edge = outer & (polygon >= 0)
         if edge.any():
             ends = camera.world_to_screen(np.concatenate((world.statics.a[edge], world.statics.b[edge])))
             a, b, _, _, shown = clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
             for p, q in zip(a[shown].tolist(), b[shown].tolist()):
                 pygame.draw.aaline(layer, POLYGON_EDGE, p, q)
-        self._draw_capsules(layer, world, camera, outer)
+        draw_capsules(layer, world.statics, camera, outer)
         self._draw_spawners(layer, world, camera)
         return layer
 
@@ -273,39 +285,6 @@ class Renderer:
                 pygame.draw.polygon(tint, rgb + (ZONE_FILL_ALPHA,), pts)
                 pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
         layer.blit(tint, (0, 0))
-
-    def _draw_capsules(self, layer, world, camera, drawn=None):
-        """Walls (radius 0) as 2 px lines; stadiums as a filled band with round ends; pegs as
-        discs. drawn: (M,) bool, the capsules to draw (default all)."""
-        statics = world.statics
-        if len(statics.radius) == 0:
-            return
-        size = layer.get_size()
-        r = np.asarray(statics.radius, float) * camera.scale
-        a, b, a_kept, b_kept, shown = clip_segments(camera.world_to_screen(statics.a),
-                                                     camera.world_to_screen(statics.b), size, r + 2)
-        if drawn is not None:
-            shown = shown & drawn
-        for (ax, ay), (bx, by), rad, cap_a, cap_b in zip(a[shown].tolist(), b[shown].tolist(), r[shown].tolist(),
-                                                          a_kept[shown].tolist(), b_kept[shown].tolist()):
-            if rad < 1.0:
-                # A thin wall: two pixels wide so it reads at any zoom.
-                pygame.draw.aaline(layer, WALL, (ax, ay), (bx, by), 2)
-                continue
-            dx, dy = bx - ax, by - ay
-            length = (dx * dx + dy * dy) ** 0.5
-            if length > 0.5:
-                nx, ny = -dy / length * rad, dx / length * rad
-                quad = [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
-                pygame.draw.polygon(layer, CAPSULE_FILL, quad)
-                pygame.draw.aaline(layer, CAPSULE_FILL, quad[0], quad[1])
-                pygame.draw.aaline(layer, CAPSULE_FILL, quad[2], quad[3])
-            # Round ends, only where the segment really ends (not where the screen cut it).
-            disc = pygame.draw.aacircle if rad < BIG_DISC else pygame.draw.circle
-            if cap_a:
-                disc(layer, CAPSULE_FILL, (ax, ay), rad)
-            if cap_b and length > 0.5:
-                disc(layer, CAPSULE_FILL, (bx, by), rad)
 
     # ---- dynamic layers ------------------------------------------------------------------
     def _make_sprites(self, unique_keys):

@@ -21,7 +21,8 @@ ERROR_BG = (150, 30, 36, 235)
 INTEGRATOR_COLOURS = {"euler": (255, 120, 100), "semi-implicit": (255, 205, 100),
                       "verlet": (110, 210, 255), "rk4": (120, 230, 140)}
 ENERGY_COLOURS = {"kinetic": (255, 165, 70), "gravitational": (90, 150, 255),
-                  "spring": (120, 220, 120), "total": (245, 245, 245)}
+                  "spring": (120, 220, 120), "total": (245, 245, 245),
+                  "walls": (215, 120, 255), "balance": (245, 245, 245)}    # moving walls' work, total less it
 
 # ---- text sizes (px, font size) and the HUD's frame ------------------------------------------
 SIZE_TITLE = 23                 # the level's name
@@ -50,6 +51,13 @@ SPRING_SLACK = (150, 200, 255)  # shorter than rest
 SPRING_TAUT = (255, 170, 90)    # longer than rest
 SPRING_GRAB = (255, 255, 255)
 SPAWNER = (200, 200, 120)
+# Walls that move or act (game.draw.walls): drawn each frame where they are.
+MOVING_WALL = (120, 190, 255)   # rotors and sliders: blue, apart from the grey still walls
+FLIPPER = (255, 196, 70)        # flippers: amber bats with a pin at the hinge
+CONVEYOR = (150, 235, 160)      # a conveyor's chevrons, running with its surface
+BUMPER = (236, 72, 120)         # pinball bumpers (kick)
+BUMPER_FLASH = (255, 240, 150)  # a bumper that just kicked a ball
+WALL_VELOCITY = (255, 120, 255) # debug: a wall's velocity at its contacts
 # Ball colours, chosen by ball id (stable across removals): bright, distinct on the dark background.
 PALETTE = (
     (239, 83, 80), (255, 167, 38), (255, 213, 79), (156, 204, 101), (38, 198, 218),

@@ -69,6 +69,8 @@ KEYMAP = (
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
     ("Ctrl+Z", "undo the last spawn, fling, delete or drawn segment"),
+    ("Z   Left", "left flipper (hold it up; levels with flippers)"),
+    ("/   Right", "right flipper (hold it up; levels with flippers)"),
     ("Ctrl+S", "save the running world to my levels"),
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor: build and play-test this level"),
@@ -77,6 +79,11 @@ KEYMAP = (
 )
 
 TOOLS = ("balls", "draw")    # what the left button does (W switches)
+
+# The keys that hold a level's flippers up (its motion's "key"): Z or the Left arrow, / or the
+# Right arrow. Ctrl+Z stays undo; in a level without flippers they do nothing.
+FLIPPER_KEYS = {pygame.K_z: "left", pygame.K_LEFT: "left",
+                pygame.K_SLASH: "right", pygame.K_KP_DIVIDE: "right", pygame.K_RIGHT: "right"}
 
 
 class PlayMode(Mode):
@@ -211,7 +218,7 @@ class PlayMode(Mode):
             app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
 
     def record_energy(self):
-        self.energy = self.world.energy()
+        self.energy = dict(self.world.energy(), walls=float(getattr(self.world, "wall_work", 0.0)))
         self.energy_history.record(self.world.time, self.energy)
         if self.lab is not None:
             self.lab.record()
@@ -245,6 +252,8 @@ class PlayMode(Mode):
         kind = event.type
         if kind == pygame.KEYDOWN:
             return self.key(event)
+        if kind == pygame.KEYUP:
+            return self.flipper_key(event, False)
         if kind == pygame.MOUSEMOTION:
             play_actions.motion(self, event.pos)
         elif kind == pygame.MOUSEBUTTONDOWN:
@@ -260,10 +269,12 @@ class PlayMode(Mode):
 
     def key(self, event):
         app, clock, key = self.app, self.app.clock, event.key
+        if self.flipper_key(event, True):
+            return True
         if key == pygame.K_ESCAPE:
             app.request_quit()
         elif key in (pygame.K_h, pygame.K_F1):
-            app.push(HelpMode(app, KEYMAP))
+            app.push(HelpMode(app, self.keymap()))
         elif key == pygame.K_SPACE:
             clock.toggle_pause()
         elif key in (pygame.K_PERIOD, pygame.K_KP_PERIOD):
@@ -327,6 +338,35 @@ class PlayMode(Mode):
         else:
             return False
         return True
+
+    # ---- flippers ------------------------------------------------------------------------------
+    def flipper_key(self, event, held):
+        """Z / Left and / / Right press (``held``) or release the level's flippers of that side
+        (world.press_flipper); False (not consumed) for other keys, for Ctrl+Z, and in a level
+        without flippers of that side."""
+        side = FLIPPER_KEYS.get(event.key)
+        if side is None or (held and event.mod & pygame.KMOD_CTRL):
+            return False
+        world = self.app.session.world
+        if side not in getattr(world, "flipper_keys", ()):
+            return False
+        world.press_flipper(side, held)
+        return True
+
+    def release_flippers(self):
+        """Let every flipper fall back: a mode covering play takes the keys' releases."""
+        world = self.app.session.world
+        for side in getattr(world, "flipper_keys", ()):
+            world.press_flipper(side, False)
+
+    def exit(self):
+        self.release_flippers()
+
+    def keymap(self):
+        """The help's keys: the flipper keys only in a level that has flippers."""
+        if getattr(self.world, "flipper_keys", ()):
+            return KEYMAP
+        return tuple(entry for entry in KEYMAP if "flipper" not in entry[1])
 
     def switch_tool(self):
         """W: the left button adds balls or draws segments (where the level lets it)."""

@@ -22,7 +22,8 @@ def test_energy_history_keeps_the_last_ten_seconds():
         h.record(k / 60, e)
     t, v = h.arrays()
     assert t[-1] - t[0] <= 10.0 + 1e-9 and t[-1] - t[0] > 9.9
-    assert v.shape[1] == 4 and v[-1, 3] == 6.0
+    assert v.shape[1] == len(EnergyHistory.KEYS) and v[-1, 3] == 6.0
+    assert v[-1, EnergyHistory.KEYS.index("walls")] == 0.0, "no walls' work given: none done"
     h.record(0.0, e)                     # time went back: a reset
     assert len(h.arrays()[0]) == 1
 

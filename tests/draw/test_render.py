@@ -4,7 +4,7 @@ import pygame
 import pytest
 
 from scenes import build_world
-from game.draw import plot
+from game.draw import plot, theme
 from game.draw import renderer as render
 from game.draw.camera import Camera
 from game.draw.debug import DEBUG_LAYERS
@@ -161,7 +161,7 @@ def test_a_deep_zoom_on_a_huge_level_draws_its_clipped_shapes():
     surface = pygame.Surface((640, 360))
     Renderer().draw(surface, world, cam, debug=DEBUG_LAYERS)   # unclipped, this took seconds
     x, y = cam.world_to_screen((0.0, 0.0)).astype(int)
-    assert surface.get_at((int(x), int(y)))[:3] == render.CAPSULE_FILL   # the stadium fills its band
+    assert surface.get_at((int(x), int(y)))[:3] == theme.CAPSULE_FILL   # the stadium fills its band
 
 
 def test_clipping_keeps_what_is_on_screen_and_marks_cut_ends():
