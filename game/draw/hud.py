@@ -22,7 +22,7 @@ FONT_REGULAR = os.path.join(ASSETS, "DejaVuSans.ttf")
 FONT_BOLD = os.path.join(ASSETS, "DejaVuSans-Bold.ttf")
 
 ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "spring", "total": "total",
-                 "walls": "walls' work", "balance": "total - walls' work"}
+                 "walls": "work in", "balance": "total - work in"}
 
 STATS_MIN_WIDTH = 290       # px: the stats block is at least this wide (its cells have fixed widths)
 STATS_GAP = 18              # px between the cells of a stats row
@@ -53,8 +53,9 @@ def energy_plot_rect(size, bottom_gap=MARGIN):
 class EnergyHistory:
     """Energies sampled against simulated time; keeps the last ENERGY_SPAN seconds."""
 
-    # "walls": the work moving walls have done on the balls since the world began
-    # (world.wall_work, J; 0 in a level without them): the total's change it explains.
+    # "walls": the work moving walls and motors have done on the balls since the world began
+    # (world.wall_work + world.motor_work, J; 0 in a level without them): the total's change
+    # it explains.
     KEYS = ("kinetic", "gravitational", "spring", "total", "walls")
 
     def __init__(self, span=ENERGY_SPAN):
@@ -419,8 +420,8 @@ class Hud:
 
     def draw_energy(self, surface, history, bottom_gap=MARGIN):
         """Bottom-right plot of kinetic, potential, spring and total energy over the last 10 s.
-        Where moving walls did work on the balls (history's "walls"), that work too, and the
-        total with it taken out (the balance, dashed): the total's change the walls explain
+        Where moving walls or motors did work on the balls (history's "walls": "work in"), that
+        work too, and the total with it taken out (the balance, dashed): the total's change they explain
         shows as the balance staying flat (less what friction and impacts dissipate)."""
         rect = energy_plot_rect(surface.get_size(), bottom_gap)
         self._panel(surface, rect, PLOT_PANEL)
@@ -430,7 +431,7 @@ class Hud:
         if len(times) >= 2 and np.isfinite(values[:, 3]).all():
             change = f"total {short_number(values[-1, 3] - values[0, 3], signed=True)} J"
             if walls:
-                change += f", walls' work {short_number(values[-1, 4] - values[0, 4], signed=True)} J"
+                change += f", work in {short_number(values[-1, 4] - values[0, 4], signed=True)} J"
             drift = self.text(change + f" in {times[-1] - times[0]:.1f} s", SIZE_SMALL, ENERGY_COLOURS["total"])
             surface.blit(drift, (rect.right - 8 - drift.get_width(), rect.y + 6))
         # The title, shorter where the change would run into it.

@@ -218,7 +218,8 @@ class PlayMode(Mode):
             app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
 
     def record_energy(self):
-        self.energy = dict(self.world.energy(), walls=float(getattr(self.world, "wall_work", 0.0)))
+        # "walls": the work done on the balls from outside, by moving walls and by motors (J)
+        self.energy = dict(self.world.energy(), walls=float(self.world.wall_work + self.world.motor_work))
         self.energy_history.record(self.world.time, self.energy)
         if self.lab is not None:
             self.lab.record()

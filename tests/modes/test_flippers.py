@@ -170,3 +170,22 @@ def test_the_pinball_saucer_is_won_by_timing_the_flippers_within_a_minute():
         goal.observe(world.time, goal_inside(world))
     assert goal.complete, "the flippers bat balls into the saucer"
     assert world.kicks > 0, "and the bumpers scored on the way"
+
+
+def test_the_energy_plot_counts_a_motors_work_with_the_walls(tmp_path):
+    """A motor spinning up a wheel on an axle with no gravity: the plot's "work in" is
+    the motors' work (World.motor_work), and total - work in stays flat (the motor is the
+    only source), within the rod's small corrections."""
+    wheel = dict(PLAIN, name="motor", gravity=[0, 0],
+                 balls=[{"pos": [6, 4], "radius": 0.5}, {"pos": [8, 4], "radius": 0.2}],
+                 joints=[{"kind": "rod", "a": 0, "b": [6, 4], "length": 0, "motor": {"speed": 6, "torque": 5}}])
+    app = app_on(tmp_path, wheel)
+    app.play.set_energy_shown(True)
+    for _ in range(60):
+        app.advance(1)
+    times, values = app.play.energy_history.arrays()
+    keys = list(app.play.energy_history.KEYS)
+    work, total = values[:, keys.index("walls")], values[:, keys.index("total")]
+    assert work[-1] > 0.1 and work[-1] == app.session.world.motor_work
+    assert np.allclose(total - work, (total - work)[0], atol=1e-6 * work[-1])
+    app.draw(pygame.Surface((1280, 720)))
