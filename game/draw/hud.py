@@ -348,7 +348,8 @@ class Hud:
 
     def draw_toast(self, surface, toast):
         """One short message, (text, opacity 0..1) or None, at the right of the bottom row:
-        beside the key hint, over no part of the level."""
+        beside the key hint, over no part of the level. Returns its box (None: no message)."""
+        spans, self._hint_spans = getattr(self, "_hint_spans", []), []
         if toast is None:
             return
         message, opacity = toast
@@ -361,12 +362,18 @@ class Hud:
         box = pygame.Rect(0, 0, w + 20, step * (len(surfs) - 1) + surfs[0].get_height() + 4)
         box.bottomright = (min(width - MARGIN + 10, width - 1), height - 1)
         box.left = max(0, box.left)
+        # A key hint entry the message would half cover goes (no "E ener" beside it).
+        cut = [x0 for x0, x1 in spans if x1 > box.left - 8]
+        if cut and opacity >= 0.5:
+            row = pygame.Rect(cut[0] - 2, height - HINT_HEIGHT, box.left - cut[0] + 2, HINT_HEIGHT)
+            surface.fill(HINT_PANEL[:3], row.clip(surface.get_rect()))
         self._panel(surface, box, (30, 36, 52, int(235 * opacity)))
         for k, s in enumerate(surfs):
             if opacity < 1:
                 s = s.copy()
                 s.set_alpha(int(255 * opacity))
             surface.blit(s, (box.right - 10 - s.get_width(), box.y + 2 + k * step))
+        return box
 
     def draw_hint(self, surface, pairs):
         """The key hint along the bottom: pairs [(key, what)], each key on a small key cap
@@ -375,6 +382,7 @@ class Hud:
         # On a panel across the row: a world panned under it must not show through the words.
         self._panel(surface, pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT), HINT_PANEL)
         x, mid = MARGIN, height - HINT_HEIGHT // 2
+        self._hint_spans = []            # each entry's (left, right) px: draw_toast hides those it covers
         for key, what in pairs:
             cap = self.text(key, SIZE_SMALL, TEXT, bold=True)
             box = cap.get_rect(midleft=(x + 5, mid)).inflate(10, 4)
@@ -383,6 +391,7 @@ class Hud:
             surface.blit(cap, cap.get_rect(center=box.center))
             words = self.text(what, SIZE_SMALL, TEXT_DIM)
             surface.blit(words, words.get_rect(midleft=(box.right + 5, mid)))
+            self._hint_spans.append((box.left, box.right + 5 + words.get_width()))
             x = box.right + 5 + words.get_width() + 16
             if x >= width:
                 break

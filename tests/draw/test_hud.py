@@ -189,3 +189,29 @@ def test_the_bar_s_numbers_change_width_without_moving_the_block():
     b = _stats_left(stats(12345, 1234.5, 120, 12.25))
     assert a[0] == b[0]                                          # the block's left edge stays
     assert abs(a[1] - b[1]) <= 2                                 # and its right edge (numbers right-aligned)
+
+
+def test_a_toast_hides_the_key_hint_entry_it_would_half_cover():
+    """Bug 4's kind: beside a toast, the key hint shows whole entries only (never "E ener")."""
+    import pygame
+    from game.draw.hud import Hud
+    from game.draw.theme import HINT_HEIGHT
+    pygame.init()
+    surface = pygame.Surface((700, 200))
+    hud = Hud()
+    pairs = [("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("I", "integrator"), ("E", "energy"),
+             ("D", "debug")]
+    hud.draw_hint(surface, pairs)
+    spans = list(hud._hint_spans)
+    box = hud.draw_toast(surface, ("a puzzle: draw with the mouse", 1.0))
+    row = pygame.surfarray.array3d(surface)[:, 200 - HINT_HEIGHT + 4:200 - 4]
+    text = row.max(axis=(1, 2)) > 120                  # columns with bright (text) pixels
+    covered = [(x0, x1) for x0, x1 in spans if x1 > box.left - 8]
+    assert covered and len(covered) < len(spans), "the case: some entries whole, one under the toast"
+    for x0, x1 in spans:
+        if (x0, x1) in covered:
+            assert not text[x0:box.left - 1].any(), f"entry at {x0}-{x1} half shown"
+        else:
+            assert text[x0:x1].any(), f"entry at {x0}-{x1} hidden"
+    hud.draw_toast(surface, None)
+    assert hud._hint_spans == []
