@@ -362,11 +362,8 @@ class Hud:
         box = pygame.Rect(0, 0, w + 20, step * (len(surfs) - 1) + surfs[0].get_height() + 4)
         box.bottomright = (min(width - MARGIN + 10, width - 1), height - 1)
         box.left = max(0, box.left)
-        # A key hint entry the message would half cover goes (no "E ener" beside it).
-        cut = [x0 for x0, x1 in spans if x1 > box.left - 8]
-        if cut and opacity >= 0.5:
-            row = pygame.Rect(cut[0] - 2, height - HINT_HEIGHT, box.left - cut[0] + 2, HINT_HEIGHT)
-            surface.fill(HINT_PANEL[:3], row.clip(surface.get_rect()))
+        if opacity >= 0.5:
+            _hide_covered(surface, spans, box.left)
         self._panel(surface, box, (30, 36, 52, int(235 * opacity)))
         for k, s in enumerate(surfs):
             if opacity < 1:
@@ -453,14 +450,7 @@ class Hud:
         # Legend with the latest values, on as many rows as the width needs.
         legend = [self.text(f"{ENERGY_LABELS[key]} {short_number(values[-1, k] if len(values) else 0.0)}",
                             SIZE_SMALL, ENERGY_COLOURS[key]) for k, key in enumerate(keys)]
-        rows, row, used = [], [], 0
-        for item in legend:
-            if row and used + item.get_width() > rect.width - 16:
-                rows.append(row)
-                row, used = [], 0
-            row.append(item)
-            used += item.get_width() + 12
-        rows.append(row)
+        rows = _rows(legend, rect.width - 16)
         line = self.font(SIZE_SMALL).get_linesize()
         y = rect.bottom - 6 - line * len(rows)
         for row in rows:
@@ -500,6 +490,29 @@ class Hud:
                 pygame.draw.lines(surface, ENERGY_COLOURS[key], False, pts.tolist(), 3 if key == "total" else 1)
         surface.set_clip(clip)
         return rect
+
+
+def _rows(items, width, gap=12):
+    """Surfaces laid in rows (lists) no wider than ``width`` px, ``gap`` px apart."""
+    rows, row, used = [], [], 0
+    for item in items:
+        if row and used + item.get_width() > width:
+            rows.append(row)
+            row, used = [], 0
+        row.append(item)
+        used += item.get_width() + gap
+    rows.append(row)
+    return rows
+
+
+def _hide_covered(surface, spans, left):
+    """Hide the key hint's entries (their (left, right) px ``spans``) that a toast starting at
+    ``left`` px would half cover: no "E ener" beside it."""
+    cut = [x0 for x0, x1 in spans if x1 > left - 8]
+    if cut:
+        height = surface.get_height()
+        row = pygame.Rect(cut[0] - 2, height - HINT_HEIGHT, left - cut[0] + 2, HINT_HEIGHT)
+        surface.fill(HINT_PANEL[:3], row.clip(surface.get_rect()))
 
 
 def _energy_series(history):
