@@ -139,13 +139,8 @@ class Motions:
         s = len(self.motions)
         theta, d = np.zeros(t.shape + (s,)), np.zeros(t.shape + (s, 2))
         for k, m in enumerate(self.motions):
-            kind = m["kind"]
-            if kind == "rotate":
-                theta[..., k] = float(m["speed"]) * t
-            elif kind == "slide":
-                d[..., k, :] = np.asarray(m["to"], float) * (0.5 * (1.0 - np.cos(2.0 * np.pi * t / float(m["period"]))))[..., None]
-            else:
-                theta[..., k] = self.phi[k] + self.omega_tick[k] * (t - self.tick_start)
+            phi = self.phi[k] + self.omega_tick[k] * (t - self.tick_start) if m["kind"] == "flipper" else 0.0
+            theta[..., k], d[..., k, :] = pose(m, t, phi)
         return theta, d
 
     def ends(self, theta, d):
@@ -209,8 +204,7 @@ class Motions:
         theta, d = self._tick
         for p, m in enumerate(self.polygon_shape):
             if m >= 0:
-                c = np.asarray(self.motions[m].get("pivot", [0.0, 0.0]), float)
-                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta[k + 1, m]) + c + d[k + 1, m]
+                world.polygons[p][:] = placed(self.rest_polygons[p], self.motions[m], theta[k + 1, m], d[k + 1, m])
 
     def carry_over(self, old):
         """Keep the flippers' angles and the keys held of ``old`` (the Motions before the
@@ -234,8 +228,7 @@ class Motions:
         st.set_ends(rows, a, b)
         for p, k in enumerate(self.polygon_shape):
             if k >= 0:
-                c = np.asarray(self.motions[k].get("pivot", [0.0, 0.0]), float)
-                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta[k]) + c + d[k]
+                world.polygons[p][:] = placed(self.rest_polygons[p], self.motions[k], theta[k], d[k])
 
     def path_discs(self):
         """(centre (K, 2), radius (K,)) m of discs holding each moving capsule's core over its
@@ -260,6 +253,29 @@ class Motions:
                 centre[n] = c
                 radius[n] = max(float(np.hypot(*(a - c))), float(np.hypot(*(b - c))))
         return rows, centre, radius
+
+
+def pose(motion, t, phi=0.0):
+    """(theta rad, d (..., 2) m): the pose of a level's ``motion`` dict at the level's time t
+    (s, a number or an array): a rotor's turn speed t, a slide's shift to (1 - cos(2 pi t /
+    period)) / 2; a flipper's turn is its angle state ``phi`` (Motions keeps it; the editor's
+    preview scripts it). The one implementation of the format's motions: Motions.shape_pose
+    and the editor's preview (game.editor.motion) call it."""
+    t = np.asarray(t, float)
+    kind = motion["kind"]
+    if kind == "rotate":
+        return float(motion["speed"]) * t, np.zeros(t.shape + (2,))
+    if kind == "slide":
+        return (np.zeros(t.shape),
+                np.asarray(motion["to"], float) * (0.5 * (1.0 - np.cos(2.0 * np.pi * t / float(motion["period"]))))[..., None])
+    return np.broadcast_to(np.asarray(phi, float), t.shape).copy(), np.zeros(t.shape + (2,))
+
+
+def placed(points, motion, theta, d):
+    """(K, 2) m: ``points`` (K, 2) of a wall with ``motion`` at pose (theta, d): turned by
+    theta about its pivot, then shifted by d (the module docstring's a(t))."""
+    c = np.asarray(motion.get("pivot", [0.0, 0.0]), float)
+    return turn(np.asarray(points, float).reshape(-1, 2) - c, theta) + c + d
 
 
 def velocity_at(statics, static_indices, points):
