@@ -165,7 +165,8 @@ class Statics:
         # Moving walls (game.physics.motion): ``surface`` (M,) m/s along a -> b (a conveyor),
         # ``kick`` (M,) m/s (a bumper), ``moving`` (M,) bool; the sub-step's rigid map of each
         # moving capsule (mcos, msin of its turn, mcx, mcy its centre, mdx, mdy its shift, omega
-        # rad/s its turn over the sub-step) and inv_h (1/s): motion.Motions.apply writes them.
+        # rad/s its turn over the sub-step) and inv_h (1/s): motion.Motions.tick_poses computes
+        # them, set_pose puts them in place.
         m = len(self.a)
         self.surface = np.zeros(m) if surface is None else np.asarray(surface, float).reshape(-1)
         self.kick = np.zeros(m) if kick is None else np.asarray(kick, float).reshape(-1)

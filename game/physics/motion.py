@@ -234,8 +234,9 @@ class Motions:
         """(centre (K, 2), radius (K,)) m of discs holding each moving capsule's core over its
         whole path (``moving`` order): about the pivot for turns (a rotor's whole circle, a
         flipper's arc), the circle round the box of both extremes for a slide. The broad phase
-        bins the capsule there once (plus its own radius), so its candidate pairs hold
-        wherever it is."""
+        bins the capsule there once (plus its own radius), so its cells list it wherever it
+        is; the candidates then keep it for the balls within its reach this tick
+        (``tick_poses``, collide.reaches)."""
         rows = np.nonzero(self.moving)[0]
         centre = np.empty((len(rows), 2))
         radius = np.empty(len(rows))

@@ -203,7 +203,8 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
     the core segment; a centre that crossed the core since (qx, qy) (the sub-step's start)
     or sits on it is pushed to the side it came from (polygon edges: always outwards). Kept
     where depth > -margin, and polygon edges with the centre on their inner side (for
-    ``collide.polygon_insides``). ``statics``: bundles.Statics, the capsules and their grid.
+    ``collide.polygon_insides``); a moving capsule where the ball touches its reach
+    (``collide.reaches``). ``statics``: bundles.Statics, the capsules and their grid.
     """
     ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
     snx, sny, polygon, start, index = statics.nx, statics.ny, statics.polygon, statics.start, statics.index
