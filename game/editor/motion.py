@@ -1,9 +1,8 @@
 """Where a moving wall will be: the editor's preview of a segment's, polyline's or
 polygon's ``motion`` (issue 25), as the level format defines it. Pure functions on level
-items; no pygame.
+items; no pygame. The motion's mathematics is the physics' own (game.physics.motion.pose and
+placed: rotate, slide); what the editor adds is a flipper's key, scripted for the preview:
 
-    rotate:  turned by speed * t about the pivot (counter-clockwise positive);
-    slide:   moved by to * (1 - cos(2 pi t / period)) / 2;
     flipper: turned by angle * lift about the pivot, the lift going 0 -> 1 at ``speed``
              while its key is held (the preview holds it PREVIEW_HOLD s, then lets go).
 
@@ -17,21 +16,19 @@ items; no pygame.
 """
 import math
 
-from game.editor.shapes import rotate_point, transformed
+from game.editor.shapes import transformed
+from game.physics import motion as physics
 
 GHOSTS = 8                  # poses the ghost of a wall's path shows
 PREVIEW_HOLD = 0.6          # s a previewed flipper stays up (and down) before it turns back
 
 
 def pose(motion, t):
-    """(turn in radians about the motion's pivot, offset [dx, dy] in metres) at time t (s)."""
-    kind = motion["kind"]
-    if kind == "rotate":
-        return motion["speed"] * t, (0.0, 0.0)
-    if kind == "slide":
-        s = (1.0 - math.cos(2.0 * math.pi * t / motion["period"])) / 2.0
-        return 0.0, (motion["to"][0] * s, motion["to"][1] * s)
-    return motion["angle"] * flipper_lift(motion, t), (0.0, 0.0)
+    """(turn in radians about the motion's pivot, offset [dx, dy] in metres) at time t (s):
+    game.physics.motion.pose, a flipper's turn scripted by ``flipper_lift``."""
+    phi = motion["angle"] * flipper_lift(motion, t) if motion["kind"] == "flipper" else 0.0
+    theta, d = physics.pose(motion, t, phi)
+    return float(theta), (float(d[0]), float(d[1]))
 
 
 def flipper_lift(motion, t):
@@ -60,11 +57,12 @@ def period(motion):
     return 2.0 * (abs(motion["angle"]) / motion["speed"] + PREVIEW_HOLD)
 
 
-def placed(name, item, turn, offset, pivot=None):
-    """``item`` (of list ``name``) turned by ``turn`` radians about ``pivot`` then moved by ``offset``."""
+def placed(name, item, motion, turn, offset):
+    """``item`` (of list ``name``) with ``motion`` turned by ``turn`` radians about its pivot,
+    then moved by ``offset`` (game.physics.motion.placed), its points rounded to the nanometre."""
     def point_map(p):
-        q = rotate_point(p, pivot, math.degrees(turn)) if turn else [p[0], p[1]]
-        return [round(q[0] + offset[0], 9), round(q[1] + offset[1], 9)]
+        q = physics.placed([p], motion, turn, offset)[0]
+        return [round(float(q[0]), 9), round(float(q[1]), 9)]
     return transformed(name, item, point_map)
 
 
@@ -74,7 +72,7 @@ def moved(name, item, t):
     if motion is None:
         return item
     turn, offset = pose(motion, t)
-    return placed(name, item, turn, offset, motion.get("pivot"))
+    return placed(name, item, motion, turn, offset)
 
 
 def ghosts(name, item, count=GHOSTS):
@@ -92,5 +90,5 @@ def ghosts(name, item, count=GHOSTS):
             turn, offset = 0.0, (motion["to"][0] * s, motion["to"][1] * s)
         else:
             turn, offset = motion["angle"] * k / count, (0.0, 0.0)
-        out.append(placed(name, item, turn, offset, motion.get("pivot")))
+        out.append(placed(name, item, motion, turn, offset))
     return out

@@ -50,10 +50,13 @@ Impulses = namedtuple("Impulses", "key pn pt pr")
 # one-call tick (game.physics.step.wall_steps, compiled.walls): poses (S, 13, M), each sub-step's
 # pose arrays (compiled.walls.POSE_FIELDS), empty where no wall moves; work (3 S,) J and kicks (1,)
 # int64, which the tick writes (each sub-step's work of its first sweep, its contacts and its
-# second sweep; the kicks in all); at (1,) int64, the sub-step the tick is in.
+# second sweep; the kicks in all); at (1,) int64, the sub-step the tick is in; reach (M, 5) a
+# capsule (ax, ay, bx, by, radius) holding each moving capsule within the tick
+# (motion.Motions.tick_poses), which the candidates (a moving capsule is one for the balls
+# that touch it) and the sweeps (its box) test.
 Statics = namedtuple("Statics", "ax ay bx by radius nx ny polygon box restitution friction rolling "
                                 "start index cell ox oy ncx ncy "
-                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h poses work kicks at")
+                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h poses work kicks at reach")
 
 # A ball grid (collide.Grid): cell m, origin (ox, oy), size (ncx, ncy) cells, the bounds it
 # covers (lo_x, lo_y) .. (hi_x, hi_y) m.
@@ -134,7 +137,8 @@ def statics(st):
     g = st.grid
     walls = dict(moving=st.moving, surface=st.surface, kick=st.kick, mcos=st.mcos, msin=st.msin, mcx=st.mcx,
                  mcy=st.mcy, mdx=st.mdx, mdy=st.mdy, omega=st.omega, inv_h=float(st.inv_h),
-                 poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64), at=np.zeros(1, np.int64))
+                 poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64), at=np.zeros(1, np.int64),
+                 reach=st.reach)
     if g is None:                       # no grid yet: nothing is listed (start, index say so)
         return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny,
                        polygon=st.polygon, box=st.box, restitution=st.restitution if len(st) else one,

@@ -165,7 +165,8 @@ class Statics:
         # Moving walls (game.physics.motion): ``surface`` (M,) m/s along a -> b (a conveyor),
         # ``kick`` (M,) m/s (a bumper), ``moving`` (M,) bool; the sub-step's rigid map of each
         # moving capsule (mcos, msin of its turn, mcx, mcy its centre, mdx, mdy its shift, omega
-        # rad/s its turn over the sub-step) and inv_h (1/s): motion.Motions.apply writes them.
+        # rad/s its turn over the sub-step) and inv_h (1/s): motion.Motions.tick_poses computes
+        # them, set_pose puts them in place.
         m = len(self.a)
         self.surface = np.zeros(m) if surface is None else np.asarray(surface, float).reshape(-1)
         self.kick = np.zeros(m) if kick is None else np.asarray(kick, float).reshape(-1)
@@ -183,6 +184,10 @@ class Statics:
             self.bin_b[rows] = centre
             self.bin_radius[rows] = reach + self.radius[rows]
             self.box[rows] = np.hstack((centre - self.bin_radius[rows, None], centre + self.bin_radius[rows, None]))
+        # A capsule (ax, ay, bx, by, radius) holding each moving capsule within this tick
+        # (motion.Motions.tick_poses sets it each tick; a disc holding its path until the
+        # first): the candidates and the sweeps test it.
+        self.reach = np.hstack((self.bin_a, self.bin_b, self.bin_radius[:, None]))
         self.grid = None
         self._start = np.zeros(1, np.int64)
         self._index = np.zeros(0, np.int64)
@@ -215,6 +220,16 @@ class Statics:
         self.ax[rows], self.ay[rows] = a[:, 0], a[:, 1]
         self.bx[rows], self.by[rows] = b[:, 0], b[:, 1]
         self.nx[rows], self.ny[rows] = self.normal[rows, 0], self.normal[rows, 1]
+
+    def set_pose(self, poses, k):
+        """Put sub-step k's poses (motion.Motions.tick_poses: (S, len(POSE_FIELDS), M)) of the
+        moving capsules in place: their ends, normals and rigid maps."""
+        rows = np.nonzero(self.moving)[0]
+        for f, name in enumerate(motion.POSE_FIELDS):
+            getattr(self, name)[rows] = poses[k, f, rows]
+        self.a[rows, 0], self.a[rows, 1] = self.ax[rows], self.ay[rows]
+        self.b[rows, 0], self.b[rows, 1] = self.bx[rows], self.by[rows]
+        self.normal[rows, 0], self.normal[rows, 1] = self.nx[rows], self.ny[rows]
 
     def bin(self, grid):
         """List every capsule in each cell where a ball centred in that cell could touch it,
@@ -452,8 +467,9 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
         if len(si):
             _, depth = ball_static_geometry(pos, prev, radius, statics, si, s)
             inner = (statics.polygon[s] >= 0) & (geometry.side(statics.a[s], statics.b[s], pos[si]) > 0)
-            # A moving wall is a candidate wherever it is now: its bins hold its path.
-            keep = (depth > -margin[si]) | inner | statics.moving[s]
+            # A moving wall is one where the ball's box meets its reach this tick (reaches).
+            keep = np.where(statics.moving[s], reaches(pos, radius, margin, statics, si, s),
+                            (depth > -margin[si]) | inner)
             si, s = si[keep], s[keep]
     order = np.lexsort((s, si))
     si, s = si[order], s[order]
@@ -464,6 +480,48 @@ def find_candidates(pos, prev, radius, grid, statics, margin, kernels=None):
     i, j = np.minimum(i, j), np.maximum(i, j)
     order = np.lexsort((j, i))
     return i[order], j[order], si, s
+
+
+def reaches(pos, radius, margin, statics, i, s, per_pair=False):
+    """(K,) bool: whether balls i, at ``pos`` with their ``margin``, may touch moving capsules s
+    within this tick: the ball (radius + margin) touches the capsule's reach (Statics.reach,
+    holding its poses over the tick). Complete for the candidates kept while no ball goes
+    further than its margin: a contact at sub-step k has the ball within its radius of the
+    capsule's pose k, which the reach holds. Squared distances: no square root. ``per_pair``:
+    ``margin`` (K,) is each pair's, not each ball's."""
+    rc = statics.reach[s]
+    extra = margin if per_pair else margin[i]
+    ax, ay = rc[:, 0], rc[:, 1]
+    dx, dy = rc[:, 2] - ax, rc[:, 3] - ay
+    wx, wy = pos[i, 0] - ax, pos[i, 1] - ay
+    dd = dx * dx + dy * dy
+    t = np.minimum(np.maximum(wx * dx + wy * dy, 0.0), dd) / np.maximum(dd, geometry.TINY)
+    ex, ey = wx - t * dx, wy - t * dy
+    r = radius[i] + extra + rc[:, 4]
+    return ex * ex + ey * ey <= r * r
+
+
+def moving_pairs(pos, radius, margin, statics):
+    """(ball, capsule) pairs sorted by (ball, capsule): every moving capsule ``reaches`` finds
+    for every ball (the candidates' moving part, found afresh each tick)."""
+    rows = np.nonzero(statics.moving)[0]
+    n = len(pos)
+    i = np.repeat(np.arange(n), len(rows))
+    s = np.tile(rows, n)
+    keep = reaches(pos, radius, np.asarray(margin, float), statics, i, s)
+    return i[keep], s[keep]
+
+
+def with_moving_pairs(si, s, pos, radius, margin, statics):
+    """The ball-capsule candidates (si, s) with their moving capsules' pairs found afresh
+    (moving_pairs at ``pos``, where they were found, and their ``margin``): a tick's reach
+    boxes hold its poses only, so the moving part of candidates kept from the last tick is
+    found again, in (ball, capsule) order; the still part is kept as it is."""
+    still = ~statics.moving[s]
+    mi, ms = moving_pairs(pos, radius, margin, statics)
+    si, s = np.concatenate((si[still], mi)), np.concatenate((s[still], ms))
+    order = np.lexsort((s, si))
+    return si[order], s[order]
 
 
 def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, resting_speed=RESTING_SPEED):
@@ -482,15 +540,22 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
                              bundles.statics(statics))
     move = pos - prev
     own = _norm(move) > CCD_FRACTION * radius
-    # Moving walls: a ball whose box meets a moving wall's path is swept against it in the
-    # wall's frame (from its start carried with the wall, motion.carried), however slowly it
-    # moves itself: a flipper or a rotor's arm comes to it.
+    # Moving walls: a ball is swept against one in the wall's frame, from its start carried
+    # with the wall (motion.carried), where the box of that move meets the wall's reach this
+    # tick (a touch lies on the move and on the wall's pose), however slowly it moves itself:
+    # a flipper or a rotor's arm comes to it.
     walls = bool(statics.moving.any())
-    near = _near_moving(statics, prev, pos, radius) if walls else own
+    near_i, near_s = _near_moving(statics, prev, pos, radius) if walls else (np.zeros(0, np.int64),) * 2
+    near = np.zeros(len(pos), bool)
+    near[near_i] = True
     fast = np.nonzero(own | near)[0]
     if len(fast) == 0 or len(statics) == 0:
         return fast, np.full((len(fast), 2), np.nan)
     ball, s = statics.along_paths(prev[fast], pos[fast], radius[fast])
+    if walls:                    # the still capsules by their boxes, the moving ones as above
+        still = ~statics.moving[s]
+        where = np.searchsorted(fast, near_i)
+        ball, s = np.concatenate((ball[still], where)), np.concatenate((s[still], near_s))
     hits = np.full((len(fast), 2), np.nan)
     if len(ball) == 0:
         return fast, hits
@@ -520,8 +585,8 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
     if not hit.any():
         return fast, hits
     ball, s, t, k, start_at, moved = ball[hit], s[hit], t[hit], k[hit], start_at[hit], moved[hit]
-    # First touch of each ball: sort by (ball, t) and take each ball's first row.
-    order = np.lexsort((t, ball))
+    # First touch of each ball: sort by (ball, t, capsule) and take each ball's first row.
+    order = np.lexsort((s, t, ball))
     ball, s, t, k, start_at, moved = ball[order], s[order], t[order], k[order], start_at[order], moved[order]
     first = np.unique(ball, return_index=True)[1]
     ball, s, t, k, start_at, moved = ball[first], s[first], t[first], k[first], start_at[first], moved[first]
@@ -558,13 +623,15 @@ def sweep(prev, pos, vel, radius, restitution, friction, statics, kernels=None, 
 
 
 def _near_moving(statics, prev, pos, radius):
-    """(N,) bool: the balls whose box over their move (prev -> pos, widened by the radius)
-    meets the path box of a moving capsule."""
+    """(ball, capsule) pairs sorted by (ball, capsule): the balls whose move in a moving
+    capsule's frame (from prev carried with it, motion.carried, to pos), widened by the
+    radius, may touch its reach (Statics.reach): pos is nearer to it than the radius and the
+    move's length."""
     rows = np.nonzero(statics.moving)[0]
-    lo = np.minimum(prev, pos) - radius[:, None]
-    hi = np.maximum(prev, pos) + radius[:, None]
-    box = statics.box[rows]
-    near = np.zeros(len(pos), bool)
-    for b in box:                     # few moving walls: a pass each
-        near |= (lo[:, 0] <= b[2]) & (hi[:, 0] >= b[0]) & (lo[:, 1] <= b[3]) & (hi[:, 1] >= b[1])
-    return near
+    n = len(pos)
+    i = np.repeat(np.arange(n), len(rows))
+    s = np.tile(rows, n)
+    fx, fy = motion.carried(statics, s, prev[i, 0], prev[i, 1])
+    mx, my = pos[i, 0] - fx, pos[i, 1] - fy
+    meet = reaches(pos, radius, np.sqrt(mx * mx + my * my), statics, i, s, per_pair=True)
+    return i[meet], s[meet]

@@ -15,9 +15,9 @@ pivot c, then a shift d, applied to the ends the file gives (a0, b0):
   within a tick every motion is a known function of t.
 
 Over a sub-step t0 -> t1 = t0 + h each moving capsule moves rigidly by the map
-M(x) = c + R(dtheta) (x - c) + dd (dtheta = theta1 - theta0, dd = d1 - d0). ``apply``
-puts the capsules at their poses at t1 (contacts are measured there) and stores M in the
-Statics (``mcos, msin, mcx, mcy, mdx, mdy``) with ``omega`` = dtheta / h and ``inv_h`` = 1 / h:
+M(x) = c + R(dtheta) (x - c) + dd (dtheta = theta1 - theta0, dd = d1 - d0). ``tick_poses``
+computes every sub-step's of a tick at once, and Statics.set_pose puts sub-step k's in place:
+the capsules at their poses at t1 (contacts are measured there) and M in the Statics (``mcos, msin, mcx, mcy, mdx, mdy``) with ``omega`` = dtheta / h and ``inv_h`` = 1 / h:
 
 - the wall's velocity at a point p of its pose at t1 is (p - M^-1(p)) / h, the chord the
   point actually went (not omega x r, the tangent), plus a conveyor's surface speed along
@@ -49,6 +49,10 @@ from game.physics import geometry
 STILL, ROTATE, SLIDE, FLIPPER = 0, 1, 2, 3
 KINDS = {"rotate": ROTATE, "slide": SLIDE, "flipper": FLIPPER}
 FLIPPER_KEYS = ("left", "right")
+# The rows of Motions.tick_poses (and of bundles.Statics.poses[k]): the Statics arrays a
+# moving wall's pose and rigid map set.
+POSE_FIELDS = ("ax", "ay", "bx", "by", "nx", "ny", "mcos", "msin", "mcx", "mcy", "mdx", "mdy", "omega")
+REACH_SLOP = 1e-6          # m: the reach boxes are this much wider than the poses (> contacts.TOUCH_SLOP)
 
 
 class Motions:
@@ -129,54 +133,78 @@ class Motions:
 
     def shape_pose(self, t):
         """(theta (S,) rad, d (S, 2) m): each moving shape's pose at the level's time t
-        (within the current tick for flippers)."""
+        (within the current tick for flippers). ``t`` may be an array (T,) of times: then
+        theta (T, S) and d (T, S, 2), each time's entries the same numbers as for it alone."""
+        t = np.asarray(t, float)
         s = len(self.motions)
-        theta, d = np.zeros(s), np.zeros((s, 2))
+        theta, d = np.zeros(t.shape + (s,)), np.zeros(t.shape + (s, 2))
         for k, m in enumerate(self.motions):
-            kind = m["kind"]
-            if kind == "rotate":
-                theta[k] = float(m["speed"]) * t
-            elif kind == "slide":
-                d[k] = np.asarray(m["to"], float) * (0.5 * (1.0 - np.cos(2.0 * np.pi * t / float(m["period"]))))
-            else:
-                theta[k] = self.phi[k] + self.omega_tick[k] * (t - self.tick_start)
+            phi = self.phi[k] + self.omega_tick[k] * (t - self.tick_start) if m["kind"] == "flipper" else 0.0
+            theta[..., k], d[..., k, :] = pose(m, t, phi)
         return theta, d
 
     def ends(self, theta, d):
-        """(a, b) (K, 2) of the moving capsules (``moving`` order) at shape poses (theta, d)."""
+        """(a, b) (..., K, 2) of the moving capsules (``moving`` order) at shape poses (theta
+        (..., S), d (..., S, 2))."""
         rows = np.nonzero(self.moving)[0]
         sh = self.shape[rows]
         c = self.pivot[rows]
-        return (turn(self.rest_a[rows] - c, theta[sh]) + c + d[sh],
-                turn(self.rest_b[rows] - c, theta[sh]) + c + d[sh])
+        return (turn(self.rest_a[rows] - c, theta[..., sh]) + c + d[..., sh, :],
+                turn(self.rest_b[rows] - c, theta[..., sh]) + c + d[..., sh, :])
 
     # ------------------------------------------------------------ the world
-    def apply(self, world, t0, t1, h):
-        """Put the world's moving statics at their poses at t1 and store the sub-step's rigid
-        map t0 -> t1 in world.statics (see the module docstring); the polygons too. ``h``: the
-        sub-step, s (t1 - t0 but for rounding: every sub-step of a tick divides by the same h)."""
+    def tick_poses(self, world, t, dt, substeps):
+        """Every sub-step's pose of a tick t -> t + dt, computed at once: (S, len(POSE_FIELDS),
+        M) in the rows of POSE_FIELDS, each sub-step k's capsules at their poses at its end
+        t_k+1 = t + (k + 1) h and its rigid map t_k -> t_k+1 (see the module docstring; the still
+        capsules' columns as they are). Sets world.statics.inv_h = 1 / h and ``reach`` (M, 5):
+        for each moving capsule a capsule (ax, ay, bx, by, radius) holding it at every pose of
+        the tick t_0 .. t_S (a polygon's edges: a disc holding the whole polygon), which the
+        candidates and the sweeps test instead of its path.
+        Statics.set_pose puts a sub-step's poses in place."""
         st = world.statics
-        theta0, d0 = self.shape_pose(t0)
-        theta1, d1 = self.shape_pose(t1)
+        h = dt / substeps
+        times = t + np.arange(substeps + 1) * h
+        theta, d = self.shape_pose(times)                    # (S + 1, shapes), (S + 1, shapes, 2)
         rows = np.nonzero(self.moving)[0]
-        a, b = self.ends(theta1, d1)
+        a, b = self.ends(theta, d)                           # (S + 1, K, 2)
         sh = self.shape[rows]
-        dtheta = theta1[sh] - theta0[sh]
-        st.set_ends(rows, a, b)
-        st.mcos[rows] = np.cos(dtheta)
-        st.msin[rows] = np.sin(dtheta)
-        st.mcx[rows] = self.pivot[rows, 0]
-        st.mcy[rows] = self.pivot[rows, 1]
-        dd = d1[sh] - d0[sh]
-        st.mdx[rows] = dd[:, 0]
-        st.mdy[rows] = dd[:, 1]
-        st.omega[rows] = dtheta / h
+        dtheta = theta[1:, sh] - theta[:-1, sh]               # (S, K)
+        dd = d[1:, sh, :] - d[:-1, sh, :]
+        normal = geometry.segment_normal(a[1:], b[1:]).reshape(substeps, len(rows), 2)
+        poses = np.empty((substeps, len(POSE_FIELDS), max(1, len(st))))
+        for f, name in enumerate(POSE_FIELDS):
+            poses[:, f, :len(st)] = getattr(st, name)
+        moving = (a[1:, :, 0], a[1:, :, 1], b[1:, :, 0], b[1:, :, 1], normal[..., 0], normal[..., 1],
+                  np.cos(dtheta), np.sin(dtheta), self.pivot[rows, 0], self.pivot[rows, 1], dd[..., 0], dd[..., 1],
+                  dtheta / h)
+        for f, value in enumerate(moving):
+            poses[:, f, rows] = value
         st.inv_h = 1.0 / h
-        for p, k in enumerate(self.polygon_shape):
-            if k >= 0:
-                c = np.asarray(self.motions[k].get("pivot", [0.0, 0.0]), float)
-                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta1[k]) + c + d1[k]
-        world.statics_version += 1
+        # The reach: a capsule holding the wall at every pose of the tick: its core at the
+        # tick's start, its radius grown by the furthest any point of it goes from there (a
+        # rigid map moves a segment's points furthest at an end).
+        go = np.maximum(np.hypot(*np.moveaxis(a - a[0], -1, 0)), np.hypot(*np.moveaxis(b - b[0], -1, 0))).max(axis=0)
+        reach = np.empty((len(rows), 5))
+        reach[:, 0:2], reach[:, 2:4] = a[0], b[0]
+        reach[:, 4] = st.radius[rows] + go + REACH_SLOP
+        poly = st.polygon[rows]
+        for p in np.unique(poly[poly >= 0]):             # a moving polygon: a disc holding all of it
+            mine = poly == p
+            ends = np.concatenate((a[0, mine], b[0, mine]))
+            centre = ends.mean(axis=0)
+            reach[mine, 0:2] = reach[mine, 2:4] = centre
+            reach[mine, 4] = float(np.hypot(*(ends - centre).T).max() + go[mine].max()) + REACH_SLOP
+        st.reach[rows] = reach
+        self._tick = (theta, d)
+        return poses
+
+    def pose_polygons(self, world, k):
+        """Put the moving polygons at sub-step k's end pose of the tick tick_poses computed."""
+        theta, d = self._tick
+        for p, m in enumerate(self.polygon_shape):
+            if m >= 0:
+                world.polygons[p][:] = placed(self.rest_polygons[p], self.motions[m], theta[k + 1, m], d[k + 1, m])
 
     def carry_over(self, old):
         """Keep the flippers' angles and the keys held of ``old`` (the Motions before the
@@ -200,15 +228,15 @@ class Motions:
         st.set_ends(rows, a, b)
         for p, k in enumerate(self.polygon_shape):
             if k >= 0:
-                c = np.asarray(self.motions[k].get("pivot", [0.0, 0.0]), float)
-                world.polygons[p][:] = turn(self.rest_polygons[p] - c, theta[k]) + c + d[k]
+                world.polygons[p][:] = placed(self.rest_polygons[p], self.motions[k], theta[k], d[k])
 
     def path_discs(self):
         """(centre (K, 2), radius (K,)) m of discs holding each moving capsule's core over its
         whole path (``moving`` order): about the pivot for turns (a rotor's whole circle, a
         flipper's arc), the circle round the box of both extremes for a slide. The broad phase
-        bins the capsule there once (plus its own radius), so its candidate pairs hold
-        wherever it is."""
+        bins the capsule there once (plus its own radius), so its cells list it wherever it
+        is; the candidates then keep it for the balls within its reach this tick
+        (``tick_poses``, collide.reaches)."""
         rows = np.nonzero(self.moving)[0]
         centre = np.empty((len(rows), 2))
         radius = np.empty(len(rows))
@@ -228,6 +256,29 @@ class Motions:
         return rows, centre, radius
 
 
+def pose(motion, t, phi=0.0):
+    """(theta rad, d (..., 2) m): the pose of a level's ``motion`` dict at the level's time t
+    (s, a number or an array): a rotor's turn speed t, a slide's shift to (1 - cos(2 pi t /
+    period)) / 2; a flipper's turn is its angle state ``phi`` (Motions keeps it; the editor's
+    preview scripts it). The one implementation of the format's motions: Motions.shape_pose
+    and the editor's preview (game.editor.motion) call it."""
+    t = np.asarray(t, float)
+    kind = motion["kind"]
+    if kind == "rotate":
+        return float(motion["speed"]) * t, np.zeros(t.shape + (2,))
+    if kind == "slide":
+        return (np.zeros(t.shape),
+                np.asarray(motion["to"], float) * (0.5 * (1.0 - np.cos(2.0 * np.pi * t / float(motion["period"]))))[..., None])
+    return np.broadcast_to(np.asarray(phi, float), t.shape).copy(), np.zeros(t.shape + (2,))
+
+
+def placed(points, motion, theta, d):
+    """(K, 2) m: ``points`` (K, 2) of a wall with ``motion`` at pose (theta, d): turned by
+    theta about its pivot, then shifted by d (the module docstring's a(t))."""
+    c = np.asarray(motion.get("pivot", [0.0, 0.0]), float)
+    return turn(np.asarray(points, float).reshape(-1, 2) - c, theta) + c + d
+
+
 def velocity_at(statics, static_indices, points):
     """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m
     over the last sub-step (their motion and their surface speed), for debug drawing."""
@@ -238,9 +289,9 @@ def velocity_at(statics, static_indices, points):
 
 
 def turn(v, theta):
-    """(K, 2) vectors v turned counter-clockwise by theta (K,) or a number, rad."""
+    """(..., K, 2) vectors v (K, 2) turned counter-clockwise by theta (..., K) or a number, rad."""
     c, s = np.cos(theta), np.sin(theta)
-    return np.stack((c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]), axis=1)
+    return np.stack((c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]), axis=-1)
 
 
 def carried(statics, s, px, py):

@@ -31,14 +31,22 @@ def tick(world, dt, kernels):
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
+        poses = world.motions.tick_poses(world, world.time, dt, substeps) if walls else None
         for k in range(substeps):
             if walls:                   # moving walls: at their poses at the sub-step's end
-                world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
-            substep(world, world.time + k * h, h, dt, last=k == substeps - 1)
+                place_walls(world, poses, k)
+            substep(world, world.time + k * h, h, dt, last=k == substeps - 1, first=k == 0)
     if walls:
         world.motions.end_tick(dt)
     world.motor_work += float(world.joints.work.sum())     # J: what the motors did this tick
     break_joints(world, dt)
+
+
+def place_walls(world, poses, k):
+    """The moving statics (and polygons) at sub-step k's poses (motion.Motions.tick_poses)."""
+    world.statics.set_pose(poses, k)
+    world.motions.pose_polygons(world, k)
+    world.statics_version += 1
 
 
 def break_joints(world, dt):
@@ -57,7 +65,7 @@ def break_joints(world, dt):
         world.joints.keep(~broken)
 
 
-def substep(world, t, h, dt, last=True):
+def substep(world, t, h, dt, last=True, first=False):
     if world.count == 0:
         debug.clear(world)
         return
@@ -77,7 +85,7 @@ def substep(world, t, h, dt, last=True):
                                                world.radius, fast, hits))
     # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
     h_move = CONTACT_WEIGHT[world._integrator] * h
-    candidates = find_candidates(world, prev, dt, kernels)
+    candidates = find_candidates(world, prev, dt, kernels, first)
     if len(world.joints):
         candidates = world.joints.unjoined(candidates, world.count)     # jointed balls do not collide
     contacts = world.solver.prepare(world, candidates, prev, h_move, acceleration)
@@ -160,21 +168,20 @@ def tick_compiled(world, dt, fused):
 
 def wall_steps(world, dt, fused):
     """The one-call tick's bundles.Statics: where walls move (or belts run, bumpers kick), with
-    each sub-step's poses as motion.Motions.apply sets them in ``poses`` (the statics left at
-    the last, as the sub-step by sub-step path leaves them) and room for their work and kicks;
-    else as bundles.statics gives it."""
+    each sub-step's poses (motion.Motions.tick_poses, rows in fused.WK.POSE_FIELDS) in ``poses``
+    (the statics left at the last, as the sub-step by sub-step path leaves them) and room for
+    their work and kicks; else as bundles.statics gives it."""
     substeps = world.substeps
     st = world.statics
     if not st.walls:
         return bundles.statics(st)
-    h = dt / substeps
-    fields = fused.WK.POSE_FIELDS
-    poses = np.empty((substeps, len(fields), max(1, len(st))))
-    for k in range(substeps):
-        if world.motions.any:
-            world.motions.apply(world, world.time + k * h, world.time + (k + 1) * h, h)
-        for f, name in enumerate(fields):
-            poses[k, f, :len(st)] = getattr(st, name)
+    if world.motions.any:
+        poses = world.motions.tick_poses(world, world.time, dt, substeps)
+        place_walls(world, poses, substeps - 1)
+    else:                               # belts and bumpers alone: nothing moves
+        poses = np.empty((substeps, len(fused.WK.POSE_FIELDS), max(1, len(st))))
+        for f, name in enumerate(fused.WK.POSE_FIELDS):
+            poses[:, f, :len(st)] = getattr(st, name)
     return bundles.statics(st)._replace(poses=poses, work=np.zeros(3 * substeps), kicks=np.zeros(1, np.int64))
 
 
@@ -192,16 +199,24 @@ def candidates_kept(world):
     return c[2] if c is not None and c[0] is world.ids and c[1] is world.grid else None
 
 
-def find_candidates(world, prev, dt, kernels):
+def find_candidates(world, prev, dt, kernels, first=False):
     """The pairs that could touch: found for every pair that could close within a tick
     (each ball's margin is the way it goes in a tick at its present speed, plus a slop),
     and kept from sub-step to sub-step and tick to tick until some ball has gone further
     than its margin from where they were found (a collision sped it up, it fell on) or
-    the balls changed. Any complete list gives the same contacts: this only saves work."""
+    the balls changed. Any complete list gives the same contacts: this only saves work.
+    Moving walls: a moving capsule is a candidate where a ball's box meets its reach over the
+    tick (collide.reaches), so kept candidates have their moving part found again at each
+    tick's ``first`` sub-step (collide.with_moving_pairs)."""
     kept = candidates_kept(world)
     if kept is not None:
         moved = world.pos - world._found_at
         if np.all(moved[:, 0] * moved[:, 0] + moved[:, 1] * moved[:, 1] < world._margin * world._margin):
+            if first and world.motions.any:
+                i, j, si, s = kept
+                kept = (i, j) + collide.with_moving_pairs(si, s, world._found_at, world.radius, world._margin,
+                                                          world.statics)
+                world._candidates = (world.ids, world.grid, kept)
             return kept
     speed = np.sqrt(world.vel[:, 0] * world.vel[:, 0] + world.vel[:, 1] * world.vel[:, 1])
     margin = np.minimum(speed * dt + collide.CONTACT_MARGIN * world.radius, collide.MAX_MARGIN_CELLS * world.grid.cell)

@@ -381,3 +381,29 @@ def test_random_moving_walls_stay_finite_and_escape_free_with_the_same_bits(wall
         assert w.count == balls
         ends.append(w.state_hash())
     assert len(set(ends)) == 1
+
+
+# ---------------------------------------------------------------- the reach (issue 25, round two)
+@settings(max_examples=40, deadline=None)
+@given(kind=st.sampled_from(["rotate", "slide", "flipper"]), speed=st.floats(0.1, 40.0),
+       start=st.floats(0.0, 10.0), u=st.floats(0.0, 1.0), side=st.floats(-1.0, 1.0), k=st.integers(0, 4))
+def test_a_moving_wall_s_reach_holds_every_pose_of_its_tick(kind, speed, start, u, side, k):
+    """Completeness of the moving walls' candidates: a point that touches a moving capsule at
+    any sub-step's pose of a tick touches the reach tick_poses gives it for that tick
+    (collide.reaches), for rotors and flippers up to 40 rad/s and slides."""
+    from game.physics import collide
+    motion = {"rotate": {"kind": "rotate", "pivot": [0.5, 0.2], "speed": speed},
+              "slide": {"kind": "slide", "to": [speed / 4, -speed / 8], "period": 2.0},
+              "flipper": {"kind": "flipper", "pivot": [-2.0, 0.0], "angle": 0.9, "speed": speed, "key": "left"}}[kind]
+    w = World.from_level(level(segments=[{"a": [-2, 0], "b": [2, 1], "radius": 0.1, "motion": motion}],
+                               balls=[{"pos": [0, 30], "radius": 0.2}]), execution="numpy")
+    w.time = start
+    w.press_flipper("left", True)
+    w.motions.begin_tick(w.time, TICK)
+    poses = w.motions.tick_poses(w, w.time, TICK, w.substeps)
+    w.statics.set_pose(poses, min(k, w.substeps - 1))
+    a, b, n = w.statics.a[0], w.statics.b[0], w.statics.normal[0]
+    r_ball = 0.2
+    point = a + u * (b - a) + n * side * (0.1 + r_ball)      # touching the pose (or inside)
+    i, s = np.array([0]), np.array([0])
+    assert collide.reaches(point[None], np.array([r_ball]), np.array([0.0]), w.statics, i, s)[0]

@@ -203,7 +203,8 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
     the core segment; a centre that crossed the core since (qx, qy) (the sub-step's start)
     or sits on it is pushed to the side it came from (polygon edges: always outwards). Kept
     where depth > -margin, and polygon edges with the centre on their inner side (for
-    ``collide.polygon_insides``). ``statics``: bundles.Statics, the capsules and their grid.
+    ``collide.polygon_insides``); a moving capsule where the ball touches its reach
+    (``collide.reaches``). ``statics``: bundles.Statics, the capsules and their grid.
     """
     ax, ay, bx, by, seg_radius = statics.ax, statics.ay, statics.bx, statics.by, statics.radius
     snx, sny, polygon, start, index = statics.nx, statics.ny, statics.polygon, statics.start, statics.index
@@ -229,6 +230,9 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
             c = ix * ncy + iy
             for at in range(start[c], start[c + 1]):
                 s = index[at]
+                # A moving wall: where the ball touches its reach this tick (collide.reaches).
+                if statics.moving[s] and not _reaches(px[a], py[a], radius[a] + margin[a], statics.reach, s):
+                    continue
                 dx = bx[s] - ax[s]
                 dy = by[s] - ay[s]
                 wx = px[a] - ax[s]
@@ -259,8 +263,7 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                     nx = vx / dist
                     ny = vy / dist
                 depth = reach + dist if crossed else reach - dist
-                # A moving wall is a candidate wherever it is now: its bins hold its path.
-                if not (depth > -margin[a] or (edge and now > 0.0) or statics.moving[s]):
+                if not (statics.moving[s] or depth > -margin[a] or (edge and now > 0.0)):
                     continue
                 if write:
                     oi[k] = a
@@ -271,6 +274,78 @@ def static_contacts(px, py, qx, qy, radius, margin, statics):
                 k += 1
         total = k
     return oi, os_, onx, ony, odepth
+
+
+@njit(cache=True)
+def _reaches(x, y, r, reach, s):
+    """collide.reaches for one ball at (x, y) with radius + margin r and capsule s (the same
+    arithmetic)."""
+    ax = reach[s, 0]
+    ay = reach[s, 1]
+    dx = reach[s, 2] - ax
+    dy = reach[s, 3] - ay
+    wx = x - ax
+    wy = y - ay
+    dd = dx * dx + dy * dy
+    t = min(max(wx * dx + wy * dy, 0.0), dd) / max(dd, TINY)
+    ex = wx - t * dx
+    ey = wy - t * dy
+    rr = r + reach[s, 4]
+    return ex * ex + ey * ey <= rr * rr
+
+
+@njit(cache=True)
+def with_moving_pairs(bi, s, pos, radius, margin, statics):
+    """collide.with_moving_pairs: the candidates (bi, s) (sorted by ball, capsule) with their
+    moving capsules' pairs found afresh for balls at ``pos`` (N, 2) with ``margin``, in
+    (ball, capsule) order: each ball's still pairs and its moving ones merged by capsule."""
+    moving = statics.moving
+    rows = np.nonzero(moving)[0]
+    n = pos.shape[0]
+    count = 0
+    for e in range(len(s)):
+        if not moving[s[e]]:
+            count += 1
+    for a in range(n):
+        r = radius[a] + margin[a]
+        for q in range(len(rows)):
+            count += _reaches(pos[a, 0], pos[a, 1], r, statics.reach, rows[q])
+    oi = np.empty(count, np.int64)
+    os_ = np.empty(count, np.int64)
+    k = 0
+    e = 0
+    for a in range(n):
+        r = radius[a] + margin[a]
+        q = 0
+        while True:                       # merge ball a's still pairs (sorted) with its moving ones
+            while e < len(bi) and bi[e] == a and moving[s[e]]:
+                e += 1                    # an old moving pair: found again below
+            while q < len(rows) and not _reaches(pos[a, 0], pos[a, 1], r, statics.reach, rows[q]):
+                q += 1
+            still = e < len(bi) and bi[e] == a
+            more = q < len(rows)
+            if not (still or more):
+                break
+            if still and (not more or s[e] < rows[q]):
+                oi[k] = a
+                os_[k] = s[e]
+                e += 1
+            else:
+                oi[k] = a
+                os_[k] = rows[q]
+                q += 1
+            k += 1
+    return oi, os_
+
+
+@njit(cache=True)
+def _meets_in_frame(statics, s, qx, qy, px, py, r):
+    """collide._near_moving for one ball and moving capsule s (the same arithmetic): its move
+    from (qx, qy) carried with s to (px, py), widened by r, may touch s's reach."""
+    fx, fy = carried(statics, s, qx, qy)
+    mx = px - fx
+    my = py - fy
+    return _reaches(px, py, r + np.sqrt(mx * mx + my * my), statics.reach, s)
 
 
 @njit(cache=True)
@@ -459,9 +534,9 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         hiy = max(prev[a, 1], pos[a, 1]) + r
         own = np.sqrt(mx * mx + my * my) > ccd_fraction * radius[a]
         near = False
-        if walls and not own:           # moving walls come to slow balls (collide._near_moving)
+        if walls:                       # moving walls come to slow balls (collide._near_moving)
             for s in range(m):
-                if moving[s] and lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]:
+                if moving[s] and _meets_in_frame(statics, s, prev[a, 0], prev[a, 1], pos[a, 0], pos[a, 1], r):
                     near = True
                     break
         if not (own or near):
@@ -473,9 +548,12 @@ def sweep(prev, pos, vel, radius, restitution, friction, ccd_fraction, resting_s
         best = np.inf
         hit = -1
         for s in range(m):
-            if not (lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]):
+            if moving[s]:               # in the wall's frame, against its reach (collide._near_moving)
+                if not _meets_in_frame(statics, s, prev[a, 0], prev[a, 1], pos[a, 0], pos[a, 1], r):
+                    continue
+            elif walls and not own:
                 continue
-            if walls and not (own or moving[s]):
+            elif not (lox <= box[s, 2] and hix >= box[s, 0] and loy <= box[s, 3] and hiy >= box[s, 1]):
                 continue
             # The start in the wall's frame (carried with a moving wall) and the move from it.
             fx, fy = carried(statics, s, prev[a, 0], prev[a, 1])

@@ -112,6 +112,9 @@ def _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid, 
                 keep = False
                 break
     if keep:
+        if statics.poses.shape[0] > 0 and statics.at[0] == 0:   # a tick's first sub-step: the moving
+            bi, s = CK.with_moving_pairs(found[2], found[3], found_at, radius, margin, statics)  # walls' pairs afresh
+            return (found[0], found[1], bi, s), found_at, margin, False
         return found, found_at, margin, False
     dt, contact_margin, max_margin_cells = step.dt, step.contact_margin, step.max_margin_cells
     cell, ox, oy, ncx, ncy = grid.cell, grid.ox, grid.oy, grid.ncx, grid.ncy

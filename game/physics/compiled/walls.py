@@ -14,9 +14,9 @@ from game.physics import bundles
 from game.physics.compiled import collide as CK
 from game.physics.compiled import stamps
 from game.physics.compiled.collide import TINY
+from game.physics import motion
 
-# The rows of WallSteps.poses[k]: the Statics arrays a moving wall's pose and rigid map set.
-POSE_FIELDS = ("ax", "ay", "bx", "by", "nx", "ny", "mcos", "msin", "mcx", "mcy", "mdx", "mdy", "omega")
+POSE_FIELDS = motion.POSE_FIELDS     # Statics.poses' rows, as motion.Motions.tick_poses writes them
 
 
 @njit(cache=True)
