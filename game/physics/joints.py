@@ -201,6 +201,7 @@ def substep_kernel(balls, rows, params):
     first_row = np.full(w.shape[0], -1, np.int64)
     dvx = np.zeros(w.shape[0])                  # scratch: the balls' velocity change of a pass
     dvy = np.zeros(w.shape[0])
+    dsp = np.zeros(w.shape[0])                  # scratch: the balls' angular impulse of a pass
     r = 0
     for j in range(n_joints):
         n_own = 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
@@ -553,7 +554,10 @@ def substep_kernel(balls, rows, params):
         if scale < 1.0:
             for r in range(n_rows):
                 dl[r] = dl[r] * scale
-        # Apply the impulses dlam u at the held points (on b, minus on a).
+        # Apply the impulses dlam u at the held points (on b, minus on a): summed per ball
+        # first (dvx, dvy, dsp: impulses, then velocity changes), so two balls that only
+        # share rows get exactly opposite sums even where rows that nearly repeat each other
+        # exchange large impulses that cancel (their rounding would leave a momentum).
         for r in range(n_rows):
             j = row_joint[r]
             lam = dl[r]
@@ -571,27 +575,29 @@ def substep_kernel(balls, rows, params):
             ib = row_ball_b[r]
             pxx = lam * ux_r[r]
             pyy = lam * uy_r[r]
-            dvax = 0.0 - w[ia] * pxx
-            dvay = 0.0 - w[ia] * pyy
-            dspa = 0.0 - inv_i[ia] * lam * ga_r[r]
-            vx[ia] += dvax
-            vy[ia] += dvay
-            spin[ia] += dspa
-            if moves:
-                px[ia] += h_move * dvax
-                py[ia] += h_move * dvay
-                angle[ia] += h_move * dspa
+            dvx[ia] -= pxx
+            dvy[ia] -= pyy
+            dsp[ia] -= lam * ga_r[r]
             if ib >= 0:
-                dvbx = w[ib] * pxx
-                dvby = w[ib] * pyy
-                dspb = inv_i[ib] * lam * gb_r[r]
-                vx[ib] += dvbx
-                vy[ib] += dvby
-                spin[ib] += dspb
+                dvx[ib] += pxx
+                dvy[ib] += pyy
+                dsp[ib] += lam * gb_r[r]
+        for r in range(n_rows):
+            for side in range(2):
+                ball = row_ball_a[r] if side == 0 else row_ball_b[r]
+                if ball < 0 or (dvx[ball] == 0.0 and dvy[ball] == 0.0 and dsp[ball] == 0.0):
+                    continue
+                dvbx = w[ball] * dvx[ball]
+                dvby = w[ball] * dvy[ball]
+                dspb = inv_i[ball] * dsp[ball]
+                vx[ball] += dvbx
+                vy[ball] += dvby
+                spin[ball] += dspb
                 if moves:
-                    px[ib] += h_move * dvbx
-                    py[ib] += h_move * dvby
-                    angle[ib] += h_move * dspb
+                    px[ball] += h_move * dvbx
+                    py[ball] += h_move * dvby
+                    angle[ball] += h_move * dspb
+                dvx[ball], dvy[ball], dsp[ball] = 0.0, 0.0, 0.0
     # The force each joint held this sub-step (its impulse over h): the break test's.
     for j in range(n_joints):
         f = math.sqrt(imp_x[j] * imp_x[j] + imp_y[j] * imp_y[j]) / h

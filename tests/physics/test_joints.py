@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game.checks import check
@@ -212,8 +212,20 @@ def jointed_scenes(draw):
     return {"gravity": [0, 0], "bounds": [-50, -50, 50, 50], "balls": balls, "joints": joints}
 
 
+# Found by hypothesis: three rods that nearly repeat each other between two balls at one place
+# exchanged large, cancelling impulses in one pass, whose rounding left 1 % of the momentum
+# when the pass applied them row by row (now summed per ball first).
+REPEATING_RODS = {"gravity": [0, 0], "bounds": [-50, -50, 50, 50],
+                  "balls": [{"pos": [0.0, 0.0], "vel": [0.0, 0.0], "spin": 0.0, "radius": 0.5, "density": 0.001},
+                            {"pos": [0.0, 0.0], "vel": [0.0, 1.01], "spin": 1.0, "radius": 0.5, "density": 0.001}],
+                  "joints": [{"kind": "rod", "a": 1, "b": 0, "offset_a": [0.0, 0.5]},
+                             {"kind": "rod", "a": 0, "b": 1, "offset_a": [0.5, 0.0]},
+                             {"kind": "rod", "a": 0, "b": 1, "offset_a": [0.0, 0.5]}]}
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(jointed_scenes())
+@example(REPEATING_RODS)
 def test_random_jointed_scenes_stay_finite_keep_momentum_and_agree_on_both_executions(scene):
     compiled = loader.load()             # loaded already (conftest): the same Compiled
     numpy_world = world(scene, "numpy")
