@@ -77,12 +77,7 @@ def substep(world, t, h, dt, last=True, first=False):
     acceleration = (world.vel - prev_vel) * (1.0 / h)    # m/s^2, what the forces did
     # 2. Sweep fast balls against the statics: stop them at the first touch.
     walls = world.statics.walls
-    swept_vel = world.vel.copy() if walls else None
-    fast, hits = collide.sweep(prev, world.pos, world.vel, world.radius, world.restitution,
-                               world.friction, world.statics, kernels, threshold)
-    if walls:
-        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
-                                               world.radius, fast, hits))
+    fast, hits = sweep(world, prev, kernels, threshold)
     # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
     h_move = CONTACT_WEIGHT[world._integrator] * h
     candidates = find_candidates(world, prev, dt, kernels, first)
@@ -100,16 +95,25 @@ def substep(world, t, h, dt, last=True, first=False):
                         else joints_numpy, world.solver.options.warm_start)
     # An impact can send a light ball further than its contacts looked (a fast heavy
     # ball hit it), so the solver's moves are swept against the statics too.
-    swept_vel = world.vel.copy() if walls else None
-    again, again_hits = collide.sweep(solved_from, world.pos, world.vel, world.radius, world.restitution,
-                                      world.friction, world.statics, kernels, threshold)
-    if walls:
-        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
-                                               world.radius, again, again_hits))
+    sweep(world, solved_from, kernels, threshold)
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
+
+
+def sweep(world, start, kernels, threshold):
+    """Sweep the balls from ``start`` to where they are against the statics (collide.sweep:
+    stop at the first touch, respond there); where walls move, belts run or bumpers kick,
+    the work and kicks of those hits go to the world's totals. Returns (fast, hits)."""
+    walls = world.statics.walls
+    swept_vel = world.vel.copy() if walls else None
+    fast, hits = collide.sweep(start, world.pos, world.vel, world.radius, world.restitution,
+                               world.friction, world.statics, kernels, threshold)
+    if walls:
+        account_walls(world, motion.sweep_work(world.statics, world.pos, swept_vel, world.vel, world.inv_mass,
+                                               world.radius, fast, hits))
+    return fast, hits
 
 
 def account_walls(world, work_kicks):
