@@ -59,40 +59,15 @@ def run_level(path, ticks, warmup, execution):
     """The shipped level in this engine and in pymunk (a kinematic box turning about the pivot,
     the same balls, radii, material and gravity): (ours ms, ours left, execution, pymunk ms,
     pymunk left)."""
-    import pymunk
     from game.physics.world import World
     doc, half, balls, box, radius, wall, speed, e, mu, gravity = level_scene(path)
     pivot = np.asarray(doc["polylines"][0]["motion"]["pivot"], float)
     world = World.from_level(doc, execution=execution)
     ours = time_ticks(lambda: world.step(TICK), ticks, warmup)
     ours_left = left_the_box(world.pos - pivot, world.time, half, speed)
-    space = pymunk.Space()
-    space.gravity = tuple(gravity)
-    space.iterations = 10
-    kinematic = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
-    kinematic.angular_velocity = speed
-    space.add(kinematic)
-    for a, b in zip(box[:-1], box[1:]):
-        seg = pymunk.Segment(kinematic, tuple(a), tuple(b), wall)
-        seg.elasticity, seg.friction = math.sqrt(e), math.sqrt(mu)
-        space.add(seg)
-    bodies = []
-    for p in balls:
-        mass = math.pi * radius * radius                   # density 1, as the level's balls
-        body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
-        body.position = tuple(p)
-        shape = pymunk.Circle(body, radius)
-        shape.elasticity, shape.friction = math.sqrt(e), math.sqrt(mu)
-        space.add(body, shape)
-        bodies.append(body)
-    clock = [0.0]
-
-    def tick():
-        space.step(TICK)
-        clock[0] += TICK
-    theirs = time_ticks(tick, ticks, warmup)
-    pos = np.array([tuple(b.position) for b in bodies], float)
-    return ours, ours_left, world.execution, theirs, left_the_box(pos, clock[0], half, speed)
+    theirs, pos, time = run_pymunk_box(box, balls, radius, math.pi * radius * radius, wall, speed, e, mu,
+                                       gravity, ticks, warmup)      # density 1, as the level's balls
+    return ours, ours_left, world.execution, theirs, left_the_box(pos, time, half, speed)
 
 
 def run_ours(n, ticks, warmup, execution):
@@ -110,24 +85,33 @@ def run_ours(n, ticks, warmup, execution):
 
 
 def run_pymunk(n, ticks, warmup):
-    import pymunk
     half, balls, box = scene(n)
+    ms, pos, time = run_pymunk_box(box, balls, RADIUS, 1.0, WALL, SPEED, E, MU, (0.0, -9.81), ticks, warmup)
+    return ms, left_the_box(pos, time, half)
+
+
+def run_pymunk_box(box, balls, radius, mass, wall, speed, e, mu, gravity, ticks, warmup):
+    """pymunk's tumbler: a kinematic body turning at ``speed`` rad/s about the origin with the
+    segments of ``box`` (radius ``wall``), balls of ``radius`` and ``mass`` at ``balls``, 10
+    iterations, each shape given the square roots of ``e`` and ``mu`` (pymunk multiplies the
+    two shapes' values). Returns (ms a tick, the balls' final positions (N, 2), the time)."""
+    import pymunk
     space = pymunk.Space()
-    space.gravity = (0.0, -9.81)
+    space.gravity = tuple(float(g) for g in gravity)
     space.iterations = 10
     kinematic = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
-    kinematic.angular_velocity = SPEED
+    kinematic.angular_velocity = speed
     space.add(kinematic)
     for a, b in zip(box[:-1], box[1:]):
-        seg = pymunk.Segment(kinematic, a, b, WALL)
-        seg.elasticity, seg.friction = math.sqrt(E), math.sqrt(MU)
+        seg = pymunk.Segment(kinematic, tuple(a), tuple(b), wall)
+        seg.elasticity, seg.friction = math.sqrt(e), math.sqrt(mu)
         space.add(seg)
     bodies = []
     for p in balls:
-        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, RADIUS))
-        body.position = p
-        shape = pymunk.Circle(body, RADIUS)
-        shape.elasticity, shape.friction = math.sqrt(E), math.sqrt(MU)
+        body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
+        body.position = tuple(p)
+        shape = pymunk.Circle(body, radius)
+        shape.elasticity, shape.friction = math.sqrt(e), math.sqrt(mu)
         space.add(body, shape)
         bodies.append(body)
     clock = [0.0]
@@ -136,8 +120,7 @@ def run_pymunk(n, ticks, warmup):
         space.step(TICK)
         clock[0] += TICK
     ms = time_ticks(tick, ticks, warmup)
-    pos = np.array([tuple(b.position) for b in bodies], float)
-    return ms, left_the_box(pos, clock[0], half)
+    return ms, np.array([tuple(b.position) for b in bodies], float), clock[0]
 
 
 def left_the_box(pos, time, half, speed=SPEED):
