@@ -9,15 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.app.loop import App
 from game.editor.document import Document
 from game.editor.items import LISTS, held_point, joint_ends
 from game.editor.motion import flipper_lift, ghosts, moved, period, pose
 from game.editor.panel_parts import MOTIONS
 from game.editor.tools import TOOL_KEYS, TOOLS, Editor
-from game.level import load, loads, save
-from game.modes.edit import install_editor
-from tests.editor.test_editor import SIZE, click, commented, drag, frames, mouse_click, press_key
+from game.level import load, loads
+from tests.editor.test_editor import click, drag, frames, game, mouse_click, press_key  # noqa: F401 (game: a fixture)
 
 LEVEL = {
     "$schema": "./level.schema.json", "format": 1, "name": "Joints and moving walls",
@@ -535,16 +533,7 @@ def test_a_moved_group_keeps_its_outline_moved():
 
 # ---------------------------------------------------------------------------- through the mode
 
-@pytest.fixture
-def game(tmp_path):
-    """The game on test_editor's level (balls 0 and 1 at (5, 15) and (7, 15)), as its fixture."""
-    pygame.font.init()
-    path = tmp_path / "box.json"
-    save(commented(), str(path))
-    g = App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"))
-    g.clock.budget = float("inf")
-    install_editor(g)
-    return g
+# ``game``: test_editor's fixture (its level: balls 0 and 1 at (5, 15) and (7, 15)), imported above.
 
 
 def test_joint_tools_through_events_and_the_editor_draws_joints_and_moving_walls(game):

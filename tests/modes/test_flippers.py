@@ -120,19 +120,24 @@ def test_the_score_counts_the_bumpers_kicks_and_shows_only_with_bumpers(tmp_path
     assert score(app_on(tmp_path, PLAIN).session.world) is None
 
 
+def plotted_work(tmp_path, level, ticks=60):
+    """Play ``level`` for ``ticks`` with the energy plot shown: (app, the plot's "work in"
+    samples, its total samples), J."""
+    app = app_on(tmp_path, level)
+    app.play.set_energy_shown(True)
+    for _ in range(ticks):
+        app.advance(1)
+    _, values = app.play.energy_history.arrays()
+    keys = list(app.play.energy_history.KEYS)
+    return app, values[:, keys.index("walls")], values[:, keys.index("total")]
+
+
 def test_the_energy_plot_records_the_walls_work_and_the_total_less_it_is_what_is_left(tmp_path):
     """A conveyor brings a ball at rest up to speed: the walls' work is the energy it gained
     less what friction took, so total - work falls (never rises) while the belt carries it."""
     belt = dict(PLAIN, name="belt", segments=[{"a": [1, 1], "b": [11, 1], "radius": 0.1, "surface_speed": 3.0}],
                 balls=[{"pos": [2, 1.35], "radius": 0.25}])
-    app = app_on(tmp_path, belt)
-    app.play.set_energy_shown(True)
-    for _ in range(60):
-        app.advance(1)
-    times, values = app.play.energy_history.arrays()
-    keys = list(app.play.energy_history.KEYS)
-    work = values[:, keys.index("walls")]
-    total = values[:, keys.index("total")]
+    app, work, total = plotted_work(tmp_path, belt)
     assert work[-1] > 0.1, "the belt did work"
     assert np.all(np.diff(total - work) <= 1e-9), "no energy from nowhere: the rest is friction's loss"
     app.draw(pygame.Surface((1280, 720)))
@@ -179,13 +184,7 @@ def test_the_energy_plot_counts_a_motors_work_with_the_walls(tmp_path):
     wheel = dict(PLAIN, name="motor", gravity=[0, 0],
                  balls=[{"pos": [6, 4], "radius": 0.5}, {"pos": [8, 4], "radius": 0.2}],
                  joints=[{"kind": "rod", "a": 0, "b": [6, 4], "length": 0, "motor": {"speed": 6, "torque": 5}}])
-    app = app_on(tmp_path, wheel)
-    app.play.set_energy_shown(True)
-    for _ in range(60):
-        app.advance(1)
-    times, values = app.play.energy_history.arrays()
-    keys = list(app.play.energy_history.KEYS)
-    work, total = values[:, keys.index("walls")], values[:, keys.index("total")]
+    app, work, total = plotted_work(tmp_path, wheel)
     assert work[-1] > 0.1 and work[-1] == app.session.world.motor_work
     assert np.allclose(total - work, (total - work)[0], atol=1e-6 * work[-1])
     app.draw(pygame.Surface((1280, 720)))
