@@ -8,7 +8,7 @@ How: the one-call tick's module (``game.physics.compiled.step``) is read as sour
 rewritten in a scratch directory: every top-level statement of its sub-step function
 (``_substep``) and of ``tick`` is wrapped in reads of the CPU's cycle counter (LLVM's
 ``readcyclecounter``: a few cycles each), added to a timer array passed in as one more
-argument. Each statement is named by the first kernel it calls (``K.solve``,
+argument. Each statement is named by the first kernel it calls (``SK.solve``,
 ``_candidates``...; "glue" where it calls none), and statements of one name add up. The
 rewritten module is the same code otherwise (the same kernels, compiled by numba into the
 scratch directory's cache: the first run costs a compile of the tick, ~40 s CPU), and the
@@ -84,14 +84,17 @@ def rdtsc_now():
 '''
 
 
+KERNEL_ALIASES = ("CK", "PK", "SK", "IK", "FK", "WK", "JK")    # the tick module's names for its kernel modules
+
+
 def _call_names(node, module_functions):
-    """The kernels a statement calls: K.x / FK.x (the kernel modules') first, then the tick
+    """The kernels a statement calls: CK.x, PK.x, SK.x... (the kernel modules') first, then the tick
     module's own functions, each in the order they appear."""
     kernels, helpers = [], []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             f = sub.func
-            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("K", "FK"):
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in KERNEL_ALIASES:
                 kernels.append(f"{f.value.id}.{f.attr}")
             elif isinstance(f, ast.Name) and f.id in module_functions:
                 helpers.append(f.id)
