@@ -42,7 +42,7 @@ its softness on K's diagonal row by row). What a direct solve must add:
 - a rope that would push leaves the solve with its impulse set to 0, and the rest is solved
   again (an active set, ROPE_ROUNDS rounds at most);
 - a trust region (``_trust``): where a pass (or the warm start) would change a ball's velocity
-  by more than moves it JOINT_MOVE of its joint's length plus its radius in a sub-step, the
+  by more than moves it joint_sums.JOINT_MOVE of its joint's length plus its radius in a sub-step, the
   whole pass is scaled down alike (impulses stay equal and opposite, so momentum is kept).
   This happens where rows nearly lose their rank and one linear step overshoots: a fold of
   light links snapping straight. Its known limit: a light ball in the middle of two rods
@@ -74,12 +74,12 @@ import typing
 
 import numpy as np
 
+from game.physics.joint_sums import _apply_summed, _trust
 from game.physics.solver import soft
 
 JOINT_HERTZ = math.inf        # Hz: the joints' stiffness; inf: rigid (bias rate 1 / h_move), see the docstring
 JOINT_DAMPING_RATIO = 2.0     # of critical, where JOINT_HERTZ is finite (Box2D v3's jointDampingRatio)
 PIVOT_FLOOR = 1e-10            # a row whose pivot is below this fraction of its K entry depends on rows before it
-JOINT_MOVE = 0.5              # of a rod's length: the most a pass's velocity change moves a ball in h
 ROPE_ROUNDS = 4               # solves a pass at most: the ropes that would push leave, and it is solved again
 JOINT_ITERATIONS = 1
 JOINT_RELAX_ITERATIONS = 1    # relax passes a sub-step (Box2D v3: one)
@@ -137,33 +137,6 @@ class JointParams(typing.NamedTuple):
     warm_start: bool
     iterations: int
     relax_iterations: int
-
-
-def _trust(a, b, length, radius, dvx, dvy, h):
-    """The trust region of a pass: the factor (<= 1) that keeps every ball's velocity change
-    ``dvx``, ``dvy`` (N,) m/s from moving it more than JOINT_MOVE of (its joint's length plus
-    its radius, m) in h s; ``dvx``, ``dvy`` are cleared on the way (for the next pass). Where
-    rows nearly lose their rank (a fold of light links snapping straight, two rods that say
-    different things) one linear step would fling a ball: the pass is scaled down instead.
-
-    Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
-    scale = 1.0
-    for j in range(a.shape[0]):
-        for side in range(2):
-            ball = a[j] if side == 0 else b[j]
-            if ball < 0:
-                continue
-            limit = JOINT_MOVE * (length[j] + radius[ball])
-            move = h * math.sqrt(dvx[ball] * dvx[ball] + dvy[ball] * dvy[ball])
-            if move > limit:
-                scale = min(scale, limit / move)
-    for j in range(a.shape[0]):
-        dvx[a[j]] = 0.0
-        dvy[a[j]] = 0.0
-        if b[j] >= 0:
-            dvx[b[j]] = 0.0
-            dvy[b[j]] = 0.0
-    return scale
 
 
 def substep_kernel(balls, rows, params):
@@ -325,6 +298,20 @@ def substep_kernel(balls, rows, params):
                     # The motor's work on the balls (J): an impulse lam along its row changes
                     # J v from jv to jv + lam K, and the kinetic energy by lam (jv + lam K / 2).
                     work[j] += lam * (jv + 0.5 * lam * k)
+                if warm and not dry:
+                    # The rows' own impulses summed per ball, applied after every joint's (as a
+                    # pass applies them): joints that nearly repeat each other carry large warm
+                    # impulses that cancel, whose velocities added joint by joint would leave a
+                    # momentum in their rounding. The motor's part goes now (its work reads jv).
+                    dvx[ia] -= pxx
+                    dvy[ia] -= pyy
+                    dsp[ia] -= rax * pyy - ray * pxx
+                    if ib >= 0:
+                        dvx[ib] += pxx
+                        dvy[ib] += pyy
+                        dsp[ib] += rbx * pyy - rby * pxx
+                    pxx = 0.0
+                    pyy = 0.0
                 # Apply: velocities always; positions and angles in the warm start and the biased passes.
                 dvax = wa * lam * mq * perpx - wa * pxx
                 dvay = wa * lam * mq * perpy - wa * pyy
@@ -356,6 +343,8 @@ def substep_kernel(balls, rows, params):
                         angle[ib] += h_move * dspb
             if dry:
                 wscale = _trust(a, b, length, radius, dvx, dvy, h)
+            elif warm:
+                _apply_summed(row_ball_a, row_ball_b, balls, dvx, dvy, dsp, h_move)
         if warm:
             continue
         # Every rod, rope and pin row at once. The rows are taken as above; the error C is
@@ -582,22 +571,7 @@ def substep_kernel(balls, rows, params):
                 dvx[ib] += pxx
                 dvy[ib] += pyy
                 dsp[ib] += lam * gb_r[r]
-        for r in range(n_rows):
-            for side in range(2):
-                ball = row_ball_a[r] if side == 0 else row_ball_b[r]
-                if ball < 0 or (dvx[ball] == 0.0 and dvy[ball] == 0.0 and dsp[ball] == 0.0):
-                    continue
-                dvbx = w[ball] * dvx[ball]
-                dvby = w[ball] * dvy[ball]
-                dspb = inv_i[ball] * dsp[ball]
-                vx[ball] += dvbx
-                vy[ball] += dvby
-                spin[ball] += dspb
-                if moves:
-                    px[ball] += h_move * dvbx
-                    py[ball] += h_move * dvby
-                    angle[ball] += h_move * dspb
-                dvx[ball], dvy[ball], dsp[ball] = 0.0, 0.0, 0.0
+        _apply_summed(row_ball_a, row_ball_b, balls, dvx, dvy, dsp, h_move if moves else 0.0)
     # The force each joint held this sub-step (its impulse over h): the break test's.
     for j in range(n_joints):
         f = math.sqrt(imp_x[j] * imp_x[j] + imp_y[j] * imp_y[j]) / h
