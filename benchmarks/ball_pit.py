@@ -114,11 +114,11 @@ def box_of(scene):
 
 
 # ---------------------------------------------------------------------------- this engine
-def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, clock="wall", passes=None):
-    """``passes``: (iterations, relax iterations) of the solver instead of its defaults."""
+def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, clock="wall", options=None):
+    """``options``: SolverOptions fields set instead of their defaults ({name: value})."""
     world, build_s = common.build_world(scene, integrator, substeps, solver)
-    if passes is not None:
-        world.solver.options.iterations, world.solver.options.relax_iterations = passes
+    for name, value in (options or {}).items():
+        setattr(world.solver.options, name, value)
     ms = time_ticks(lambda: world.step(TICK), ticks, warmup, clock)
     spin = common.world_spin(world)
     execution = getattr(getattr(world, "solver", None), "execution", None)
@@ -128,7 +128,11 @@ def run_ours(scene, ticks, warmup, integrator=None, substeps=None, solver=None, 
                          "grid_cell": float(world.grid_cell), "solver": execution,
                          "rotating": spin is not None,
                          "passes": [int(world.solver.options.iterations), int(world.solver.options.relax_iterations)]
-                         if hasattr(world, "solver") else None}}
+                         if hasattr(world, "solver") else None,
+                         "keep_contacts": getattr(getattr(world, "solver", None) and world.solver.options,
+                                                  "keep_contacts", None),
+                         "speculative": getattr(getattr(world, "solver", None) and world.solver.options,
+                                                "speculative", None)}}
 
 
 # ---------------------------------------------------------------------------- pymunk
@@ -286,7 +290,7 @@ def equal_quality_pymunk(scene, target, one_step_overlap, ticks, warmup, iterati
 
 # ---------------------------------------------------------------------------- the run
 def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None, substeps=None,
-        iterations=10, broadphase="tree", slop=None, progress=None, solver=None, clock="wall", passes=None,
+        iterations=10, broadphase="tree", slop=None, progress=None, solver=None, clock="wall", options=None,
         equal_quality=False):
     """Run every size; returns the results as a dict (what --json prints). Box2D is left out
     (``missing`` says why) where pyb2d3 does not import. ``equal_quality``: also pymunk with
@@ -306,7 +310,7 @@ def run(sizes, ticks=300, warmup=60, repeats=1, engines=ENGINES, integrator=None
                 t0 = time.perf_counter()
                 loads.append(load_average())
                 if engine == "ours":
-                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver, clock, passes)
+                    out = run_ours(scene, ticks, warmup, integrator, substeps, solver, clock, options)
                 elif engine == "box2d":
                     out = run_box2d(scene, ticks, warmup, clock)
                 else:
@@ -378,6 +382,8 @@ def report(data):
         s = results[0]["ours"]["settings"]
         rotation = "balls rotate (moment m r^2 / 2)" if s.get("rotating") else "balls do not rotate in this build"
         passes = f"{s['passes'][0]} soft and {s['passes'][1]} relax passes, " if s.get("passes") else ""
+        if s.get("keep_contacts"):
+            passes += f"contacts kept a tick (speculative {s['speculative'] * 1000:g} mm), "
         lines.append(f"ours:   World.from_level, integrator {s['integrator']}, {s['substeps']} sub-steps per tick, "
                      + passes + (f"solver {s['solver']}, " if s.get("solver") else "") + rotation)
     if results and "pymunk" in results[0]:
@@ -465,6 +471,11 @@ def main(argv=None):
     p.add_argument("--substeps", type=int, help="this engine's sub-steps per tick (default: the engine's)")
     p.add_argument("--passes", type=_passes, default=None, metavar="SOFT/RELAX",
                    help="this engine's soft and relax passes a sub-step (default: the solver's, 2/2)")
+    p.add_argument("--keep-contacts", choices=("on", "off"), default=None,
+                   help="this engine's step shape: contacts prepared once a tick and kept through its sub-steps "
+                        "(Box2D v3's, on) or prepared every sub-step (off); default: the solver's")
+    p.add_argument("--speculative", type=float, default=None, metavar="M",
+                   help="with kept contacts, how far apart a pair may be and join them (default: the solver's)")
     p.add_argument("--solver", choices=("compiled", "numpy"), default=None,
                    help="this engine's contact solver execution (builds with issue 9's solver; default: the World's)")
     p.add_argument("--iterations", type=int, default=10, help="pymunk's solver iterations (default 10)")
@@ -494,11 +505,23 @@ def main(argv=None):
 
     data = run(sizes, args.ticks, args.warmup, args.repeats, engines, args.integrator, args.substeps,
                args.iterations, args.pymunk_broadphase, args.pymunk_slop, None if args.quiet else progress,
-               args.solver, args.clock, args.passes, args.equal_quality)
+               args.solver, args.clock, solver_options(args), args.equal_quality)
     if data["missing"] and args.json:
         print(data["missing"], file=sys.stderr)
     print(common.dump_json(data) if args.json else report(data))
     return 0
+
+
+def solver_options(args):
+    """The SolverOptions fields the command line sets ({name: value})."""
+    options = {}
+    if args.passes is not None:
+        options["iterations"], options["relax_iterations"] = args.passes
+    if args.keep_contacts is not None:
+        options["keep_contacts"] = args.keep_contacts == "on"
+    if args.speculative is not None:
+        options["speculative"] = args.speculative
+    return options
 
 
 def _passes(text):

@@ -190,7 +190,8 @@ def scene_world(scene, n):
     return common.build_world(built)[0]
 
 
-def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None):
+def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None, keep_contacts=False):
+    """``keep_contacts``: the worlds keep a tick's contacts (SolverOptions.keep_contacts)."""
     from game.physics.compiled import loader
     compiled = loader.load()
     if compiled is None or compiled.tick is None:
@@ -203,6 +204,7 @@ def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None):
     rows = []
     for n in sizes:
         world = scene_world(scene, n)
+        world.solver.options.keep_contacts = bool(keep_contacts)
         world.use_compiled(compiled._replace(tick=timed))     # the world steps through the timed copy
         for _ in range(int(warmup)):
             world.step(TICK)
@@ -231,7 +233,7 @@ def profile(sizes, scene="pit", ticks=300, warmup=60, progress=None):
                      "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None})
         if progress:
             progress(f"N={n}: step {cpu * 1000.0 / ticks:.2f} ms CPU a tick")
-    return {"scene": scene, "ticks": int(ticks), "warmup": int(warmup), "rows": rows,
+    return {"scene": scene, "ticks": int(ticks), "warmup": int(warmup), "rows": rows, "keep_contacts": bool(keep_contacts),
             "tick_module": original.__file__, "machine": common.machine_info()}
 
 
@@ -262,7 +264,8 @@ def report(data):
     line("World.step outside the compiled call (Python, numpy, sleep)",
          [r["step_cpu_ms"] - t for r, t in zip(rows, tick_total)])
     line("= World.step (thread CPU time)", [r["step_cpu_ms"] for r in rows])
-    lines = [f"Where a tick's time goes, by kernel: scene {data['scene']}, mean over {data['ticks']} ticks after "
+    shape = ", contacts kept a tick" if data.get("keep_contacts") else ""
+    lines = [f"Where a tick's time goes, by kernel: scene {data['scene']}{shape}, mean over {data['ticks']} ticks after "
              f"{data['warmup']} warm-up ticks; cycle-counter timers around each statement of the one-call tick "
              f"({os.path.relpath(data['tick_module'], common.ROOT)}): each part's share of the tick's counts times "
              f"the tick's thread CPU ms; % of World.step's thread CPU time",
@@ -296,6 +299,8 @@ def main(argv=None):
     p.add_argument("--ticks", type=int, default=300)
     p.add_argument("--warmup", type=int, default=60)
     p.add_argument("--cprofile", action="store_true", help="also cProfile World.step at each size (thread CPU time)")
+    p.add_argument("--keep-contacts", action="store_true",
+                   help="the worlds keep a tick's contacts through its sub-steps (Box2D v3's step shape)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.ticks < 1 or args.warmup < 0:
@@ -303,7 +308,7 @@ def main(argv=None):
 
     def progress(text):
         print(text, file=sys.stderr, flush=True)
-    data = profile(args.sizes, args.scene, args.ticks, args.warmup, progress)
+    data = profile(args.sizes, args.scene, args.ticks, args.warmup, progress, args.keep_contacts)
     if args.cprofile:
         data["cprofile"] = {n: cprofile_step(args.scene, n, min(args.ticks, 120), args.warmup) for n in args.sizes}
     if args.json:

@@ -64,8 +64,11 @@ GridFrame = namedtuple("GridFrame", "cell ox oy ncx ncy lo_x lo_y hi_x hi_y")
 
 # The contacts' preparation's constants (game.physics.contacts.contact_params): h_move s (a
 # velocity change dv of the solve moves positions by h_move dv); touch_slop m; static_key
-# (int: a static's key is the ball's id * 2^32 + this + its index); support_cos.
-ContactParams = namedtuple("ContactParams", "h_move touch_slop static_key support_cos")
+# (int: a static's key is the ball's id * 2^32 + this + its index); support_cos; speculative m
+# and lookahead s: a pair joins the contacts while its gap is under touch_slop + speculative +
+# lookahead times its closing speed (both 0 but where the contacts are kept a tick: the
+# SolverOptions' keep_contacts, game.physics.contacts.refresh_numpy).
+ContactParams = namedtuple("ContactParams", "h_move touch_slop static_key support_cos speculative lookahead")
 
 # The solve's constants for one sub-step (game.physics.solver.solve_params): tau_max s, how far
 # back an impact looks; h_move s; threshold m/s, the restitution threshold; touch_slop m;
@@ -86,9 +89,10 @@ ForceField = namedtuple("ForceField", "gx gy drag sa sb anchor stiffness damping
 # dt s (the tick), h_move s; the integration: uniform (gravity and drag only), stepper (index
 # in step.STEPPERS) and kind (its force stepper's); ccd_fraction and impact_speed m/s
 # (collide's); contact_margin and max_margin_cells (the candidates'); rest_speed2 (m/s)^2 and
-# rest_way2 m^2 (sleep.resting's limits).
+# rest_way2 m^2 (sleep.resting's limits); keep_contacts: the contacts are prepared at the tick's
+# first sub-step and kept through the others (SolverOptions.keep_contacts).
 StepConstants = namedtuple("StepConstants", "substeps h dt h_move uniform stepper kind ccd_fraction impact_speed "
-                                            "contact_margin max_margin_cells rest_speed2 rest_way2")
+                                            "contact_margin max_margin_cells rest_speed2 rest_way2 keep_contacts")
 
 # What a compiled tick returns: the balls' pos, vel, angle, spin; the last sub-step's contacts
 # (ContactRows); the candidates (i, j, bi, s), where they were found (N, 2) and their margins

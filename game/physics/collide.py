@@ -383,6 +383,21 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
     return normal, depth
 
 
+def static_geometry(pos, prev, radius, statics, i, s, kernels=None):
+    """(normal (K, 2), depth (K,)) of balls i at ``pos`` against capsules s: seed 000's offset
+    (ball_static_geometry, or with ``kernels`` its compiled twin), then the polygons' insides
+    (numpy in both executions: the case is rare)."""
+    if kernels is not None:
+        c = np.ascontiguousarray
+        nx, ny, depth = kernels.static_geometry(c(pos[:, 0]), c(pos[:, 1]), c(prev[:, 0]), c(prev[:, 1]), radius, i,
+                                                s, bundles.statics(statics))
+        normal = np.stack((nx, ny), axis=1)
+    else:
+        normal, depth = ball_static_geometry(pos, prev, radius, statics, i, s)
+    polygon_insides(pos, radius, statics, i, s, normal, depth)
+    return normal, depth
+
+
 def polygon_insides(pos, radius, statics, i, s, normal, depth):
     """Balls whose centre got inside a convex polygon: pushed out through the nearest edge.
 

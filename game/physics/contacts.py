@@ -22,10 +22,18 @@ _NONE = np.uint64(0xFFFFFFFFFFFFFFFF)   # above every priority
 STATIC_KEY = 1 << 31       # key = id_a * 2^32 + (id_b, or this + static index)
 
 
-def contact_params(h_move):
-    """The ContactParams of a sub-step whose solve moves positions by h_move dv (s)."""
+def contact_params(h_move, speculative=0.0, lookahead=0.0):
+    """The ContactParams of a sub-step whose solve moves positions by h_move dv (s); where the
+    contacts are kept a tick (SolverOptions.keep_contacts), ``speculative`` m and ``lookahead`` s
+    (the tick) widen the set to the pairs that could touch before the tick ends."""
     return ContactParams(h_move=float(h_move), touch_slop=float(TOUCH_SLOP), static_key=int(STATIC_KEY),
-                         support_cos=float(SUPPORT_COS))
+                         support_cos=float(SUPPORT_COS), speculative=float(speculative), lookahead=float(lookahead))
+
+
+def speculative_reach(touch_slop, speculative, lookahead, closing):
+    """How far apart (m) a pair closing at ``closing`` m/s (along its normal; (K,) or a number)
+    still joins a tick's kept contacts: touch_slop + speculative + lookahead max(closing, 0)."""
+    return touch_slop + speculative + lookahead * np.maximum(closing, 0.0)
 
 
 class Contacts:
@@ -131,7 +139,13 @@ def prepare_numpy(i, j, touches, balls, statics, warm, params):
     dy = py[i] - py[j]
     dist = np.sqrt(dx * dx + dy * dy)
     reach = radius[i] + radius[j]
-    touch = np.nonzero(reach - dist > -touch_slop)[0]
+    if params.speculative > 0.0 or params.lookahead > 0.0:     # kept a tick: the pairs that may touch in it
+        with np.errstate(divide="ignore", invalid="ignore"):
+            closing = 0.0 - ((vx[i] - vx[j]) * dx + (vy[i] - vy[j]) * dy) / dist
+        touch = np.nonzero(reach - dist > 0.0 - speculative_reach(touch_slop, params.speculative, params.lookahead,
+                                                                  np.where(dist > 0.0, closing, 0.0)))[0]
+    else:
+        touch = np.nonzero(reach - dist > -touch_slop)[0]
     i, j, dist, reach = i[touch], j[touch], dist[touch], reach[touch]
     # Their normal where the soft step moves them from, x* - h_move v* (see separation below):
     # impulses along the line of centres there keep angular momentum as the balls move on.
@@ -192,6 +206,39 @@ def prepare_numpy(i, j, touches, balls, statics, warm, params):
                        mass_t=mass_t, mass_r=mass_r, restitution=restitution, friction=friction, rolling=rolling,
                        pn=wn, pt=wt, pr=wr, approach=approach, scale_a=scale_a, scale_b=scale_b, wvx=np.zeros(m),
                        wvy=np.zeros(m), wspin=np.zeros(m), kick=np.zeros(m), jn=np.zeros(m), jt=np.zeros(m))
+
+
+def refresh_numpy(rows, held, balls, h_move, touch_slop):
+    """A kept contact set (SolverOptions.keep_contacts) at a later sub-step, in place, as Box2D v3
+    keeps its contacts through a step: each contact's normal stays, its depth follows the balls'
+    displacement along it (depth = base - (p_a - p_b) . n, Box2D's baseSeparation), and the
+    separation, approach and relative acceleration are this sub-step's. A contact whose depth
+    is not above -touch_slop (apart: a speculative one) takes no part in this sub-step: its masses
+    are 0 and its scales 1, so that no pass and no impact gives it an impulse, and its impulses
+    are 0 (no warm start of a gap); one that touches has its masses and scales back from ``held``
+    (C, 5): mass_n, mass_t, mass_r, scale_a, scale_b as the preparation found them (``held_rows``).
+    The compiled twin: game.physics.compiled.contacts.refresh_contacts (the same bits)."""
+    a, b, nx, ny = rows.a, rows.b, rows.nx, rows.ny
+    px, py, vx, vy = balls.px, balls.py, balls.vx, balls.vy
+    depth = rows.base - ((px[a] - px[b]) * nx + (py[a] - py[b]) * ny)
+    vn = (vx[a] - vx[b]) * nx + (vy[a] - vy[b]) * ny
+    rows.depth[:] = depth
+    rows.separation[:] = 0.0 - (depth + h_move * vn)
+    rows.ax[:] = balls.gx[a] - balls.gx[b]
+    rows.ay[:] = balls.gy[a] - balls.gy[b]
+    on = depth > -touch_slop
+    rows.approach[:] = np.where(on, 0.0 - vn, 0.0)
+    for f, name in enumerate(("mass_n", "mass_t", "mass_r")):
+        getattr(rows, name)[:] = np.where(on, held[:, f], 0.0)
+    rows.scale_a[:] = np.where(on, held[:, 3], 1.0)
+    rows.scale_b[:] = np.where(on, held[:, 4], 1.0)
+    for name in ("pn", "pt", "pr"):
+        getattr(rows, name)[:] = np.where(on, getattr(rows, name), 0.0)
+
+
+def held_rows(rows):
+    """(C, 5): the prepared contacts' mass_n, mass_t, mass_r, scale_a, scale_b (refresh_numpy's ``held``)."""
+    return np.stack((rows.mass_n, rows.mass_t, rows.mass_r, rows.scale_a, rows.scale_b), axis=1)
 
 
 def wall_rows(rows, balls, statics, h_move):

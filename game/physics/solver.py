@@ -3,9 +3,8 @@
 One algorithm, two executions: numpy solves a colour at once (gather, compute, scatter; no
 two contacts of a colour share a ball, so nothing collides), the compiled twin
 ``game.physics.compiled.solver`` loops over the colour's contacts one by one with the same
-arithmetic in the same order. Both give the same bits (tests/test_solver.py).
-
-A sub-step's contacts come from ``game.physics.contacts`` (``Solver.prepare`` calls it).
+arithmetic in the same order. Both give the same bits (tests/test_solver.py). A sub-step's
+contacts come from ``game.physics.contacts`` (``Solver.prepare`` calls it).
 
 The solve (``solve``), Box2D's sign convention with the normal n pointing from body b to
 ball a (a static is the still stand-in at index N) and the tangent t = (-n_y, n_x):
@@ -53,7 +52,8 @@ import numpy as np
 from game.physics import collide, motion
 from game.physics import bundles
 from game.physics.bundles import Impulses, SolveParams, Touches
-from game.physics.contacts import TOUCH_SLOP, Contacts, contact_params, prepare_numpy, wall_rows
+from game.physics.contacts import (TOUCH_SLOP, Contacts, contact_params, held_rows, prepare_numpy, refresh_numpy,
+                                   speculative_reach, wall_rows)
 
 MAX_IMPACT_PASSES = 64     # passes of the impact loop over the colours at most
 IMPACT_BUDGET = 256        # and at most this many colours a solve in all (passes x colours):
@@ -91,13 +91,22 @@ class SolverOptions:
     damping_ratio: float = 10.0
     max_push_speed: float = 3.0
     sleeping: bool = True
+    keep_contacts: bool = False     # Box2D v3's step shape: a tick's first contacts kept through it (no wall moving)
+    speculative: float = 0.02       # m: how far apart a pair joins the kept set (and the way it closes in the tick)
 
     def describe(self):
         """One line for the debug layer."""
+        shape = f"kept a tick (+{self.speculative * 1000:g} mm)" if self.keep_contacts else "every sub-step"
         return (f"substeps {self.substeps}  iterations {self.iterations}  relax {self.relax_iterations}  "
                 f"warm start {'on' if self.warm_start else 'off'}  bounce above {self.restitution_threshold:g} m/s  "
                 f"contacts {self.contact_hertz:g} Hz, damping {self.damping_ratio:g}, push {self.max_push_speed:g} m/s  "
-                f"sleeping {'on' if self.sleeping else 'off'}")
+                f"sleeping {'on' if self.sleeping else 'off'}  contacts prepared {shape}")
+
+
+def world_columns(world, acceleration):
+    """bundles.ball_columns of a World's balls, ``acceleration`` (N, 2) m/s^2 their forces'."""
+    return bundles.ball_columns(world.pos, world.vel, world.spin, world.angle, world.inv_mass, world.inv_inertia,
+                                world.radius, (world.restitution, world.friction, world.rolling), acceleration, world.ids)
 
 
 def soft(hertz, damping_ratio, h):
@@ -146,7 +155,7 @@ class Solver:
         self._warm = _NO_WARM
 
     # ------------------------------------------------------------------ contacts
-    def prepare(self, world, candidates, prev, h_move, acceleration=None):
+    def prepare(self, world, candidates, prev, h_move, acceleration=None, lookahead=None):
         """This sub-step's Contacts from the candidate pairs, with fresh geometry at world.pos.
 
         ``candidates``: (i, j, bi, s) ball pairs i < j and (ball, capsule) pairs, each sorted.
@@ -154,37 +163,56 @@ class Solver:
         ``h_move``: s, the sub-step times the integrator's CONTACT_WEIGHT: a velocity change
         dv of the solve moves positions by h_move dv. ``acceleration``: (N, 2) m/s^2 the
         forces gave each ball this sub-step (impacts take the velocities at the touch).
+        ``lookahead``: s, the tick, where the contacts are kept a tick (SolverOptions.keep_contacts):
+        the pairs that may touch within it (contact_params), refreshed; None: those that touch.
         """
         n = world.count
+        params = (contact_params(h_move) if lookahead is None
+                  else contact_params(h_move, self.options.speculative, lookahead))
         pos, radius, statics = world.pos, world.radius, world.statics
         i, j, bi, s = candidates
-        # Ball-static pairs: seed 000's offset from each capsule (or its compiled twin), then
-        # the polygons' insides (numpy in both executions: the case is rare).
         kernels = self.kernels
         statics_bundle = bundles.statics(statics)
-        if len(bi):
-            if kernels is not None:
-                snx, sny, sdepth = kernels.static_geometry(
-                    np.ascontiguousarray(pos[:, 0]), np.ascontiguousarray(pos[:, 1]),
-                    np.ascontiguousarray(prev[:, 0]), np.ascontiguousarray(prev[:, 1]), radius, bi, s, statics_bundle)
-                snormal = np.stack((snx, sny), axis=1)
-            else:
-                snormal, sdepth = collide.ball_static_geometry(pos, prev, radius, statics, bi, s)
-            collide.polygon_insides(pos, radius, statics, bi, s, snormal, sdepth)
-            touch = np.nonzero(sdepth > -TOUCH_SLOP)[0]
+        if len(bi):                 # ball-static pairs: seed 000's offset from each capsule
+            snormal, sdepth = collide.static_geometry(pos, prev, radius, statics, bi, s, kernels)
+            v = world.vel[bi]       # kept a tick: also the pairs that may touch within it
+            touch = np.nonzero(sdepth > -TOUCH_SLOP if lookahead is None else sdepth > 0.0 - speculative_reach(
+                TOUCH_SLOP, params.speculative, lookahead, 0.0 - (v[:, 0] * snormal[:, 0] + v[:, 1] * snormal[:, 1])))[0]
             bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
             snx, sny = np.ascontiguousarray(snormal[touch, 0]), np.ascontiguousarray(snormal[touch, 1])
         else:
             snx = sny = sdepth = np.zeros(0)
         acc = np.zeros((n, 2)) if acceleration is None else acceleration
-        balls = bundles.ball_columns(pos, world.vel, world.spin, world.angle, world.inv_mass, world.inv_inertia, radius,
-                                     (world.restitution, world.friction, world.rolling), acc, world.ids)
+        balls = world_columns(world, acc)
         warm = self._warm if self.options.warm_start else _NO_WARM
         prepare = kernels.prepare_contacts if kernels is not None else prepare_numpy
-        rows = prepare(i, j, Touches(bi, s, snx, sny, sdepth), balls, statics_bundle, warm, contact_params(h_move))
+        rows = prepare(i, j, Touches(bi, s, snx, sny, sdepth), balls, statics_bundle, warm, params)
         if statics.walls:
             wall_rows(rows, balls, statics_bundle, h_move)      # moving walls, conveyors, bumpers
-        return Contacts(n, rows)
+        contacts = Contacts(n, rows)
+        if lookahead is not None:
+            self._held = held_rows(rows)
+            self.refresh(world, contacts, prev, h_move, acc)
+        return contacts
+
+    def refresh(self, world, contacts, prev, h_move, acceleration):
+        """A kept contact set (prepare's ``lookahead``) at this sub-step, in place: the
+        ball-static contacts' normals and depths measured afresh (static_geometry, polygon
+        insides: a ball rounding a ledge's end or a bowl's corner turns with it), then
+        contacts.refresh_numpy or its compiled twin; ``prev``, ``acceleration`` as prepare's."""
+        rows, pos = contacts.rows, world.pos
+        k = np.nonzero(rows.static >= 0)[0]
+        if len(k):
+            k = k[np.argsort(rows.key[k], kind="stable")]        # by ball, then capsule: as prepare finds them
+            bi, s = rows.a[k], rows.static[k]
+            snormal, sdepth = collide.static_geometry(pos, prev, world.radius, world.statics, bi, s, self.kernels)
+            rows.nx[k] = snormal[:, 0]
+            rows.ny[k] = snormal[:, 1]
+            rows.base[k] = sdepth + ((pos[bi, 0] - 0.0) * snormal[:, 0] + (pos[bi, 1] - 0.0) * snormal[:, 1])
+        balls = world_columns(world, acceleration)
+        kernels = self.kernels
+        (kernels.refresh_contacts if kernels is not None else refresh_numpy)(rows, self._held, balls, h_move,
+                                                                            TOUCH_SLOP)
 
     # --------------------------------------------------------------------- solve
     def solve(self, world, contacts, h, h_move):
@@ -193,10 +221,7 @@ class Solver:
         c = contacts
         if len(c):
             n = world.count
-            balls = bundles.ball_columns(world.pos, world.vel, world.spin, world.angle, world.inv_mass,
-                                         world.inv_inertia, world.radius,
-                                         (world.restitution, world.friction, world.rolling), np.zeros((n, 2)),
-                                         world.ids)
+            balls = world_columns(world, np.zeros((n, 2)))
             kernels = self.kernels
             (kernels.solve if kernels is not None else solve_numpy)(c.rows, balls, solve_params(self.options, h, h_move))
             world.pos = np.stack((balls.px[:n], balls.py[:n]), axis=1)

@@ -78,12 +78,20 @@ def substep(world, t, h, dt, last=True, first=False):
     # 2. Sweep fast balls against the statics: stop them at the first touch.
     walls = world.statics.walls
     fast, hits = sweep(world, prev, kernels, threshold)
-    # 3. Collide: candidate pairs once a tick, their normals and depths afresh now.
+    # 3. Collide: candidate pairs once a tick, their normals and depths afresh now; or, where
+    # the contacts are kept a tick (SolverOptions.keep_contacts, no wall moves), the first
+    # sub-step's with their depths along their normals (Solver.refresh).
     h_move = CONTACT_WEIGHT[world._integrator] * h
-    candidates = find_candidates(world, prev, dt, kernels, first)
-    if len(world.joints):
-        candidates = world.joints.unjoined(candidates, world.count)     # jointed balls do not collide
-    contacts = world.solver.prepare(world, candidates, prev, h_move, acceleration)
+    keep = keeps_contacts(world)
+    if keep and not first and world._kept is not None:
+        contacts = world._kept
+        world.solver.refresh(world, contacts, prev, h_move, acceleration)
+    else:
+        candidates = find_candidates(world, prev, dt, kernels, first)
+        if len(world.joints):
+            candidates = world.joints.unjoined(candidates, world.count)     # jointed balls do not collide
+        contacts = world.solver.prepare(world, candidates, prev, h_move, acceleration, dt if keep else None)
+        world._kept = contacts if keep else None
     # 4. Respond: impacts, then the soft step, colour by colour.
     solved_from = world.pos.copy()
     world.solver.solve(world, contacts, h, h_move)
@@ -100,6 +108,13 @@ def substep(world, t, h, dt, last=True, first=False):
     world.solver.keep_sides(world, contacts, prev)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
+
+
+def keeps_contacts(world):
+    """Whether this tick keeps its first sub-step's contacts through the others (Box2D v3's
+    shape, SolverOptions.keep_contacts): asked for, and no wall moves, runs or kicks (their
+    contacts take the wall's velocity afresh each sub-step)."""
+    return world.solver.options.keep_contacts and not world.statics.walls
 
 
 def sweep(world, start, kernels, threshold):
@@ -122,10 +137,11 @@ def account_walls(world, work_kicks):
     world.kicks += work_kicks[1]
 
 
-def step_constants(dt, substeps, integrator, uniform, fused):
+def step_constants(dt, substeps, integrator, uniform, fused, keep_contacts=False):
     """The one-call tick's StepConstants for a tick of dt s in ``substeps`` sub-steps under
     ``integrator`` (``uniform``: gravity and drag alone, the uniform stepper; else the stepper
-    under the whole field, as ``integrate`` chooses); ``fused``: the tick's module."""
+    under the whole field, as ``integrate`` chooses); ``fused``: the tick's module;
+    ``keep_contacts``: keeps_contacts."""
     h = dt / substeps
     stepper = fused.STEPPERS.index(integrator)
     speed2, way2 = rest_limits(dt)
@@ -134,14 +150,15 @@ def step_constants(dt, substeps, integrator, uniform, fused):
                          ccd_fraction=float(collide.CCD_FRACTION), impact_speed=float(collide.IMPACT_SPEED),
                          contact_margin=float(collide.CONTACT_MARGIN),
                          max_margin_cells=float(collide.MAX_MARGIN_CELLS), rest_speed2=float(speed2),
-                         rest_way2=float(way2))
+                         rest_way2=float(way2), keep_contacts=bool(keep_contacts))
 
 
 def tick_compiled(world, dt, fused):
     """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
     _substep's phases, the same kernels in the same order with the same arguments, so the
     same bits; what goes is the Python and numpy glue between the kernels."""
-    step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused)
+    keep = keeps_contacts(world)
+    step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused, keep)
     h, h_move = step.h, step.h_move
     balls = bundles.contiguous(bundles.world_balls(world))
     found = candidates_kept(world)
@@ -152,7 +169,8 @@ def tick_compiled(world, dt, fused):
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
     statics = wall_steps(world, dt, fused)
     r = fused.tick(balls, world.forces.packed(), statics, bundles.grid_frame(world.grid),
-                   step, contact_params(h_move), solve_params(world.solver.options, h, h_move), found, found_at,
+                   step, contact_params(h_move, world.solver.options.speculative, dt) if keep else contact_params(h_move),
+                   solve_params(world.solver.options, h, h_move), found, found_at,
                    margin, world.solver._warm, tick_joints(world, h, h_move, fused))
     if len(statics.poses):              # moving walls: the work and kicks, in the sub-steps' order
         for work in statics.work.tolist():

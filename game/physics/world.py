@@ -103,7 +103,7 @@ class World:
         self.motor_work = 0.0        # J: the work the joints' motors did on the balls since the world was made
         self.break_log = []          # [(time s, x, y)] of the last BREAK_LOG breaks (the game's sparks)
         self.grid = None
-        self._candidates = None
+        self._candidates = self._kept = None     # the candidate pairs; a tick's kept contacts (step.keeps_contacts)
         self._sleep = Sleep()        # which balls sleep (game.physics.sleep); a new world starts awake
         self._sleep_causes = None    # the forces and statics the sleepers fell asleep under
         self._awake_ids = None       # (ids, awake indices, their ids) while the awake set stays (_only)

@@ -111,6 +111,8 @@ def prepare_contacts(i, j, touches, balls, statics, warm, params):
     tny = np.empty(m1)
     tdepth = np.empty(m1)
     cp = 0
+    speculative, lookahead = params.speculative, params.lookahead
+    kept = speculative > 0.0 or lookahead > 0.0     # kept a tick: the pairs that may touch in it
     for q in range(m1):
         p = i[q]
         o = j[q]
@@ -118,11 +120,20 @@ def prepare_contacts(i, j, touches, balls, statics, warm, params):
         dy = py[p] - py[o]
         reach = radius[p] + radius[o]
         # Far apart by more than rounding can blur: not touching, without the square root.
-        far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
+        if kept:
+            rvx = vx[p] - vx[o]
+            rvy = vy[p] - vy[o]
+            far = (reach + touch_slop + speculative + lookahead * np.sqrt(rvx * rvx + rvy * rvy)) * (1.0 + FAR_RELATIVE)
+        else:
+            far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
         if dx * dx + dy * dy > far * far:
             continue
         dist = np.sqrt(dx * dx + dy * dy)
-        if not (reach - dist > -touch_slop):
+        if kept:
+            closing = 0.0 - (rvx * dx + rvy * dy) / dist if dist > 0.0 else 0.0
+            if not (reach - dist > 0.0 - (touch_slop + speculative + lookahead * max(closing, 0.0))):
+                continue
+        elif not (reach - dist > -touch_slop):
             continue
         ti[cp] = p
         tj[cp] = o
@@ -317,6 +328,54 @@ def prepare_contacts(i, j, touches, balls, statics, warm, params):
                        mass_n, mass_t, mass_r, restitution, friction, rolling, pn, pt, pr, approach, scale_a, scale_b,
                        np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m))
 
+
+
+@njit(cache=True)
+def refresh_contacts(rows, held, balls, h_move, touch_slop):
+    """The compiled twin of ``game.physics.contacts.refresh_numpy`` (a kept contact set at a later
+    sub-step, in place), contact by contact with the same arithmetic."""
+    a, b, nx, ny = rows.a, rows.b, rows.nx, rows.ny
+    px, py, vx, vy, gx, gy = balls.px, balls.py, balls.vx, balls.vy, balls.gx, balls.gy
+    for e in range(len(a)):
+        A = a[e]
+        B = b[e]
+        depth = rows.base[e] - ((px[A] - px[B]) * nx[e] + (py[A] - py[B]) * ny[e])
+        vn = (vx[A] - vx[B]) * nx[e] + (vy[A] - vy[B]) * ny[e]
+        rows.depth[e] = depth
+        rows.separation[e] = 0.0 - (depth + h_move * vn)
+        rows.ax[e] = gx[A] - gx[B]
+        rows.ay[e] = gy[A] - gy[B]
+        if depth > -touch_slop:
+            rows.approach[e] = 0.0 - vn
+            rows.mass_n[e] = held[e, 0]
+            rows.mass_t[e] = held[e, 1]
+            rows.mass_r[e] = held[e, 2]
+            rows.scale_a[e] = held[e, 3]
+            rows.scale_b[e] = held[e, 4]
+        else:
+            rows.approach[e] = 0.0
+            rows.mass_n[e] = 0.0
+            rows.mass_t[e] = 0.0
+            rows.mass_r[e] = 0.0
+            rows.scale_a[e] = 1.0
+            rows.scale_b[e] = 1.0
+            rows.pn[e] = 0.0
+            rows.pt[e] = 0.0
+            rows.pr[e] = 0.0
+
+
+@njit(cache=True)
+def held_rows(rows):
+    """contacts.held_rows: (C, 5) mass_n, mass_t, mass_r, scale_a, scale_b."""
+    m = len(rows.a)
+    out = np.empty((m, 5))
+    for e in range(m):
+        out[e, 0] = rows.mass_n[e]
+        out[e, 1] = rows.mass_t[e]
+        out[e, 2] = rows.mass_r[e]
+        out[e, 3] = rows.scale_a[e]
+        out[e, 4] = rows.scale_b[e]
+    return out
 
 
 # prepare_contacts links compiled.collide's _counting_order into itself, and reads the bundles.

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from game.physics import bundles
-from game.physics.bundles import BallColumns, Balls, Impulses, TickResult, Touches
+from game.physics.bundles import BallColumns, Balls, ContactRows, Impulses, TickResult, Touches
 from game.physics.compiled import forces as FK
 from game.physics.compiled import stamps
 from game.physics.compiled import collide as CK
@@ -164,7 +164,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     walls = statics.poses.shape[0] > 0
     k_sub = statics.at[0]
     w, inv_i, e_radius, e_rest, e_fric, e_roll = ext
-    warm, joints = carried
+    warm, joints, kept, held, reuse = carried
     pos, vel, angle, spin, radius = balls.pos, balls.vel, balls.angle, balls.spin, balls.radius
     h, threshold = step.h, solve_params.threshold
     n = pos.shape[0]
@@ -192,35 +192,51 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     if walls:
         _walls_account(statics, 3 * k_sub, WK.sweep_work(statics, pos, swept_vel, vel, balls.inv_mass, radius, fast,
                                                        hits))
-    # 3. Collide: the candidates, then this sub-step's contacts (Solver.prepare).
-    found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
-                                                   step)
-    i, j, bi, s = found
-    i, j = _unjoined(i, j, joints.rows.a, joints.rows.b, n)     # jointed balls do not collide
+    # 3. Collide: the candidates, then this sub-step's contacts (Solver.prepare); where the
+    # contacts are kept a tick (step.keep_contacts, no wall moves), the first sub-step's,
+    # refreshed (contacts.refresh_numpy).
+    keep = step.keep_contacts and not walls
+    if keep and reuse:
+        refound = False
+        i, j = found[0], found[1]
+    else:
+        found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
+                                                       step)
+        i, j, bi, s = found
+        i, j = _unjoined(i, j, joints.rows.a, joints.rows.b, n)     # jointed balls do not collide
     # The (N + 1,) columns of the balls, made once: static_geometry reads the first N of the
     # positions, prepare_contacts reads them all and the solve then reads and writes the same
     # arrays (prepare_contacts only reads them and returns none of them).
     columns = BallColumns(_extended_column(pos, 0), _extended_column(pos, 1), _extended_column(vel, 0),
                           _extended_column(vel, 1), _extended(spin), _extended(angle), w, inv_i, e_radius, e_rest,
                           e_fric, e_roll, acc_x, acc_y, balls.ids)
-    if len(bi):
-        snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1),
-                                              radius, bi, s, statics)
-        touch = np.nonzero(sdepth > -contact_params.touch_slop)[0]
-        bi = bi[touch]
-        s = s[touch]
-        sdepth = sdepth[touch]
-        snx = snx[touch]
-        sny = sny[touch]
+    if keep and reuse:
+        c = kept
+        _restatic(c, columns, prev, radius, statics, n)
+        PK.refresh_contacts(c, held, columns, contact_params.h_move, contact_params.touch_slop)
     else:
-        snx = np.zeros(0)
-        sny = np.zeros(0)
-        sdepth = np.zeros(0)
-    if not solve_params.warm_start:
-        warm = Impulses(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
-    c = PK.prepare_contacts(i, j, Touches(bi, s, snx, sny, sdepth), columns, statics, warm, contact_params)
-    if walls:                                               # moving walls (contacts.wall_rows)
-        WK.wall_rows(c, columns, statics, contact_params.h_move)
+        if len(bi):
+            snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1),
+                                                  radius, bi, s, statics)
+            touch = np.nonzero(_static_touch(sdepth, snx, sny, bi, vel, contact_params))[0]
+            bi = bi[touch]
+            s = s[touch]
+            sdepth = sdepth[touch]
+            snx = snx[touch]
+            sny = sny[touch]
+        else:
+            snx = np.zeros(0)
+            sny = np.zeros(0)
+            sdepth = np.zeros(0)
+        if not solve_params.warm_start:
+            warm = Impulses(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+        c = PK.prepare_contacts(i, j, Touches(bi, s, snx, sny, sdepth), columns, statics, warm, contact_params)
+        if walls:                                               # moving walls (contacts.wall_rows)
+            WK.wall_rows(c, columns, statics, contact_params.h_move)
+        if keep:
+            held = PK.held_rows(c)
+            _restatic(c, columns, prev, radius, statics, n)
+            PK.refresh_contacts(c, held, columns, contact_params.h_move, contact_params.touch_slop)
     # 4. Respond (Solver.solve).
     # The positions the solve starts from (the second sweep's): pos itself where the solve
     # writes the ball state back to a new array, a copy where there is no solve.
@@ -274,7 +290,63 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
             speeds[q] = c.approach[e]
             q += 1
     return TickResult(pos, vel, angle, spin, c, found, found_at, margin, Impulses(w_key, w_n, w_t, w_r), prev, fast,
-                      hits, points, speeds, int(refound), np.zeros(0, np.bool_))
+                      hits, points, speeds, int(refound), np.zeros(0, np.bool_)), held
+
+
+@njit(cache=True)
+def _static_touch(sdepth, snx, sny, bi, vel, params):
+    """(K,) bool: the ball-static pairs that are contacts (Solver.prepare's test): depth above
+    -touch_slop, or where the contacts are kept a tick (params.speculative or lookahead) above
+    -contacts.speculative_reach of the ball's closing speed -(v . n)."""
+    out = np.empty(len(sdepth), np.bool_)
+    if params.speculative > 0.0 or params.lookahead > 0.0:
+        for k in range(len(sdepth)):
+            closing = 0.0 - (vel[bi[k], 0] * snx[k] + vel[bi[k], 1] * sny[k])
+            out[k] = sdepth[k] > 0.0 - (params.touch_slop + params.speculative + params.lookahead * max(closing, 0.0))
+    else:
+        for k in range(len(sdepth)):
+            out[k] = sdepth[k] > -params.touch_slop
+    return out
+
+
+@njit(cache=True)
+def _restatic(c, columns, prev, radius, statics, n):
+    """Solver.refresh's first half: the kept ball-static contacts' normals and bases (base =
+    depth + p_a . n) measured afresh at the columns' positions (static_geometry)."""
+    count = 0
+    for e in range(len(c.a)):
+        if c.static[e] >= 0:
+            count += 1
+    if count == 0:
+        return
+    rows = np.empty(count, np.int64)
+    bi = np.empty(count, np.int64)
+    s = np.empty(count, np.int64)
+    q = 0
+    for e in range(len(c.a)):
+        if c.static[e] >= 0:
+            rows[q] = e
+            bi[q] = c.a[e]
+            s[q] = c.static[e]
+            q += 1
+    snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1), radius,
+                                          bi, s, statics)
+    for q in range(count):
+        e = rows[q]
+        c.nx[e] = snx[q]
+        c.ny[e] = sny[q]
+        c.base[e] = sdepth[q] + ((columns.px[bi[q]] - 0.0) * snx[q] + (columns.py[bi[q]] - 0.0) * sny[q])
+
+
+@njit(cache=True)
+def _no_rows():
+    """An empty ContactRows (the first sub-step's ``kept``: nothing to keep yet)."""
+    z = np.zeros(0)
+    none = np.zeros(0, np.int64)
+    return ContactRows(none, none.copy(), none.copy(), none.copy(), none.copy(), np.zeros(1, np.int64), z, z.copy(),
+                       z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(),
+                       z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(),
+                       z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy())
 
 
 @njit(cache=True)
@@ -309,13 +381,16 @@ def tick(balls, field, statics, grid, step, contact_params, solve_params, found,
     all_points = np.empty((0, 2))
     all_speeds = np.empty(0)
     refinds = 0
+    kept = _no_rows()                   # the contacts kept from sub-step to sub-step (step.keep_contacts)
+    held = np.zeros((0, 5))
     # The last sub-step runs after the loop: numba types what a loop leaves behind only if it
     # is bound before it, and these bundles are made by the sub-step itself.
     for k in range(step.substeps - 1):
         if statics.poses.shape[0] > 0:
             WK.set_pose(statics, statics.poses, k)
-        r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
-                     (warm, joints))
+        r, held = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at,
+                           margin, (warm, joints, kept, held, k > 0))
+        kept = r.contacts
         moving = Balls(r.pos, r.vel, r.angle, r.spin, balls.radius, balls.inv_mass, balls.inv_inertia,
                        balls.restitution, balls.friction, balls.rolling, balls.ids)
         found, found_at, margin, warm = r.found, r.found_at, r.margin, r.warm
@@ -324,8 +399,8 @@ def tick(balls, field, statics, grid, step, contact_params, solve_params, found,
         refinds += r.refinds
     if statics.poses.shape[0] > 0:
         WK.set_pose(statics, statics.poses, step.substeps - 1)
-    r = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
-                 (warm, joints))
+    r, held = _substep(moving, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin,
+                       (warm, joints, kept, held, step.substeps > 1))
     all_points = _append_rows(all_points, r.points)
     all_speeds = np.concatenate((all_speeds, r.speeds))
     refinds += r.refinds

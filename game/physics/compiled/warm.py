@@ -16,7 +16,7 @@ from game.physics.compiled import collide, contacts, forces, integrators, solver
 # What each compiling child warms (game.physics.compiled.loader.COMPILE_PARTS, one child each),
 # balanced by the cold compile of each kernel with its helpers (docs/performance.md).
 WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_steppers", "static_geometry"),
-                 "solve": ("solve", "sweep", "static_contacts", "uniform_steppers", "keep_sides")}
+                 "solve": ("solve", "sweep", "static_contacts", "uniform_steppers", "keep_sides", "refresh_contacts")}
 
 
 def warm_up(kernels, part=None):
@@ -66,15 +66,20 @@ def warm_up(kernels, part=None):
             scale_b=z + 1.0, wvx=z.copy(), wvy=z.copy(), wspin=z.copy(), kick=z.copy(), jn=z.copy(), jt=z.copy())
         kernels.solve(rows, balls(), solve_params(SolverOptions(), h, h_move))
 
-    def keep_sides():
+    def one_static_row():
         z = np.zeros(1)
-        rows = bundles.ContactRows(
+        return bundles.ContactRows(
             a=i, b=j + 2, static=i.copy(), key=i.copy(), order=i.copy(), colour_start=np.array([0, 1]), nx=z.copy(),
             ny=z + 1.0, depth=z.copy(), base=z.copy(), separation=z.copy(), ax=z.copy(), ay=z.copy(), ra=z.copy(),
             rb=z.copy(), mass_n=z.copy(), mass_t=z.copy(), mass_r=z.copy(), restitution=z.copy(), friction=z.copy(),
             rolling=z.copy(), pn=z.copy(), pt=z.copy(), pr=z.copy(), approach=z.copy(), scale_a=z + 1.0,
             scale_b=z + 1.0, wvx=z.copy(), wvy=z.copy(), wspin=z.copy(), kick=z.copy(), jn=z.copy(), jt=z.copy())
-        kernels.keep_sides(rows, statics, pos.copy(), pos + 2.0, vel.copy())
+
+    def keep_sides():
+        kernels.keep_sides(one_static_row(), statics, pos.copy(), pos + 2.0, vel.copy())
+
+    def refresh_contacts():             # the kept contacts' refresh (SolverOptions.keep_contacts)
+        kernels.refresh_contacts(one_static_row(), np.ones((1, 5)), balls(), h_move, 1e-9)
 
     def uniform_steppers():
         for stepper in kernels.UNIFORM_STEPPERS.values():
@@ -93,6 +98,7 @@ def warm_up(kernels, part=None):
         "force_steppers": forces.warm_up,
         "sweep": lambda: kernels.sweep(pos - 1.0, pos.copy(), vel.copy(), r, r, r, 0.25, 0.25, statics),
         "keep_sides": keep_sides,
+        "refresh_contacts": refresh_contacts,
     }
     for name in names:
         calls[name]()
@@ -104,7 +110,7 @@ def kernels():
     k = types.SimpleNamespace(
         ball_contacts=collide.ball_contacts, static_contacts=collide.static_contacts,
         static_geometry=collide.static_geometry, sweep=collide.sweep,
-        prepare_contacts=contacts.prepare_contacts, solve=solver.solve, islands=solver.islands,
+        prepare_contacts=contacts.prepare_contacts, refresh_contacts=contacts.refresh_contacts, solve=solver.solve, islands=solver.islands,
         keep_sides=solver.keep_sides,
         UNIFORM_STEPPERS=integrators.UNIFORM_STEPPERS, FORCE_STEPPERS=forces.FORCE_STEPPERS,
         WARM_UP_PARTS=WARM_UP_PARTS)
