@@ -38,8 +38,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 import common
 from common import TICK, parse_sizes, table
 
