@@ -331,19 +331,24 @@ def machine_info():
         info["pymunk"] = pymunk.version
     except ImportError:
         pass
+    try:
+        from importlib.metadata import version
+        info["pyb2d3"] = version("pyb2d3")
+    except Exception:             # not installed (PackageNotFoundError), or no metadata
+        pass
     return info
 
 
 def source_info():
     """Which engine was measured: the git commit, whether game/ had uncommitted changes, and
-    a digest of the game/*.py files as they were read (changes under a running benchmark show)."""
+    a digest of the game/**/*.py files as they were read (changes under a running benchmark show)."""
     import glob
     import hashlib
     import subprocess
     digest = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(ROOT, "game", "*.py"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "game", "**", "*.py"), recursive=True)):
         with open(path, "rb") as f:
-            digest.update(os.path.basename(path).encode() + b"\0" + f.read())
+            digest.update(os.path.relpath(path, ROOT).encode() + b"\0" + f.read())
     info = {"game_digest": digest.hexdigest()[:12], "commit": None, "game_dirty": None}
     try:
         info["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -359,14 +364,15 @@ def source_info():
 def machine_lines(info, ratio=False):
     lines = [f"machine: {info['platform']}, Python {info['python']}, {info['cpu']}, "
              f"{info['cpu_count']} CPUs, numpy {info['numpy']}"
-             + (f", pymunk {info['pymunk']}" if "pymunk" in info else "")]
+             + (f", pymunk {info['pymunk']}" if "pymunk" in info else "")
+             + (f", pyb2d3 {info['pyb2d3']}" if "pyb2d3" in info else "")]
     if "pygame" in info:
         lines[0] += f", pygame-ce {info['pygame']}"
     src = info.get("source")
     if src:
         lines.append(f"engine source: commit {src['commit'] or '?'}"
                      + (" with uncommitted changes in game/" if src["game_dirty"] else "")
-                     + f", game/*.py digest {src['game_digest']}")
+                     + f", game/**/*.py digest {src['game_digest']}")
     lines.append("note: absolute times vary by machine; the ratio is the figure to compare." if ratio else
                  "note: absolute times vary by machine; compare runs on the same machine.")
     return lines

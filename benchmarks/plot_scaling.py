@@ -1,6 +1,7 @@
-"""ms per tick against N, this engine and pymunk, drawn as a log-log PNG with pygame (issue 13).
+"""ms per tick against N, this engine, pymunk and Box2D v3, drawn as a log-log PNG with pygame
+(issues 13 and 26).
 
-    python benchmarks/plot_scaling.py                        # the ball pit: both engines at 1k-20k,
+    python benchmarks/plot_scaling.py                        # the ball pit: the three engines at 1k-20k,
                                                              # this engine alone at 50k and 100k
     python benchmarks/plot_scaling.py --scene pile           # a resting pile: contacts from tick one
     python benchmarks/plot_scaling.py --sizes 100,200 --ours-sizes 400 --ticks 5 --warmup 2 --out /tmp/s.png
@@ -17,10 +18,11 @@ Scenes (both from ``common``; the box, obstacles, materials and pymunk set-up ar
   from the first tick at every N, so the time per ball is comparable across sizes. This is
   the scene for the scaling exponent.
 
-Timing is ``ball_pit.run_ours`` / ``ball_pit.run_pymunk``: warm-up ticks untimed, then each
-timed tick with ``time.perf_counter``; the figure per size is the median of the repeats'
-medians, the spread the 10th and 90th percentiles of all timed ticks (the bars on the plot).
-The two engines alternate their order from size to size. The exponent is the least-squares
+Timing is ``ball_pit.run_ours`` / ``run_pymunk`` / ``run_box2d`` (Box2D v3 through pyb2d3, one
+thread, 4 sub-steps; left out, and the report says so, where pyb2d3 does not import): warm-up
+ticks untimed, then each timed tick with ``time.perf_counter``; the figure per size is the
+median of the repeats' medians, the spread the 10th and 90th percentiles of all timed ticks
+(the bars on the plot). The engines alternate their order from run to run. The exponent is the least-squares
 slope of log ms against log N (``common.scaling_exponent``).
 
 Memory (``--memory``, this engine): for each of its sizes a fresh child process loads the
@@ -62,22 +64,25 @@ BACKGROUND = (255, 255, 255)
 INK = (30, 30, 30)
 GRID = (225, 225, 225)
 BUDGET = (200, 40, 40)
-COLOURS = {"ours": (31, 100, 200), "pymunk": (230, 120, 20)}
-LABELS = {"ours": "Ballpit", "pymunk": "pymunk"}
+COLOURS = {"ours": (31, 100, 200), "pymunk": (230, 120, 20), "box2d": (40, 150, 70)}
+LABELS = {"ours": "Ballpit", "pymunk": "pymunk", "box2d": "Box2D v3"}
+PEERS = ("pymunk", "box2d")
 FONT = os.path.join(ROOT, "assets", "DejaVuSans.ttf")
 FONT_BOLD = os.path.join(ROOT, "assets", "DejaVuSans-Bold.ttf")
 
 
 # ---------------------------------------------------------------------------- measuring
 def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None, clock="wall"):
-    """Time both engines at ``sizes`` and this engine alone at ``ours_sizes``; a dict (--json)."""
+    """Time the engines at ``sizes`` and this engine alone at ``ours_sizes``; a dict (--json)."""
     import ball_pit
     machine = machine_info()        # before timing: the engine source measured, not the one at the end
     make = SCENES[scene_name]
+    missing = ball_pit.box2d_missing()
+    peers = ("pymunk",) if missing else PEERS
     rows = []
     flip = 0
     for n in sorted(set(sizes) | set(ours_sizes)):
-        engines = ("ours", "pymunk") if n in sizes else ("ours",)
+        engines = ("ours",) + peers if n in sizes else ("ours",)
         scene = make(n)
         runs = {e: [] for e in engines}
         for r in range(repeats):
@@ -85,8 +90,8 @@ def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None
             flip += 1
             for engine in order:
                 t0 = time.perf_counter()
-                out = (ball_pit.run_ours(scene, ticks, warmup, clock=clock) if engine == "ours"
-                       else ball_pit.run_pymunk(scene, ticks, warmup, clock=clock))
+                run = {"ours": ball_pit.run_ours, "pymunk": ball_pit.run_pymunk, "box2d": ball_pit.run_box2d}[engine]
+                out = run(scene, ticks, warmup, clock=clock)
                 runs[engine].append(out)
                 if progress:
                     progress(f"{scene_name} N={n:>6} {engine:<6} run {r + 1}/{repeats}: median "
@@ -100,19 +105,21 @@ def measure(scene_name, sizes, ours_sizes, ticks, warmup, repeats, progress=None
                            "escaped": q["escaped"], "overlap_mean": q["overlap_mean"], "finite": q["finite"]}
         if "pymunk" in row:
             row["ratio"] = row["ours"]["ms_per_tick"] / row["pymunk"]["ms_per_tick"]
+        if "box2d" in row:
+            row["ratio_box2d"] = row["ours"]["ms_per_tick"] / row["box2d"]["ms_per_tick"]
         rows.append(row)
     return {"benchmark": "plot_scaling", "scene": scene_name, "clock": clock, "ticks": ticks, "warmup": warmup,
             "repeats": repeats, "tick_s": TICK, "machine": machine, "results": rows,
-            "scaling_exponent": exponents(rows)}
+            "scaling_exponent": exponents(rows), "missing": missing}
 
 
 def exponents(rows):
-    """Least-squares log-log slopes: this engine over all its sizes and over pymunk's, pymunk's."""
+    """Least-squares log-log slopes: this engine over all its sizes and over pymunk's, the peers'."""
     def fit(engine, keep=lambda row: True):
         pts = [(r["n"], r[engine]["ms_per_tick"]) for r in rows if engine in r and keep(r)]
         return scaling_exponent([p[0] for p in pts], [p[1] for p in pts]) if pts else float("nan")
     return {"ours": fit("ours"), "ours_on_pymunk_sizes": fit("ours", lambda r: "pymunk" in r),
-            "pymunk": fit("pymunk")}
+            "pymunk": fit("pymunk"), "box2d": fit("box2d")}
 
 
 def _status_kib(field):
@@ -194,7 +201,7 @@ def plot(data, out_path, command=None):
     surface = pygame.Surface(IMAGE_SIZE)
     surface.fill(BACKGROUND)
     rows = data["results"]
-    engines = [e for e in ("ours", "pymunk") if any(e in r for r in rows)]
+    engines = [e for e in ("ours",) + PEERS if any(e in r for r in rows)]
 
     ns = [r["n"] for r in rows]
     values = [FRAME_BUDGET_MS]
@@ -277,12 +284,14 @@ def plot(data, out_path, command=None):
         surface.blit(font.render(text, True, INK), (lx + 38, ly))
         ly += 24
     if only:
-        note = "pymunk not run at " + ", ".join(_label_n(n) for n in only) + " (Ballpit alone there)"
+        note = "peers not run at " + ", ".join(_label_n(n) for n in only) + " (Ballpit alone there)"
         surface.blit(small.render(note, True, INK), (lx + 38, ly))
 
     # Title and footer.
     scene = {"pit": "ball pit (balls fall from a grid)", "pile": "resting pile (packed balls, contacts from tick one)"}
-    title = f"ms per tick against N: Ballpit and pymunk, {scene.get(data['scene'], data['scene'])}"
+    names = [LABELS[e] for e in engines]
+    title = (f"ms per tick against N: {', '.join(names[:-1])} and {names[-1]}, "
+             f"{scene.get(data['scene'], data['scene'])}")
     surface.blit(title_font.render(title, True, INK), (left, 10))
     clock = {"wall": "wall-clock time", "cpu": "process CPU time (a shared machine)"}[data.get("clock", "wall")]
     subtitle = (f"{data['ticks']} timed ticks of 1/60 s after {data['warmup']} warm-up ticks, {clock}; "
@@ -291,7 +300,7 @@ def plot(data, out_path, command=None):
     m = data["machine"]
     src = m.get("source") or {}
     footer = [f"{m['cpu']}, {m['cpu_count']} CPUs, {m['platform']}, Python {m['python']}, numpy {m['numpy']}"
-              + (f", pymunk {m['pymunk']}" if "pymunk" in m else ""),
+              + (f", pymunk {m['pymunk']}" if "pymunk" in m else "") + (f", pyb2d3 {m['pyb2d3']}" if "pyb2d3" in m else ""),
               f"commit {src.get('commit') or '?'}" + (" (game/ changed)" if src.get("game_dirty") else "")
               + (f": {command}" if command else "")]
     for k, text in enumerate(footer):
@@ -305,7 +314,7 @@ def plot(data, out_path, command=None):
 def report(data):
     lines = [f"scene {data['scene']}, {data.get('clock', 'wall')} clock: {data['ticks']} timed ticks after {data['warmup']}, "
              f"median of {data['repeats']} run(s); ms per tick median (p10-p90)"]
-    head = ["N", "Ballpit ms", "pymunk ms", "Ballpit / pymunk", "escaped (ours)"]
+    head = ["N", "Ballpit ms", "pymunk ms", "Box2D v3 ms", "Ballpit / pymunk", "Ballpit / Box2D", "escaped (ours)"]
     body = []
     for r in data["results"]:
         def cell(e):
@@ -313,12 +322,16 @@ def report(data):
                 return "-"
             m = r[e]
             return f"{m['ms_per_tick']:.2f} ({m['ms']['p10']:.2f}-{m['ms']['p90']:.2f})"
-        body.append([f"{r['n']:,}", cell("ours"), cell("pymunk"),
-                     f"{r['ratio']:.2f}" if "ratio" in r else "-", str(r["ours"]["escaped"])])
-    lines.append(common.table(head, body, "rrrrr"))
+        body.append([f"{r['n']:,}", cell("ours"), cell("pymunk"), cell("box2d"),
+                     f"{r['ratio']:.2f}" if "ratio" in r else "-",
+                     f"{r['ratio_box2d']:.2f}" if "ratio_box2d" in r else "-", str(r["ours"]["escaped"])])
+    lines.append(common.table(head, body, "rrrrrrr"))
     s = data["scaling_exponent"]
     lines.append(f"scaling exponent (log-log least squares): Ballpit {s['ours']:.3f} over all its sizes, "
-                 f"{s['ours_on_pymunk_sizes']:.3f} over pymunk's; pymunk {s['pymunk']:.3f}")
+                 f"{s['ours_on_pymunk_sizes']:.3f} over pymunk's; pymunk {s['pymunk']:.3f}; "
+                 f"Box2D v3 {s.get('box2d', float('nan')):.3f}")
+    if data.get("missing"):
+        lines.append(data["missing"])
     for mem in data.get("memory", []):
         lines.append(f"memory N={mem['n']:,}: peak resident {mem['peak_rss_mib']:.0f} MiB, "
                      f"{mem['world_mib']:.0f} MiB over the process before the world "
@@ -343,10 +356,10 @@ def _measuring_args(argv):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="ms per tick against N for Ballpit and pymunk, as a log-log PNG.")
+    p = argparse.ArgumentParser(description="ms per tick against N for Ballpit, pymunk and Box2D v3, as a log-log PNG.")
     p.add_argument("--scene", choices=sorted(SCENES), default="pit", help="pit (issue 5's ball pit) or pile")
     p.add_argument("--sizes", type=parse_sizes, default=list(DEFAULT_SIZES), metavar="N[,N...]",
-                   help="sizes for both engines (default 1000,2000,5000,10000,20000)")
+                   help="sizes for every engine (default 1000,2000,5000,10000,20000)")
     p.add_argument("--ours-sizes", type=parse_sizes, default=list(DEFAULT_OURS_SIZES), metavar="N[,N...]",
                    help="sizes for Ballpit alone (default 50000,100000)")
     p.add_argument("--ticks", type=int, default=300, help="timed ticks per run (default 300)")
