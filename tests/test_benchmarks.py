@@ -400,9 +400,9 @@ def _helper(x):
 @njit(cache=True)
 def _substep(a, b):
     c = a + b
-    d = K.solve(_helper(c), b)
+    d = SK.solve(_helper(c), b)
     if d:
-        e = _helper(K.prepare_contacts(d))
+        e = _helper(PK.prepare_contacts(d))
     return c, d
 
 
@@ -416,7 +416,7 @@ def tick(n, a, b):
 STAGES = (_helper, _substep, tick)
 '''
     text, labels = profile_tick.timed_source(source)
-    assert labels == ["glue", "K.solve", "K.prepare_contacts", "glue",          # the sub-step's 3 statements + return
+    assert labels == ["glue", "SK.solve", "PK.prepare_contacts", "glue",          # the sub-step's 3 statements + return
                       "tick: _substep", "tick: _substep"]
     tree = ast.parse(text)                                                      # valid Python
     names = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}

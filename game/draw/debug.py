@@ -32,16 +32,31 @@ class DebugLayers:
         if self._font is None:
             self._font = load_font(12)
         line = f"{world.solver.execution} solver: {world.solver.options.describe()}"
-        text = self._font.render(line, True, SOLVER_TEXT)
         width, height = surface.get_size()
         end = width - 10 if right is None else min(width - 10, int(right))
-        spot = (max(10, end - 5 - text.get_width()), height - text.get_height() - 30)   # its panel ends at end
-        # On a translucent panel: the world panned under it must not make it unreadable.
-        box = text.get_rect(topleft=spot).inflate(10, 4)
+        # Wrapped at its double spaces (between two switches) where it would not fit, the
+        # last line where the one line was, the others above it, right-aligned.
+        lines = [""]
+        for part in line.split("  "):
+            joined = f"{lines[-1]}  {part}" if lines[-1] else part
+            if lines[-1] and self._font.size(joined)[0] > end - 15:
+                lines.append(part)
+            else:
+                lines[-1] = joined
+        texts = [self._font.render(t, True, SOLVER_TEXT) for t in lines]
+        y = height - 30 - sum(t.get_height() for t in texts)
+        spots = []
+        for text in texts:
+            spots.append((max(10, end - 5 - text.get_width()), y))      # its panel ends at end
+            y += text.get_height()
+        # On one translucent panel: the world panned under it must not make it unreadable.
+        box = texts[0].get_rect(topleft=spots[0]).unionall(
+            [t.get_rect(topleft=p) for t, p in zip(texts, spots)]).inflate(10, 4)
         panel = pygame.Surface(box.size, pygame.SRCALPHA)
         panel.fill(TEXT_PANEL)
         surface.blit(panel, box.topleft)
-        surface.blit(text, spot)
+        for text, spot in zip(texts, spots):
+            surface.blit(text, spot)
 
     def draw_sleeping(self, surface, world, camera):
         """Sleeping balls (world.sleeping, game.physics.sleep): a dark dot at each centre."""
