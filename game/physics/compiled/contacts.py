@@ -91,6 +91,91 @@ def _colour_contacts(a, b, n, priority):
 
 
 @njit(cache=True)
+def _touching_pairs(i, j, balls, params):
+    """prepare_contacts' ball pairs (i, j) that touch (depth above -touch_slop): their balls,
+    normals (at x - h_move v) and depths in (ti, tj, tnx, tny, tdepth)[:cp]; returns those and cp."""
+    px, py, radius = balls.px, balls.py, balls.radius
+    touch_slop = params.touch_slop
+    m1 = len(i)
+    ti = np.empty(m1, np.int64)
+    tj = np.empty(m1, np.int64)
+    tnx = np.empty(m1)
+    tny = np.empty(m1)
+    tdepth = np.empty(m1)
+    cp = 0
+    for q in range(m1):
+        p = i[q]
+        o = j[q]
+        dx = px[p] - px[o]
+        dy = py[p] - py[o]
+        reach = radius[p] + radius[o]
+        # Far apart by more than rounding can blur: not touching, without the square root.
+        far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
+        if dx * dx + dy * dy > far * far:
+            continue
+        dist = np.sqrt(dx * dx + dy * dy)
+        if not (reach - dist > -touch_slop):
+            continue
+        _pair_row(balls, params.h_move, p, o, reach - dist, ti, tj, tnx, tny, tdepth, cp)
+        cp += 1
+    return ti, tj, tnx, tny, tdepth, cp
+
+
+@njit(cache=True)
+def _speculative_pairs(i, j, balls, params):
+    """_touching_pairs for a set kept a tick: the pairs whose gap is under touch_slop +
+    speculative + lookahead times their closing speed along their line of centres
+    (contacts.speculative_reach)."""
+    px, py, vx, vy, radius = balls.px, balls.py, balls.vx, balls.vy, balls.radius
+    touch_slop, speculative, lookahead = params.touch_slop, params.speculative, params.lookahead
+    m1 = len(i)
+    ti = np.empty(m1, np.int64)
+    tj = np.empty(m1, np.int64)
+    tnx = np.empty(m1)
+    tny = np.empty(m1)
+    tdepth = np.empty(m1)
+    cp = 0
+    for q in range(m1):
+        p = i[q]
+        o = j[q]
+        dx = px[p] - px[o]
+        dy = py[p] - py[o]
+        reach = radius[p] + radius[o]
+        rvx = vx[p] - vx[o]
+        rvy = vy[p] - vy[o]
+        far = (reach + touch_slop + speculative + lookahead * np.sqrt(rvx * rvx + rvy * rvy)) * (1.0 + FAR_RELATIVE)
+        if dx * dx + dy * dy > far * far:
+            continue
+        dist = np.sqrt(dx * dx + dy * dy)
+        closing = 0.0 - (rvx * dx + rvy * dy) / dist if dist > 0.0 else 0.0
+        if not (reach - dist > 0.0 - (touch_slop + speculative + lookahead * max(closing, 0.0))):
+            continue
+        _pair_row(balls, params.h_move, p, o, reach - dist, ti, tj, tnx, tny, tdepth, cp)
+        cp += 1
+    return ti, tj, tnx, tny, tdepth, cp
+
+
+@njit(cache=True, inline="always")
+def _pair_row(balls, h_move, p, o, depth, ti, tj, tnx, tny, tdepth, cp):
+    """Row cp of a ball pair's contact: balls p, o, the normal along their centres at x - h_move v
+    (where the soft step moves them from; +x where they coincide), the depth."""
+    px, py, vx, vy = balls.px, balls.py, balls.vx, balls.vy
+    ti[cp] = p
+    tj[cp] = o
+    dx = (px[p] - h_move * vx[p]) - (px[o] - h_move * vx[o])
+    dy = (py[p] - h_move * vy[p]) - (py[o] - h_move * vy[o])
+    length = np.sqrt(dx * dx + dy * dy)
+    if length > 1e-12:
+        inv = 1.0 / length
+        tnx[cp] = dx * inv
+        tny[cp] = dy * inv
+    else:
+        tnx[cp] = 1.0
+        tny[cp] = 0.0
+    tdepth[cp] = depth
+
+
+@njit(cache=True)
 def prepare_contacts(i, j, touches, balls, statics, warm, params):
     """The compiled twin of ``game.physics.contacts.prepare_numpy`` (the same bundles in, the
     same ContactRows out), contact by contact. The canonical order is a merge of the two
@@ -102,53 +187,12 @@ def prepare_contacts(i, j, touches, balls, statics, warm, params):
     radius, ids, rest, fric, roll = balls.radius, balls.ids, balls.restitution, balls.friction, balls.rolling
     st_rest, st_fric, st_roll = statics.restitution, statics.friction, statics.rolling
     old_key, old_n, old_t, old_r = warm.key, warm.pn, warm.pt, warm.pr
-    h_move, touch_slop, static_key, support_cos = params.h_move, params.touch_slop, params.static_key, params.support_cos
-    # Ball pairs that touch.
-    m1 = len(i)
-    ti = np.empty(m1, np.int64)
-    tj = np.empty(m1, np.int64)
-    tnx = np.empty(m1)
-    tny = np.empty(m1)
-    tdepth = np.empty(m1)
-    cp = 0
-    speculative, lookahead = params.speculative, params.lookahead
-    kept = speculative > 0.0 or lookahead > 0.0     # kept a tick: the pairs that may touch in it
-    for q in range(m1):
-        p = i[q]
-        o = j[q]
-        dx = px[p] - px[o]
-        dy = py[p] - py[o]
-        reach = radius[p] + radius[o]
-        # Far apart by more than rounding can blur: not touching, without the square root.
-        if kept:
-            rvx = vx[p] - vx[o]
-            rvy = vy[p] - vy[o]
-            far = (reach + touch_slop + speculative + lookahead * np.sqrt(rvx * rvx + rvy * rvy)) * (1.0 + FAR_RELATIVE)
-        else:
-            far = (reach + touch_slop) * (1.0 + FAR_RELATIVE)
-        if dx * dx + dy * dy > far * far:
-            continue
-        dist = np.sqrt(dx * dx + dy * dy)
-        if kept:
-            closing = 0.0 - (rvx * dx + rvy * dy) / dist if dist > 0.0 else 0.0
-            if not (reach - dist > 0.0 - (touch_slop + speculative + lookahead * max(closing, 0.0))):
-                continue
-        elif not (reach - dist > -touch_slop):
-            continue
-        ti[cp] = p
-        tj[cp] = o
-        dx = (px[p] - h_move * vx[p]) - (px[o] - h_move * vx[o])
-        dy = (py[p] - h_move * vy[p]) - (py[o] - h_move * vy[o])
-        length = np.sqrt(dx * dx + dy * dy)
-        if length > 1e-12:
-            inv = 1.0 / length
-            tnx[cp] = dx * inv
-            tny[cp] = dy * inv
-        else:
-            tnx[cp] = 1.0
-            tny[cp] = 0.0
-        tdepth[cp] = reach - dist
-        cp += 1
+    h_move, static_key, support_cos = params.h_move, params.static_key, params.support_cos
+    # Ball pairs that touch (or, kept a tick, may touch within it).
+    if params.speculative > 0.0 or params.lookahead > 0.0:
+        ti, tj, tnx, tny, tdepth, cp = _speculative_pairs(i, j, balls, params)
+    else:
+        ti, tj, tnx, tny, tdepth, cp = _touching_pairs(i, j, balls, params)
     cs = len(bi)
     m = cp + cs
     # Merge into the canonical order.
