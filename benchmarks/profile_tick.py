@@ -6,7 +6,8 @@
 
 How: the one-call tick's module (``game.physics.compiled.step``) is read as source and
 rewritten in a scratch directory: every top-level statement of its sub-step function
-(``_substep``) and of ``tick`` is wrapped in reads of the CPU's cycle counter (LLVM's
+(``_substep``) and of ``tick`` (and each statement of a top-level ``if`` whose branches call
+kernels) is wrapped in reads of the CPU's cycle counter (LLVM's
 ``readcyclecounter``: a few cycles each), added to a timer array passed in as one more
 argument. Each statement is named by the first kernel it calls (``SK.solve``,
 ``_candidates``...; "glue" where it calls none), and statements of one name add up. The
@@ -109,6 +110,13 @@ def _timed_body(body, labels, prefix, module_functions):
             out.append(ast.Return(ast.Name("_ret", ast.Load())))
             continue
         names = _call_names(stmt, module_functions)
+        if isinstance(stmt, ast.If) and names and SUBSTEP not in names:
+            # A branch that calls kernels: each branch's statements timed and named on their own
+            # (else a branch's whole work would be named by the first kernel either branch calls).
+            stmt.body = _timed_body(stmt.body, labels, prefix, module_functions)
+            stmt.orelse = _timed_body(stmt.orelse, labels, prefix, module_functions)
+            out.append(stmt)
+            continue
         label = prefix + (names[0] if names else "glue")
         if SUBSTEP in names:
             label = prefix + SUBSTEP          # nested: the sub-step's own timers split it

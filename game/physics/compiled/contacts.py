@@ -96,14 +96,9 @@ def _touching_pairs(i, j, balls, params):
     normals (at x - h_move v) and depths in (ti, tj, tnx, tny, tdepth)[:cp]; returns those and cp."""
     px, py, radius = balls.px, balls.py, balls.radius
     touch_slop = params.touch_slop
-    m1 = len(i)
-    ti = np.empty(m1, np.int64)
-    tj = np.empty(m1, np.int64)
-    tnx = np.empty(m1)
-    tny = np.empty(m1)
-    tdepth = np.empty(m1)
+    ti, tj, tnx, tny, tdepth = _pair_rows(len(i))
     cp = 0
-    for q in range(m1):
+    for q in range(len(i)):
         p = i[q]
         o = j[q]
         dx = px[p] - px[o]
@@ -128,14 +123,9 @@ def _speculative_pairs(i, j, balls, params):
     (contacts.speculative_reach)."""
     px, py, vx, vy, radius = balls.px, balls.py, balls.vx, balls.vy, balls.radius
     touch_slop, speculative, lookahead = params.touch_slop, params.speculative, params.lookahead
-    m1 = len(i)
-    ti = np.empty(m1, np.int64)
-    tj = np.empty(m1, np.int64)
-    tnx = np.empty(m1)
-    tny = np.empty(m1)
-    tdepth = np.empty(m1)
+    ti, tj, tnx, tny, tdepth = _pair_rows(len(i))
     cp = 0
-    for q in range(m1):
+    for q in range(len(i)):
         p = i[q]
         o = j[q]
         dx = px[p] - px[o]
@@ -153,6 +143,12 @@ def _speculative_pairs(i, j, balls, params):
         _pair_row(balls, params.h_move, p, o, reach - dist, ti, tj, tnx, tny, tdepth, cp)
         cp += 1
     return ti, tj, tnx, tny, tdepth, cp
+
+
+@njit(cache=True)
+def _pair_rows(m):
+    """Room for m ball pairs' contact rows: balls (ti, tj), normal (tnx, tny), depth."""
+    return np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m), np.empty(m), np.empty(m)
 
 
 @njit(cache=True, inline="always")
