@@ -157,9 +157,11 @@ def _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid, 
 def _substep(balls, ext, field, statics, grid, step, contact_params, solve_params, found, found_at, margin, carried):
     """One World._substep of the bundles.Balls ``balls`` (``ext``: their (N + 1,) inverse
     masses and moments, radii and materials); ``carried``: (the contacts' warm start, the
-    joints: ``tick``'s ``warm`` and ``joints``); the rest: the bundles of ``tick``. Returns a
+    joints: ``tick``'s ``warm`` and ``joints``; where step.keep_contacts, the contacts kept
+    from the sub-step before, their held masses and scales (contacts.held_rows) and whether to
+    reuse them, a later sub-step of the tick); the rest: the bundles of ``tick``. Returns a
     bundles.TickResult of this sub-step (its ``refinds`` 1 where the candidates were found
-    afresh, its ``resting`` empty). Moving walls (statics.poses not empty, statics.at[0] this
+    afresh, its ``resting`` empty) and the held masses and scales. Moving walls (statics.poses not empty, statics.at[0] this
     sub-step): their contacts' fields and work as game.physics.step.substep does."""
     walls = statics.poses.shape[0] > 0
     k_sub = statics.at[0]
@@ -198,7 +200,6 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
     keep = step.keep_contacts and not walls
     if keep and reuse:
         refound = False
-        i, j = found[0], found[1]
     else:
         found, found_at, margin, refound = _candidates(pos, vel, prev, radius, found_at, margin, found, statics, grid,
                                                        step)
