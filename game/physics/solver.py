@@ -175,8 +175,8 @@ class Solver:
         statics_bundle = bundles.statics(statics)
         if len(bi):                 # ball-static pairs: seed 000's offset from each capsule
             snormal, sdepth = collide.static_geometry(pos, prev, radius, statics, bi, s, kernels)
-            v = world.vel[bi]       # kept a tick: also the pairs that may touch within it
-            touch = np.nonzero(sdepth > -TOUCH_SLOP if lookahead is None else sdepth > 0.0 - speculative_reach(
+            v = world.vel[bi] if lookahead is not None else None   # kept a tick: the pairs that may touch in it
+            touch = np.nonzero(sdepth > -TOUCH_SLOP if v is None else sdepth > 0.0 - speculative_reach(
                 TOUCH_SLOP, params.speculative, lookahead, 0.0 - (v[:, 0] * snormal[:, 0] + v[:, 1] * snormal[:, 1])))[0]
             bi, s, sdepth = bi[touch], s[touch], sdepth[touch]
             snx, sny = np.ascontiguousarray(snormal[touch, 0]), np.ascontiguousarray(snormal[touch, 1])
@@ -192,16 +192,15 @@ class Solver:
         contacts = Contacts(n, rows)
         if lookahead is not None:
             self._held = held_rows(rows)
-            self.refresh(world, contacts, prev, h_move, acc)
+            self.refresh(world, contacts, prev, h_move, acc, statics_afresh=False)
         return contacts
 
-    def refresh(self, world, contacts, prev, h_move, acceleration):
-        """A kept contact set (prepare's ``lookahead``) at this sub-step, in place: the
-        ball-static contacts' normals and depths measured afresh (static_geometry, polygon
-        insides: a ball rounding a ledge's end or a bowl's corner turns with it), then
-        contacts.refresh_numpy or its compiled twin; ``prev``, ``acceleration`` as prepare's."""
+    def refresh(self, world, contacts, prev, h_move, acceleration, statics_afresh=True):
+        """A kept contact set (prepare's ``lookahead``) at this sub-step, in place: with ``statics_afresh``
+        the ball-static contacts measured afresh (a ball rounding a ledge's end turns with it), then
+        contacts.refresh_numpy or its twin; ``prev``, ``acceleration`` as prepare's."""
         rows, pos = contacts.rows, world.pos
-        k = np.nonzero(rows.static >= 0)[0]
+        k = np.nonzero(rows.static >= 0)[0] if statics_afresh else ()
         if len(k):
             k = k[np.argsort(rows.key[k], kind="stable")]        # by ball, then capsule: as prepare finds them
             bi, s = rows.a[k], rows.static[k]

@@ -235,8 +235,7 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
         if walls:                                               # moving walls (contacts.wall_rows)
             WK.wall_rows(c, columns, statics, contact_params.h_move)
         if keep:
-            held = PK.held_rows(c)
-            _restatic(c, columns, prev, radius, statics, n)
+            held = PK.held_rows(c)          # (its statics just measured: no _restatic)
             PK.refresh_contacts(c, held, columns, contact_params.h_move, contact_params.touch_slop)
     # 4. Respond (Solver.solve).
     # The positions the solve starts from (the second sweep's): pos itself where the solve
