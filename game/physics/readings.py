@@ -4,6 +4,8 @@ import copy
 
 import numpy as np
 
+from game.physics import bodies
+
 from game import defaults
 from game.defaults import TICK
 from game.physics import collide, geometry
@@ -23,6 +25,9 @@ def energy(world):
         kinetic = float(0.5 * np.sum(mass * np.einsum("ij,ij->i", world.vel, world.vel)))
         rotational = float(0.5 * np.sum(world.spin * world.spin / world.inv_inertia))
         gravitational, spring = world.forces.potential_energy(world.pos, mass)
+        if len(world.bodies):
+            k, r, g = world.bodies.energy(world.forces.gravity)
+            kinetic, rotational, gravitational = kinetic + k, rotational + r, gravitational + g
     return {"kinetic": kinetic, "rotational": rotational, "gravitational": gravitational, "spring": spring,
             "total": kinetic + rotational + gravitational + spring, "motor_work": float(world.motor_work)}
 
@@ -166,7 +171,9 @@ def to_level(world):
                          "b": int(s.b[k]) if s.b[k] >= 0 else [float(v) for v in s.anchor[k]],
                          "stiffness": float(s.stiffness[k]), "damping": float(s.damping[k]),
                          "rest": float(s.rest[k])} for k in range(len(s))]
-    level["joints"] = world.joints.definitions()
+    level["joints"] = world.joints.definitions() + bodies.joint_definitions(world)
+    if len(world.bodies) or "bodies" in level:
+        level["bodies"] = world.bodies.to_definitions()
     # Spawners have done their work in the snapshot: the balls they made are in "balls".
     level["spawners"] = [dict(sp.definition, max=max(0, sp.max - sp.made)) for sp in world.spawners
                          if sp.max - sp.made > 0]
@@ -193,6 +200,7 @@ def view(world):
     view.forces = copy.copy(world.forces)
     view.forces.springs = copy.copy(world.forces.springs)
     view.joints = copy.copy(world.joints)    # a step replaces its arrays when joints go
+    view.bodies = copy.copy(world.bodies)    # a step replaces the bodies' arrays
     if world.motions.any:                    # moving walls: a step writes their ends in place
         view.statics = copy.copy(world.statics)
         for name in ("a", "b", "normal", "ax", "ay", "bx", "by", "nx", "ny"):

@@ -8,7 +8,7 @@ hands the whole tick to the compiled twin with the bundles of game.physics.bundl
 
 import numpy as np
 
-from game.physics import bundles, collide, motion
+from game.physics import bodies, bundles, collide, motion
 from game.physics.bundles import StepConstants
 from game.physics.contacts import Contacts, contact_params
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
@@ -40,6 +40,8 @@ def tick(world, dt, kernels):
         world.motions.end_tick(dt)
     world.motor_work += float(world.joints.work.sum())     # J: what the motors did this tick
     break_joints(world, dt)
+    if len(world.bodies):
+        bodies.break_joints(world, dt)
 
 
 def place_walls(world, poses, k):
@@ -68,6 +70,7 @@ def break_joints(world, dt):
 def substep(world, t, h, dt, last=True, first=False):
     if world.count == 0:
         debug.clear(world)
+        bodies.substep(world, t, h, CONTACT_WEIGHT[world._integrator] * h)
         return
     kernels = world._kernels
     threshold = world.solver.options.restitution_threshold
@@ -106,6 +109,8 @@ def substep(world, t, h, dt, last=True, first=False):
     sweep(world, solved_from, kernels, threshold)
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
+    # 4c. Bodies (planks, boxes, polygons): their own step, the balls that touch them taking part.
+    bodies.substep(world, t, h, h_move)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
 
@@ -286,5 +291,5 @@ def fused(world, kernels):
     insides are pushed out by numpy). Joints are in it (compiled.step._solve_joints)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and not world.polygons and world.substeps > 0)
+            and not world.polygons and world.substeps > 0 and not len(world.bodies))
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)

@@ -31,6 +31,8 @@ from game.physics.compiled import loader
 from game.physics import balls as ball_rows, debug, readings, statics, step, zones
 from game.physics import grab as grabbing
 from game.physics import motion
+from game.physics import bodies as bodies_module
+from game.physics.bodies import Bodies
 from game.physics.balls import BALL_ARRAYS
 from game.physics.debug import SLEEP_CONTACT_SLOP
 
@@ -98,6 +100,7 @@ class World:
         self.zones = []
         self.spawners = []
         self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
+        self.bodies = Bodies()       # planks, boxes and polygons (game.physics.bodies), their joints
         self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
         self.joints_broken = 0       # joints broken since the world was made
         self.motor_work = 0.0        # J: the work the joints' motors did on the balls since the world was made
@@ -130,7 +133,11 @@ class World:
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
-        w.joints.add(level.get("joints", []))
+        w.bodies.add(level.get("bodies", []), w.material)
+        joints = level.get("joints", [])
+        held = [bodies_module.holds_body(j) for j in joints]
+        w.joints.add([j for j, b in zip(joints, held) if not b])
+        w.bodies.add_joints([j for j, b in zip(joints, held) if b], w.ids, None)
         w.zones = [zones.Zone.from_definition(z) for z in level["zones"]]
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
         w.spawners = [zones.Spawner(s) for s in level["spawners"]]
@@ -285,6 +292,8 @@ class World:
             # Sleeping islands stay out of the tick; wake those something reaches first
             # (a moving wall's path, a conveyor: sleep.wake_near_walls).
             sleep.wake_near_walls(self)
+            if len(self.bodies):
+                bodies_module.wake_balls(self, dt)
             awake = sleep.wake_reached(self, dt, kernels)
             moving = awake is None or awake.any()
             before = self.pos.copy() if moving and self.solver.options.sleeping else None
@@ -295,6 +304,8 @@ class World:
                     step.tick(self, dt, kernels)
             else:
                 debug.clear(self)          # every ball sleeps: nothing moves
+                if len(self.bodies):
+                    step.tick(self, dt, kernels)
             if before is not None:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
@@ -370,6 +381,9 @@ class World:
         h = hashlib.sha256()
         for array in (self.pos, self.vel, self.angle, self.spin):
             h.update(np.ascontiguousarray(array, "<f8").tobytes())
+        if len(self.bodies):             # (a world without bodies hashes as it always has)
+            for array in self.bodies.hash_arrays():
+                h.update(np.ascontiguousarray(array, "<f8").tobytes())
         return h.hexdigest()
 
     def blown_up(self):

@@ -58,6 +58,7 @@ class Compiled(typing.NamedTuple):
     kernels: object
     tick: object = None
     joints: object = None    # game.physics.compiled.joints (None: the world solves its joints on numpy)
+    bodies: object = None    # game.physics.compiled.bodies (None: the bodies' kernels run as Python)
 
     @property
     def releases_lock(self):
@@ -87,6 +88,8 @@ def _load_stage(stage):
                     loaded = warm.kernels()
                 elif stage == "_joint_kernels":
                     from game.physics.compiled import joints as loaded
+                elif stage == "_body_kernels":
+                    from game.physics.compiled import bodies as loaded
                 else:
                     from game.physics.compiled import step as loaded
                 _loading(loaded.warm_up)
@@ -113,7 +116,8 @@ def load(tick=True):
     kernels = _load_stage("_kernels")
     if kernels is None:
         return None
-    return Compiled(kernels, _load_stage("_step_kernels") if tick else None, _load_stage("_joint_kernels"))
+    return Compiled(kernels, _load_stage("_step_kernels") if tick else None, _load_stage("_joint_kernels"),
+                    _load_stage("_body_kernels"))
 
 
 _children = []          # the compiling child processes while they run
@@ -158,6 +162,9 @@ def child_main(part, also=()):
     if part == COMPILE_PARTS[1]:       # the joints' kernel in the second child
         from game.physics.compiled import joints
         joints.warm_up()
+    else:                              # the bodies' kernels in the first
+        from game.physics.compiled import bodies
+        bodies.warm_up()
     for name in also:
         importlib.import_module(name).load()
 

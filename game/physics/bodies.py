@@ -1,0 +1,743 @@
+"""Dynamic bodies: planks (capsules), boxes and convex polygons that fall, tumble, stack and
+are joined, beside the balls.
+
+A body's state is the balls': position of its centre of mass, velocity, angle, spin,
+inverse mass and inverse inertia (game.physics.shapes computes them exactly from the shape).
+Its shape is a rounded convex polygon in its own frame (``local`` corners about the centre of
+mass, ``normals``, ``count``, ``radius``). Each sub-step, after the balls' own solve and joints
+(game.physics.step.substep), ``substep`` here:
+
+1. integrates the bodies under gravity and drag with the world's integrator (their angle by
+   h * spin: no force makes a torque);
+2. sweeps each against the statics it may reach (body_kernels.sweep, conservative advancement)
+   and stops it at the first touch: no body passes through a wall, at any speed;
+3. finds the pairs within a speculative margin (body-body, body-static, body-ball; sort and
+   sweep on bounding boxes, numpy in both executions) and their manifolds (body_kernels.collide,
+   Box2D v3's: up to two points a pair, with feature ids);
+4. solves contacts and the bodies' joints together (body_kernels.solve: warm start from the
+   last sub-step's impulses found again by key, soft passes with full lever arms, relax,
+   restitution), the balls that touch or hold a body taking part with their own mass;
+5. lets islands of bodies at rest sleep (Box2D: under a sleep speed for SLEEP_TIME s).
+
+Levels without bodies never come here: their balls step, and hash, as before.
+"""
+import math
+
+import numpy as np
+
+from game.physics import body_kernels as K
+from game.physics.integrators import INTEGRATORS
+from game.physics.shapes import MAX_CORNERS, body_frame, edge_normals
+
+SLEEP_SPEED = 0.05         # m/s: a body slower than this (its corners too) is resting
+SLEEP_TIME = 0.5           # s: an island resting this long sleeps
+BALL_CODE = 1 << 20        # warm-start keys: bodies 0.., balls BALL_CODE + id, statics STATIC_CODE + shape
+STATIC_CODE = 1 << 26
+_NO_KEYS = np.zeros(0, np.int64)
+
+
+def _rotate(v, angle):
+    """(..., K, 2) vectors v (B, K, 2) turned by angle (B,)."""
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    return np.stack((c * v[..., 0] - s * v[..., 1], s * v[..., 0] + c * v[..., 1]), axis=-1)
+
+
+def aabb_pairs(lo1, hi1, lo2, hi2, same=False):
+    """Index pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap (sort and
+    sweep along x, in windows of the widest box; boxes wider than most are tried against all),
+    sorted by (i, j). ``same``: both are one set; only i < j."""
+    n1, n2 = len(lo1), len(lo2)
+    if n1 == 0 or n2 == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    width = hi2[:, 0] - lo2[:, 0]
+    cut = max(4.0 * float(np.median(width)), 1e-9)
+    wide = width > cut
+    pi, pj = [], []
+    narrow = np.flatnonzero(~wide)
+    if len(narrow):
+        order = narrow[np.argsort(lo2[narrow, 0], kind="stable")]
+        xs = lo2[order, 0]
+        first = np.searchsorted(xs, lo1[:, 0] - cut, side="left")
+        last = np.searchsorted(xs, hi1[:, 0], side="right")
+        counts = np.maximum(last - first, 0)
+        i = np.repeat(np.arange(n1), counts)
+        starts = np.repeat(first - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+        j = order[np.arange(len(i)) + starts]
+        pi.append(i)
+        pj.append(j)
+    broad = np.flatnonzero(wide)
+    if len(broad):
+        pi.append(np.repeat(np.arange(n1), len(broad)))
+        pj.append(np.tile(broad, n1))
+    i = np.concatenate(pi)
+    j = np.concatenate(pj)
+    keep = ((lo1[i, 0] <= hi2[j, 0]) & (lo2[j, 0] <= hi1[i, 0]) & (lo1[i, 1] <= hi2[j, 1]) & (lo2[j, 1] <= hi1[i, 1]))
+    if same:
+        keep &= i < j
+    i, j = i[keep], j[keep]
+    order = np.lexsort((j, i))
+    return i[order], j[order]
+
+
+class Bodies:
+    """The world's dynamic bodies as arrays (B bodies), their joints and the warm-start store.
+
+    ``pos``, ``vel`` (B, 2) m, m/s of the centre of mass; ``angle``, ``spin`` (B,) rad, rad/s;
+    ``mass``, ``inertia``, ``inv_mass``, ``inv_inertia`` (B,); ``local``, ``normals`` (B, 12, 2)
+    the shape in the body's frame; ``count`` (B,) its corners; ``radius`` (B,) m; ``extent``
+    (B,) m its farthest point from the centre of mass; ``restitution``, ``friction`` (B,);
+    ``asleep`` (B,) bool; ``definitions``: the normalised definitions (shape, colour, name).
+    """
+
+    def __init__(self):
+        self.pos = np.zeros((0, 2))
+        self.vel = np.zeros((0, 2))
+        self.angle = np.zeros(0)
+        self.spin = np.zeros(0)
+        self.mass = np.zeros(0)
+        self.inertia = np.zeros(0)
+        self.inv_mass = np.zeros(0)
+        self.inv_inertia = np.zeros(0)
+        self.local = np.zeros((0, MAX_CORNERS, 2))
+        self.normals = np.zeros((0, MAX_CORNERS, 2))
+        self.count = np.zeros(0, np.int64)
+        self.radius = np.zeros(0)
+        self.extent = np.zeros(0)
+        self.restitution = np.zeros(0)
+        self.friction = np.zeros(0)
+        self.rest_time = np.zeros(0)
+        self.asleep = np.zeros(0, bool)
+        self.definitions = []
+        self.frames = []          # per body: the load-time corners its local shape came from
+        # Joints with a body at one end: kinds (J,), ends as (kind, index): ("body", i),
+        # ("ball", id), ("anchor", -1); float rows K.NJF.
+        self.joint_kind = np.zeros(0, np.int64)
+        self.joint_ends = []
+        self.joint_rows = np.zeros((0, K.NJF))
+        self.joint_definitions = []
+        self.joint_breaks = np.zeros((0, 2))
+        self._warm_keys, self._warm_pn, self._warm_pt = _NO_KEYS, np.zeros(0), np.zeros(0)
+        self._statics_cache = None
+        self.manifold_points = np.zeros((0, 2))    # the last sub-step's contact points and normals (debug)
+        self.manifold_normals = np.zeros((0, 2))
+        self.manifold_depths = np.zeros(0)
+        self.impact_points = np.zeros((0, 2))     # points and speeds of impacts (sound)
+        self.impact_speeds = np.zeros(0)
+
+    def __len__(self):
+        return len(self.pos)
+
+    # ------------------------------------------------------------------ building
+    def add(self, definitions, material):
+        """Add bodies from normalised definitions (game.level's "bodies")."""
+        for d in definitions:
+            local, radius, pos, angle, mass, inertia = body_frame(d, material.get("density", 1.0))
+            frame = d.get("_frame")
+            if frame is not None:          # a snapshot: the shape from its load-time corners, the pose as it was
+                shaped = dict(d, shape="polygon", points=frame["points"]) if d["shape"] != "box" else d
+                local, radius, _, _, mass, inertia = body_frame(shaped, material.get("density", 1.0))
+                if "mass" in d:
+                    pass
+                pos, angle = np.array(frame["pos"], float), float(frame["angle"])
+            n = len(local)
+            padded = np.zeros((1, MAX_CORNERS, 2))
+            padded[0, :n] = local
+            normals = np.zeros((1, MAX_CORNERS, 2))
+            normals[0, :n] = edge_normals(local)
+            extent = float(np.sqrt((local * local).sum(axis=1)).max()) + radius
+            self.pos = np.vstack((self.pos, pos[None]))
+            self.vel = np.vstack((self.vel, np.array(d.get("vel", (0.0, 0.0)), float)[None]))
+            self.angle = np.append(self.angle, angle)
+            self.spin = np.append(self.spin, float(d.get("spin", 0.0)))
+            self.mass = np.append(self.mass, mass)
+            self.inertia = np.append(self.inertia, inertia)
+            self.inv_mass = np.append(self.inv_mass, 1.0 / mass)
+            self.inv_inertia = np.append(self.inv_inertia, 1.0 / inertia)
+            self.local = np.concatenate((self.local, padded))
+            self.normals = np.concatenate((self.normals, normals))
+            self.count = np.append(self.count, n)
+            self.radius = np.append(self.radius, radius)
+            self.extent = np.append(self.extent, extent)
+            self.restitution = np.append(self.restitution, float(d.get("restitution", material["restitution"])))
+            self.friction = np.append(self.friction, float(d.get("friction", material["friction"])))
+            self.rest_time = np.append(self.rest_time, 0.0)
+            self.asleep = np.append(self.asleep, False)
+            self.definitions.append(dict(d))
+            self.frames.append((local + pos) if frame is None and d["shape"] != "box" else
+                               (np.array(frame["points"], float) if frame is not None else None))
+
+    def add_joints(self, joints, ball_ids, positions_of):
+        """Add joints with a body at one end or both (normalised: ``a``, ``b`` a ball index, an
+        anchor [x, y] or {"body": i}; ``length``, offsets in the ends' frames, ``motor``,
+        ``break``). ``ball_ids``: the world's ball ids (a ball end is kept by id)."""
+        for j in joints:
+            ends = []
+            rows = np.zeros(K.NJF)
+            for end, offset, col in ((j["a"], j.get("offset_a", (0.0, 0.0)), K.LAX),
+                                     (j["b"], j.get("offset_b", (0.0, 0.0)), K.LBX)):
+                if isinstance(end, dict):
+                    ends.append(("body", int(end["body"])))
+                    rows[col:col + 2] = offset
+                elif isinstance(end, (int, np.integer)):
+                    ends.append(("ball", int(ball_ids[int(end)])))
+                    rows[col:col + 2] = offset
+                else:
+                    ends.append(("anchor", -1))
+                    rows[col:col + 2] = end
+            length = float(j.get("length", 0.0))
+            kind = K.ROPE if j["kind"] == "rope" else (K.PIN if length == 0.0 else K.ROD)
+            rows[K.LENGTH] = length
+            motor = j.get("motor")
+            if motor is not None:
+                rows[K.MOTOR], rows[K.SPEED], rows[K.TORQUE] = 1.0, motor["speed"], motor["torque"]
+            rows[K.BREAK] = j.get("break", math.inf)
+            self.joint_kind = np.append(self.joint_kind, kind)
+            self.joint_ends.append(tuple(ends))
+            self.joint_rows = np.vstack((self.joint_rows, rows[None]))
+            self.joint_definitions.append(dict(j))
+
+    def remove(self, keep):
+        """Keep the bodies of the (B,) bool mask ``keep``; joints to the others go."""
+        keep = np.asarray(keep, bool)
+        for name in ("pos", "vel", "angle", "spin", "mass", "inertia", "inv_mass", "inv_inertia", "local",
+                     "normals", "count", "radius", "extent", "restitution", "friction", "rest_time", "asleep"):
+            setattr(self, name, getattr(self, name)[keep])
+        self.definitions = [d for d, k in zip(self.definitions, keep) if k]
+        self.frames = [f for f, k in zip(self.frames, keep) if k]
+        new = np.cumsum(keep) - 1
+        alive = [all(kind != "body" or keep[i] for kind, i in ends) for ends in self.joint_ends]
+        self.keep_joints(np.array(alive, bool))
+        self.joint_ends = [tuple((kind, int(new[i]) if kind == "body" else i) for kind, i in ends)
+                           for ends in self.joint_ends]
+        self._warm_keys = _NO_KEYS
+
+    def keep_joints(self, keep):
+        keep = np.asarray(keep, bool).reshape(-1)
+        self.joint_kind = self.joint_kind[keep]
+        self.joint_rows = self.joint_rows[keep]
+        self.joint_ends = [e for e, k in zip(self.joint_ends, keep) if k]
+        self.joint_definitions = [d for d, k in zip(self.joint_definitions, keep) if k]
+
+    def corners(self, pos=None, angle=None):
+        """(B, 12, 2) the corners in the world now (padding rows at the centre)."""
+        pos = self.pos if pos is None else pos
+        angle = self.angle if angle is None else angle
+        return pos[:, None, :] + _rotate(self.local, angle)
+
+    def boxes(self, margin=0.0):
+        """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number."""
+        c = self.corners()
+        mask = np.arange(MAX_CORNERS)[None, :] < self.count[:, None]
+        big = np.where(mask[..., None], c, np.nan)
+        grow = (self.radius + margin)[:, None]
+        return np.nanmin(big, axis=1) - grow, np.nanmax(big, axis=1) + grow
+
+    def energy(self, gravity):
+        """(kinetic, rotational, gravitational) J of the bodies."""
+        kinetic = 0.5 * float(np.sum(self.mass * (self.vel * self.vel).sum(axis=1)))
+        rotational = 0.5 * float(np.sum(self.inertia * self.spin * self.spin))
+        gravitational = -float(np.sum(self.mass * (self.pos @ np.asarray(gravity, float))))
+        return kinetic, rotational, gravitational
+
+    def momentum(self):
+        """(linear (2,), angular about the origin) of the bodies."""
+        p = (self.mass[:, None] * self.vel).sum(axis=0)
+        lz = float(np.sum(self.mass * (self.pos[:, 0] * self.vel[:, 1] - self.pos[:, 1] * self.vel[:, 0])
+                          + self.inertia * self.spin))
+        return p, lz
+
+    def hash_arrays(self):
+        return (self.pos, self.vel, self.angle, self.spin)
+
+    # ------------------------------------------------------------------ snapshot
+    def to_definitions(self):
+        """The bodies as level definitions at their poses now, with ``_frame`` (the load-time
+        corners and the exact pose) so that a snapshot continues to the bit."""
+        out = []
+        corners = self.corners()
+        for b, d in enumerate(self.definitions):
+            d = {k: v for k, v in d.items() if k != "_frame"}
+            d["vel"] = [float(self.vel[b, 0]), float(self.vel[b, 1])]
+            d["spin"] = float(self.spin[b])
+            n = int(self.count[b])
+            if d["shape"] == "box":
+                d["center"] = [float(self.pos[b, 0]), float(self.pos[b, 1])]
+                d["angle"] = float(self.angle[b])
+            else:
+                points = [[float(x), float(y)] for x, y in corners[b, :n]]
+                if d["shape"] == "capsule":
+                    d["a"], d["b"] = points
+                else:
+                    d["points"] = points
+                d["_frame"] = {"pos": [float(self.pos[b, 0]), float(self.pos[b, 1])], "angle": float(self.angle[b]),
+                               "points": [[float(x), float(y)] for x, y in self.frames[b]]}
+            out.append(d)
+        return out
+
+
+# ============================================================================ the sub-step
+class _Statics:
+    """The world's statics as rounded polygons for the bodies (capsules, pegs, polygons):
+    ``v``, ``n`` (S, K, 2), ``c`` (S,) corners, ``f`` (S, 3) radius, friction, restitution,
+    ``lo``, ``hi`` (S, 2) boxes, ``row`` (S,) a capsule row of each (for its wall velocity)."""
+
+    def __init__(self, world):
+        st = world.statics
+        single = np.flatnonzero(st.polygon < 0)
+        polys = world.polygons
+        k = max([MAX_CORNERS] + [len(p) for p in polys])
+        s = len(single) + len(polys)
+        self.v = np.zeros((s, k, 2))
+        self.n = np.zeros((s, k, 2))
+        self.c = np.zeros(s, np.int64)
+        self.f = np.zeros((s, 3))
+        self.row = np.zeros(s, np.int64)
+        a, b = st.a[single], st.b[single]
+        peg = np.all(a == b, axis=1)
+        self.v[:len(single), 0] = a
+        self.v[:len(single), 1] = b
+        self.c[:len(single)] = np.where(peg, 1, 2)
+        d = b - a
+        length = np.sqrt((d * d).sum(axis=1))
+        safe = np.where(length > 0, length, 1.0)
+        nrm = np.stack((d[:, 1], -d[:, 0]), axis=1) / safe[:, None]
+        self.n[:len(single), 0] = nrm
+        self.n[:len(single), 1] = -nrm
+        self.f[:len(single)] = np.stack((st.radius[single], st.friction[single], st.restitution[single]), axis=1)
+        self.row[:len(single)] = single
+        for p, points in enumerate(polys):
+            q = len(single) + p
+            edges = np.flatnonzero(st.polygon == p)
+            points = np.asarray(points, float)
+            self.v[q, :len(points)] = points
+            self.n[q, :len(points)] = edge_normals(points)
+            self.c[q] = len(points)
+            first = edges[0] if len(edges) else 0
+            self.f[q] = (0.0, st.friction[first] if len(edges) else 0.3, st.restitution[first] if len(edges) else 0.0)
+            self.row[q] = first
+        mask = np.arange(k)[None, :] < self.c[:, None]
+        big = np.where(mask[..., None], self.v, np.nan)
+        self.lo = (np.nanmin(big, axis=1) - self.f[:, :1]) if s else np.zeros((0, 2))
+        self.hi = (np.nanmax(big, axis=1) + self.f[:, :1]) if s else np.zeros((0, 2))
+
+
+def statics_for_bodies(world):
+    """The _Statics of the world's statics now (rebuilt when they have moved)."""
+    b = world.bodies
+    key = (world.statics_version, id(world.statics))
+    if b._statics_cache is None or b._statics_cache[0] != key:
+        b._statics_cache = (key, _Statics(world))
+    return b._statics_cache[1]
+
+
+def _kernels(world):
+    compiled = world._compiled
+    return getattr(compiled, "bodies", None) if compiled is not None else None
+
+
+def holds_body(joint):
+    """Whether a normalised joint has a body at one end (the bodies' solve takes it)."""
+    return isinstance(joint["a"], dict) or isinstance(joint["b"], dict)
+
+
+def wake_balls(world, dt):
+    """Before a tick: wake the sleeping balls an awake body may reach in it, and those the
+    awake bodies' joints hold (a sleeping ball is out of the tick)."""
+    bodies = world.bodies
+    if world.count == 0 or not len(world._sleep) or not world._sleep.asleep.any():
+        return
+    awake = ~bodies.asleep
+    if not awake.any():
+        return
+    speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
+    lo, hi = bodies.boxes(speed * dt + 2 * K.SPECULATIVE)
+    grow = world.radius + np.sqrt((world.vel * world.vel).sum(axis=1)) * dt
+    i, j = aabb_pairs(lo[awake], hi[awake], world.pos - grow[:, None], world.pos + grow[:, None])
+    near = np.unique(np.concatenate((j, _joint_balls(world, bodies))))
+    if len(near):
+        world.wake(near)
+
+
+def integrate(world, bodies, t, h, awake):
+    """Advance the awake bodies' (pos, vel) by h under gravity and drag with the world's
+    integrator, and their angles by h * spin."""
+    g = np.asarray(world.forces.gravity, float)
+    drag = world.forces.drag
+
+    def f(t, y):
+        dy = np.empty_like(y)
+        dy[0] = y[1]
+        dy[1] = g - drag * y[1] if drag else g
+        return dy
+
+    idx = np.flatnonzero(awake)
+    if not len(idx):
+        return
+    y = np.empty((2, len(idx), 2))
+    y[0], y[1] = bodies.pos[idx], bodies.vel[idx]
+    y = INTEGRATORS[world._integrator](f, t, y, h)
+    bodies.pos[idx] = y[0]
+    bodies.vel[idx] = y[1]
+    bodies.angle[idx] = bodies.angle[idx] + h * bodies.spin[idx]
+
+
+def substep(world, t, h, h_move):
+    """One sub-step of the bodies (the module docstring's five parts)."""
+    bodies = world.bodies
+    nb = len(bodies)
+    if nb == 0:
+        return
+    kern = _kernels(world) or K
+    awake = ~bodies.asleep
+    prev = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
+    integrate(world, bodies, t, h, awake)
+    statics = statics_for_bodies(world)
+    # 2. The swept test against the statics: stop at the first touch.
+    _sweep(bodies, prev, statics, awake, kern)
+    # 3. Pairs within the speculative margin, then their manifolds.
+    speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
+    margin = speed * h + K.SPECULATIVE
+    lo, hi = bodies.boxes(margin)
+    bi, bj = aabb_pairs(lo, hi, lo, hi, same=True)
+    either = awake[bi] | awake[bj]
+    _wake(bodies, bi[either], bj[either])
+    awake = ~bodies.asleep
+    bi, bj = bi[either], bj[either]
+    si, sj = aabb_pairs(lo, hi, statics.lo, statics.hi)
+    on = awake[si]
+    si, sj = si[on], sj[on]
+    # Balls: those whose box meets a body's, and those the bodies' joints hold.
+    nballs = world.count
+    if nballs:
+        ball_speed = np.sqrt((world.vel * world.vel).sum(axis=1))
+        grow = world.radius + ball_speed * h + K.SPECULATIVE
+        blo, bhi = world.pos - grow[:, None], world.pos + grow[:, None]
+        gi, gj = aabb_pairs(lo, hi, blo, bhi)
+        _wake(bodies, gi, gi)
+    else:
+        gi = gj = np.zeros(0, np.int64)
+    awake = ~bodies.asleep
+    joint_balls = _joint_balls(world, bodies)
+    gathered = np.unique(np.concatenate((gj, joint_balls)))
+    ng = len(gathered)
+    # Shapes: bodies 0..nb-1, gathered balls nb.., the statics the pairs name after them.
+    used = np.unique(sj)
+    ns = len(used)
+    kk = statics.v.shape[1]
+    total = nb + ng + ns
+    sv = np.zeros((total, kk, 2))
+    sn = np.zeros((total, kk, 2))
+    sc = np.zeros((total, 2), np.int64)
+    sf = np.zeros((total, 3))
+    sv[:nb, :MAX_CORNERS] = bodies.corners()
+    sn[:nb, :MAX_CORNERS] = _rotate(bodies.normals, bodies.angle)
+    sc[:nb, 0] = bodies.count
+    sc[:nb, 1] = np.arange(nb)
+    sf[:nb] = np.stack((bodies.radius, bodies.friction, bodies.restitution), axis=1)
+    sv[nb:nb + ng, 0] = world.pos[gathered]
+    sc[nb:nb + ng, 0] = 1
+    sc[nb:nb + ng, 1] = nb + np.arange(ng)
+    sf[nb:nb + ng] = np.stack((world.radius[gathered], world.friction[gathered], world.restitution[gathered]), axis=1)
+    static_p = nb + ng
+    sv[nb + ng:] = statics.v[used]
+    sn[nb + ng:] = statics.n[used]
+    sc[nb + ng:, 0] = statics.c[used]
+    sc[nb + ng:, 1] = static_p
+    sf[nb + ng:] = statics.f[used]
+    ball_slot = np.searchsorted(gathered, gj)
+    static_slot = np.searchsorted(used, sj)
+    pair_i = np.concatenate((bi, si, gi)).astype(np.int64)
+    pair_j = np.concatenate((bj, nb + ng + static_slot, nb + ball_slot)).astype(np.int64)
+    ball_margin = (grow - world.radius)[gj] if nballs else np.zeros(0)
+    pair_margin = np.concatenate((margin[bi] + margin[bj], margin[si], margin[gi] + ball_margin))
+    np_ = len(pair_i)
+    ci = np.zeros((2 * np_, 2), np.int64)
+    cf = np.zeros((2 * np_, K.NCF))
+    cid = np.zeros(2 * np_, np.int64)
+    cpair = np.zeros(2 * np_, np.int64)
+    m = int(kern.collide(sv, sn, sc, sf, pair_i, pair_j, pair_margin, ci, cf, cid, cpair))
+    ci, cf, cid, cpair = ci[:m], cf[:m], cid[:m], cpair[:m]
+    # Keys for the warm start: the two shapes and the features.
+    code = np.concatenate((np.arange(nb), BALL_CODE + world.ids[gathered], STATIC_CODE + used)).astype(np.int64)
+    keys = (code[pair_i[cpair]] << 36) | (code[pair_j[cpair]] << 12) | (cid & 0xFFF)
+    if len(bodies._warm_keys) and m:
+        at = np.minimum(np.searchsorted(bodies._warm_keys, keys), len(bodies._warm_keys) - 1)
+        found = bodies._warm_keys[at] == keys
+        cf[:, K.PN] = np.where(found, bodies._warm_pn[at], 0.0)
+        cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
+    if world.statics.walls and m:
+        _wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
+    # 4. The solve: bodies, gathered balls, the static stand-in.
+    p = nb + ng + 1
+    st = np.zeros((p, 6))
+    inv = np.zeros((p, 2))
+    st[:nb, 0:2], st[:nb, 2:4], st[:nb, 4], st[:nb, 5] = bodies.pos, bodies.vel, bodies.angle, bodies.spin
+    inv[:nb, 0] = np.where(awake, bodies.inv_mass, 0.0)
+    inv[:nb, 1] = np.where(awake, bodies.inv_inertia, 0.0)
+    if ng:
+        st[nb:nb + ng, 0:2] = world.pos[gathered]
+        st[nb:nb + ng, 2:4] = world.vel[gathered]
+        st[nb:nb + ng, 4] = world.angle[gathered]
+        st[nb:nb + ng, 5] = world.spin[gathered]
+        inv[nb:nb + ng, 0] = world.inv_mass[gathered]
+        inv[nb:nb + ng, 1] = world.inv_inertia[gathered]
+    ji, keep = _joint_rows(world, bodies, gathered, nb, p - 1)
+    jf = np.ascontiguousarray(bodies.joint_rows[keep])
+    options = world.solver.options
+    params = solve_params(options, h, h_move)
+    kern.solve(st, inv, ci, cf, m, ji, jf, len(ji), params)
+    bodies.joint_rows[keep] = jf
+    # 5. Back to the world.
+    bodies.pos = np.ascontiguousarray(st[:nb, 0:2])
+    bodies.vel = np.ascontiguousarray(st[:nb, 2:4])
+    bodies.angle = st[:nb, 4].copy()
+    bodies.spin = st[:nb, 5].copy()
+    if ng:
+        world.pos[gathered] = st[nb:nb + ng, 0:2]
+        world.vel[gathered] = st[nb:nb + ng, 2:4]
+        world.angle[gathered] = st[nb:nb + ng, 4]
+        world.spin[gathered] = st[nb:nb + ng, 5]
+    order = np.argsort(keys, kind="stable")
+    bodies._warm_keys, bodies._warm_pn, bodies._warm_pt = keys[order], cf[order, K.PN], cf[order, K.PT]
+    points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + st[ci[:, 0], 0:2] if m else np.zeros((0, 2))
+    bodies.manifold_points = points
+    bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
+    bodies.manifold_depths = np.maximum(-cf[:, K.SEP], 0.0)
+    hard = cf[:, K.RELVN] < -1.0
+    bodies.impact_points = points[hard]
+    bodies.impact_speeds = -cf[hard, K.RELVN]
+    _settle(bodies, h, bi, bj)
+
+
+def solve_params(options, h, h_move):
+    """The solve's parameters (body_kernels.solve): Box2D v3's softness for the sub-step."""
+    from game.physics.solver import soft
+    hertz = min(30.0, 0.25 / h)
+    contact = soft(hertz, options.damping_ratio, h)
+    static = soft(2.0 * hertz, options.damping_ratio, h)
+    joint = soft(2.0 * hertz, 2.0, h)
+    return np.array([h, h_move, options.iterations, options.relax_iterations, *contact, *static, *joint,
+                     options.max_push_speed, options.restitution_threshold, 1.0 if options.warm_start else 0.0])
+
+
+def _sweep(bodies, prev, statics, awake, kern):
+    """Stop each awake body at its first touch of a static along its move this sub-step."""
+    now = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
+    move = np.sqrt(((now[:, :2] - prev[:, :2]) ** 2).sum(axis=1)) + np.abs(now[:, 2] - prev[:, 2]) * bodies.extent
+    # Only a move of more than a quarter of the body's thinnest half can pass through a wall.
+    thin = np.maximum(bodies.radius, 0.25 * _thickness(bodies))
+    fast = np.flatnonzero(awake & (move > thin))
+    if not len(fast) or not len(statics.c):
+        return
+    lo_prev, hi_prev = _boxes_at(bodies, prev, fast)
+    lo_now, hi_now = _boxes_at(bodies, now, fast)
+    lo, hi = np.minimum(lo_prev, lo_now), np.maximum(hi_prev, hi_now)
+    fi, sj = aabb_pairs(lo, hi, statics.lo, statics.hi)
+    if not len(fi):
+        return
+    hit = np.ones(len(bodies))
+    kern.sweep(bodies.local, bodies.count, bodies.radius, bodies.extent, np.ascontiguousarray(prev),
+               np.ascontiguousarray(now), statics.v, np.stack((statics.c, statics.c), axis=1), statics.f,
+               fast[fi].astype(np.int64), sj.astype(np.int64), hit)
+    stop = np.flatnonzero(hit < 1.0)
+    if len(stop):
+        t = hit[stop]
+        bodies.pos[stop] = prev[stop, :2] + t[:, None] * (now[stop, :2] - prev[stop, :2])
+        bodies.angle[stop] = prev[stop, 2] + t * (now[stop, 2] - prev[stop, 2])
+
+
+def _thickness(bodies):
+    """(B,) m: twice the least distance from a body's centre of mass to an edge (a capsule's
+    and a ball's: twice their radius)."""
+    d = -(bodies.local * bodies.normals).sum(axis=2)     # (B, K) the centre's distance inside each edge
+    mask = np.arange(MAX_CORNERS)[None, :] < bodies.count[:, None]
+    inside = np.where(mask & (bodies.count[:, None] >= 3), -d, np.inf).min(axis=1)
+    inside = np.where(np.isfinite(inside), np.abs(inside), 0.0)
+    return 2.0 * (inside + bodies.radius)
+
+
+def _boxes_at(bodies, pose, idx):
+    c = pose[idx, None, :2] + _rotate(bodies.local[idx], pose[idx, 2])
+    mask = np.arange(MAX_CORNERS)[None, :] < bodies.count[idx, None]
+    big = np.where(mask[..., None], c, np.nan)
+    r = bodies.radius[idx, None]
+    return np.nanmin(big, axis=1) - r, np.nanmax(big, axis=1) + r
+
+
+def _wall_velocities(world, statics, used, ci, cf, static_p, first_static):
+    """Moving walls, conveyors: the wall's velocity at each body-static point (SVX, SVY)."""
+    from game.physics import motion
+    on = ci[:, 1] == static_p
+    if not on.any():
+        return
+    # ci holds participants; the static shape of a row is found again from the points' pairs.
+    rows = statics.row[used]
+    # Each static row's shape is the one nearest its point among those used (few): by the pair.
+    k = np.flatnonzero(on)
+    points = cf[k, K.RAX:K.RAY + 1]
+    best = np.argmin(((statics.v[used][None, :, 0, :] - points[:, None, :]) ** 2).sum(axis=2), axis=1) \
+        if len(used) == 1 else _nearest_static(statics, used, points)
+    v = motion.velocity_at(world.statics, rows[best], points)
+    cf[k, K.SVX], cf[k, K.SVY] = v[:, 0], v[:, 1]
+
+
+def _nearest_static(statics, used, points):
+    """For each point, which of ``used`` statics' cores is nearest (the one its contact is with)."""
+    best = np.zeros(len(points), np.int64)
+    least = np.full(len(points), np.inf)
+    for u, s in enumerate(used):
+        c = statics.c[s]
+        v = statics.v[s, :c]
+        if c == 1:
+            d = np.sqrt(((points - v[0]) ** 2).sum(axis=1))
+        else:
+            d = np.full(len(points), np.inf)
+            for e in range(c if c > 2 else 1):
+                a, b = v[e], v[(e + 1) % c]
+                ab = b - a
+                t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-300), 0.0, 1.0)
+                q = a + t[:, None] * ab
+                d = np.minimum(d, np.sqrt(((points - q) ** 2).sum(axis=1)))
+        d = d - statics.f[s, 0]
+        better = d < least
+        best[better], least[better] = u, d[better]
+    return best
+
+
+def _wake(bodies, i, j):
+    """Wake the sleeping bodies of pairs (i, j) where the other is awake."""
+    if not bodies.asleep.any() or not len(i):
+        return
+    a, b = bodies.asleep[i], bodies.asleep[j]
+    wake = np.concatenate((i[~a & b], j[a & ~b]))
+    bodies.asleep[wake] = False
+    bodies.rest_time[wake] = 0.0
+
+
+def _settle(bodies, h, bi, bj):
+    """Box2D's sleep: a body resting (slower than SLEEP_SPEED, corners too) counts its time
+    at rest; an island of bodies touching (bi, bj) sleeps when all of it has rested SLEEP_TIME."""
+    speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
+    resting = speed < SLEEP_SPEED
+    bodies.rest_time = np.where(resting, bodies.rest_time + h, 0.0)
+    ready = bodies.rest_time >= SLEEP_TIME
+    if not ready.any():
+        return
+    # Islands: union-find over the pairs touching (a resting body next to a moving one waits).
+    parent = np.arange(len(bodies))
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(bi.tolist(), bj.tolist()):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    for ends in bodies.joint_ends:
+        members = [i for kind, i in ends if kind == "body"]
+        if len(members) == 2:
+            ra, rb = root(members[0]), root(members[1])
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    roots = np.array([root(x) for x in range(len(bodies))])
+    not_ready = np.zeros(len(bodies), bool)
+    not_ready[roots[~ready]] = True
+    sleep = ready & ~not_ready[roots]
+    if bodies.joint_ends:          # bodies held by a ball or an anchor with a motor keep awake
+        for ends, row in zip(bodies.joint_ends, bodies.joint_rows):
+            if row[K.MOTOR]:
+                for kind, i in ends:
+                    if kind == "body":
+                        sleep[roots == roots[i]] = False
+    bodies.asleep |= sleep
+    bodies.vel[sleep] = 0.0
+    bodies.spin[sleep] = 0.0
+
+
+def _joint_balls(world, bodies):
+    """Indices of the balls the bodies' joints hold (balls absent now are left out)."""
+    ids = [i for ends in bodies.joint_ends for kind, i in ends if kind == "ball"]
+    if not ids or world.count == 0:
+        return np.zeros(0, np.int64)
+    ids = np.asarray(ids, np.int64)
+    at = np.minimum(np.searchsorted(world.ids, ids), world.count - 1)
+    return at[world.ids[at] == ids]
+
+
+def _joint_rows(world, bodies, gathered, nb, static_p):
+    """The joints for the solve: (ji (J, 3) kind, a, b participants; keep (J,) bool: the joints
+    whose balls are here now)."""
+    nj = len(bodies.joint_kind)
+    ji = np.zeros((nj, 3), np.int64)
+    keep = np.ones(nj, bool)
+    for k, ends in enumerate(bodies.joint_ends):
+        ji[k, 0] = bodies.joint_kind[k]
+        for col, (kind, i) in zip((1, 2), ends):
+            if kind == "body":
+                ji[k, col] = i
+            elif kind == "ball":
+                at = np.searchsorted(world.ids, i) if world.count else 0
+                if world.count and at < world.count and world.ids[at] == i:
+                    ji[k, col] = nb + int(np.searchsorted(gathered, at))
+                else:
+                    keep[k] = False           # its ball is gone (or asleep): the joint waits
+            else:
+                ji[k, col] = static_p
+    return ji[keep], keep
+
+
+def break_joints(world, dt):
+    """After a tick: the bodies' joints whose force exceeded their ``break`` go (their places
+    join the world's joint_breaks); the peaks start again for the next tick."""
+    bodies = world.bodies
+    if not len(bodies.joint_kind):
+        return
+    rows = bodies.joint_rows
+    broken = rows[:, K.PEAK] > rows[:, K.BREAK]
+    rows[:, K.PEAK] = 0.0
+    if broken.any():
+        where = np.array([joint_points(world, k)[0] for k in np.flatnonzero(broken)]).reshape(-1, 2)
+        world.joint_breaks = np.concatenate((world.joint_breaks, where))
+        world.joints_broken += int(broken.sum())
+        bodies.keep_joints(~broken)
+
+
+def joint_points(world, k):
+    """(end a (2,), end b (2,)) m: where joint k of the bodies holds its ends now."""
+    bodies = world.bodies
+    row = bodies.joint_rows[k]
+    out = []
+    for (kind, i), col in zip(bodies.joint_ends[k], (K.LAX, K.LBX)):
+        local = row[col:col + 2]
+        if kind == "anchor":
+            out.append(local.copy())
+            continue
+        if kind == "body":
+            pos, angle = bodies.pos[i], bodies.angle[i]
+        else:
+            at = int(np.searchsorted(world.ids, i))
+            if at >= world.count or world.ids[at] != i:
+                out.append(np.full(2, np.nan))
+                continue
+            pos, angle = world.pos[at], world.angle[at]
+        c, s = np.cos(angle), np.sin(angle)
+        out.append(pos + np.array([c * local[0] - s * local[1], s * local[0] + c * local[1]]))
+    return out[0], out[1]
+
+
+def joint_definitions(world):
+    """The bodies' joints as level definitions now: ball ends by their index now."""
+    bodies = world.bodies
+    out = []
+    for d, ends in zip(bodies.joint_definitions, bodies.joint_ends):
+        d = dict(d)
+        for key, (kind, i) in zip(("a", "b"), ends):
+            if kind == "body":
+                d[key] = {"body": int(i)}
+            elif kind == "ball":
+                d[key] = int(np.searchsorted(world.ids, i))
+        out.append(d)
+    return out
