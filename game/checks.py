@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.physics import geometry
+from game.level.bodies import held_point
 
 MIN_LENGTH = 1e-3              # m: a static piece shorter than this (and not zero) is reported
 OVERLAP_TOLERANCE = 1e-3       # m: a ball overlapping a wall by less than this only touches it
@@ -263,11 +264,14 @@ def _short_ropes(level):
         if j["kind"] != "rope":
             continue
         ends = []
-        for ball, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"])):
-            if not isinstance(ball, int):
-                ends.append(tuple(ball))
+        for end, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"])):
+            if isinstance(end, dict):           # {"body": i}: its offset in the body's frame
+                ends.append(held_point(level, end, offset))
                 continue
-            (x, y), angle = balls[ball]["pos"], balls[ball]["angle"]
+            if not isinstance(end, int):
+                ends.append(tuple(end))
+                continue
+            (x, y), angle = balls[end]["pos"], balls[end]["angle"]
             c, s = math.cos(angle), math.sin(angle)
             ends.append((x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]))
         distance = math.dist(*ends)

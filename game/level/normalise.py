@@ -3,7 +3,9 @@
 ``complete(doc)`` checks a parsed document (the schema and what a schema cannot say) and
 returns it normalised: every key the world reads is present, rectangles are stored
 [[x_min, y_min], [x_max, y_max]], polygons convex and counter-clockwise (a simple
-non-convex one becomes its convex pieces), a spring has its rest length. ``strip(doc)``
+non-convex one becomes its convex pieces), a spring has its rest length, and a level with
+"bodies" has them filled in (BODY_DEFAULTS; a level without keeps no "bodies" key, so it
+normalises as it did before bodies). ``strip(doc)``
 is its inverse for saving: it leaves out of shapes, balls and the rest every key whose
 value ``complete`` would fill in anyway, so ``complete(strip(d)) == d``.
 
@@ -21,7 +23,8 @@ from game import defaults
 
 import game.physics.geometry as geometry
 import game.physics.polygons as polygons
-from game.level import schema as level_schema
+from game.level import bodies as level_bodies, schema as level_schema
+from game.level.bodies import BODY_SHAPE_DEFAULTS, FRAME_KEY, MAX_BODY_FRAMES
 from game.level.errors import Problem, cut, render
 
 SCHEMA_REF = "./level.schema.json"
@@ -59,6 +62,12 @@ DEFAULTS = {
     "zones": {"count": defaults.ZONE_COUNT, "hold": defaults.GOAL_HOLD, "strength": defaults.ATTRACTOR_STRENGTH},
 }
 OBJECTS = ("material", "player")      # kinds of DEFAULTS that are one object at the top level
+
+# Dynamic bodies ("bodies"). Not in DEFAULTS: a level without bodies has no "bodies" list
+# when normalised, so it normalises (and its World hashes) as before bodies existed. The rest
+# of the bodies' rules: game.level.bodies.
+BODY_DEFAULTS = {"vel": [0, 0], "spin": 0.0, "density": FROM_MATERIAL,
+                 "restitution": FROM_MATERIAL, "friction": FROM_MATERIAL}
 
 MAX_FILE_BYTES = 16 * 1024 * 1024   # bytes: larger files are refused before they are read
 # A level holds as many balls as a saved world's fit in the file limit: a snapshot ball
@@ -123,7 +132,16 @@ def strip(doc):
         fills = {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[kind].items()}
         out[kind] = [{k: v for k, v in item.items() if not (k in fills and _same(v, fills[k]))}
                      for item in doc[kind]]
+    if "bodies" in doc:
+        out["bodies"] = [_strip_body(b, material) for b in doc["bodies"]]
+    out["zones"] = [{k: v for k, v in z.items() if not (k == "count_bodies" and v is False)} for z in out["zones"]]
     return out
+
+
+def _strip_body(body, material):
+    fills = {k: (material[k] if v is FROM_MATERIAL else v) for k, v in BODY_DEFAULTS.items()}
+    fills.update(BODY_SHAPE_DEFAULTS[body["shape"]])
+    return {k: v for k, v in body.items() if not (k in fills and _same(v, fills[k]))}
 
 
 def _same(a, b):
@@ -282,6 +300,7 @@ def _check_totals(d):
 
     segments = d.get("segments")
     pieces = len(segments) if isinstance(segments, list) else 0
+    # (bodies need no cap here: at most 20,000 of at most 12 corners, checked in O(corners))
     pieces += sum(max(n - 1, 0) for n in points("polylines")) + sum(points("polygons"))
     if pieces > MAX_STATIC_PIECES:
         raise Problem((), f"expected at most {MAX_STATIC_PIECES} static pieces in all (segments, polyline "
@@ -325,6 +344,9 @@ class _Normaliser:
         out["polylines"] = [self.polyline(i, s) for i, s in enumerate(d.get("polylines", []))]
         out["polygons"] = [piece for i, s in enumerate(d.get("polygons", [])) for piece in self.polygon(i, s)]
         out["balls"] = [self.ball(b) for b in d.get("balls", [])]
+        if "bodies" in d:                       # left out when absent: a level without bodies is as before
+            out["bodies"] = [self.body(i, b) for i, b in enumerate(d["bodies"])]
+        self.bodies, self.frames = out.get("bodies", []), {}
         out["springs"] = [self.spring(i, s, out["balls"]) for i, s in enumerate(d.get("springs", []))]
         out["joints"] = [self.joint(i, j, out["balls"]) for i, j in enumerate(d.get("joints", []))]
         out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
@@ -422,27 +444,43 @@ class _Normaliser:
                 **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
 
     def joint(self, i, j, balls):
-        """A rod or rope: its balls checked (a missing one is a Problem with its path), its
-        offsets [0, 0] where left out, a rod's length the distance between its held points
-        at load where left out (the offsets turned by the balls' angles)."""
+        """A rod or rope: its balls and bodies checked (a missing one is a Problem with its
+        path), its offsets [0, 0] where left out, a rod's length the distance between its held
+        points at load where left out (the offsets turned by the balls' angles; a body's
+        offsets are in its frame: origin its centre of mass, turned by a box's angle).
+        A body end is normalised as {"body": i} (its comments kept)."""
         n = len(balls)
-        a, b = int(j["a"]), j["b"]
-        if a >= n:
-            raise Problem(("joints", i, "a"), f"expected a ball index {_index_range(n)}, got {render(a)}")
         offset_a = _vec(j.get("offset_a", (0.0, 0.0)))
         offset_b = _vec(j.get("offset_b", (0.0, 0.0)))
+        a, b = j["a"], j["b"]
+        if isinstance(a, dict):
+            a = self.body_end(("joints", i, "a"), a)
+        else:
+            a = int(a)
+            if a >= n:
+                raise Problem(("joints", i, "a"), f"expected a ball index {_index_range(n)} or {{\"body\": i}}, "
+                                                  f"got {render(a)}")
 
-        def held(ball, offset):
-            x, y = balls[ball]["pos"]
-            c, s = math.cos(balls[ball]["angle"]), math.sin(balls[ball]["angle"])
+        def held(end, offset):
+            if isinstance(end, dict):
+                (x, y), angle = self.frame(end["body"])
+            else:
+                (x, y), angle = balls[end]["pos"], balls[end]["angle"]
+            c, s = math.cos(angle), math.sin(angle)
             return x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]
 
-        if _is_number(b):
+        if isinstance(b, dict):
+            b = self.body_end(("joints", i, "b"), b)
+            if isinstance(a, dict) and a["body"] == b["body"]:
+                raise Problem(("joints", i, "b", "body"), f"expected a body other than a's ({a['body']}), a ball "
+                                                          f"or an anchor [x, y], got {b['body']}")
+            other = held(b, offset_b)
+        elif _is_number(b):
             b = int(b)
             if b >= n:
-                raise Problem(("joints", i, "b"), f"expected a ball index {_index_range(n)} or an anchor "
-                                                  f"[x, y], got {render(b)}")
-            if b == a:
+                raise Problem(("joints", i, "b"), f"expected a ball index {_index_range(n)}, {{\"body\": i}} or an "
+                                                  f"anchor [x, y], got {render(b)}")
+            if b == a and not isinstance(a, dict):
                 raise Problem(("joints", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
                                                   f"got {b}")
             other = held(b, offset_b)
@@ -461,6 +499,63 @@ class _Normaliser:
             out["motor"] = {**_comments(j["motor"]), "speed": j["motor"]["speed"], "torque": j["motor"]["torque"]}
         if "break" in j:
             out["break"] = j["break"]
+        return out
+
+    def body_end(self, path, end):
+        n = len(self.bodies)
+        k = int(end["body"])
+        if k >= n:
+            raise Problem(path + ("body",), f"expected a body index "
+                                            f"{'from 0 to ' + str(n - 1) if n else '(but the level has no bodies)'}, "
+                                            f"got {render(k)}")
+        return {**_comments(end), "body": k}
+
+    def frame(self, k):
+        """((x, y) of body k's centre of mass, its frame's angle) at load (computed once)."""
+        if k not in self.frames:
+            if len(self.frames) >= MAX_BODY_FRAMES:
+                raise Problem(("joints",), f"expected rods reaching at most {MAX_BODY_FRAMES} bodies without a "
+                                           f"length (give their lengths), got more")
+            self.frames[k] = level_bodies.frame(self.bodies[k], self.material["density"])
+        return self.frames[k]
+
+    def body(self, i, b):
+        """A dynamic body: its shape's keys checked and filled in (see BODY_DEFAULTS), a
+        polygon convex and counter-clockwise, ``_frame`` checked."""
+        path = ("bodies", i)
+        shape = b["shape"]
+        level_bodies.check_keys(path, b)
+        if "name" in b:
+            check_shown_text(path + ("name",), b["name"])
+        if FRAME_KEY in b:
+            level_bodies.check_frame(path + (FRAME_KEY,), b[FRAME_KEY])
+        m, get = self.material, b.get
+        out = {**_comments(b), "shape": shape}
+        if "name" in b:
+            out["name"] = b["name"]
+        if shape == "capsule":
+            if b["a"] == b["b"]:
+                raise Problem(path + ("b",), f"expected a capsule whose ends differ (a round body is a ball), got "
+                                             f"a and b both at {render(b['a'])}")
+            out.update(a=_vec(b["a"]), b=_vec(b["b"]), radius=b["radius"])
+        elif shape == "box":
+            out.update(center=_vec(b["center"]), size=_vec(b["size"]), angle=get("angle", 0.0),
+                       radius=get("radius", 0.0))
+        else:
+            out["points"] = level_bodies.convex_corners(path + ("points",), b["points"], convex_pieces)
+            out["radius"] = get("radius", 0.0)
+        vel = get("vel")
+        out["vel"] = [0, 0] if vel is None else _vec(vel)
+        out["spin"] = get("spin", BODY_DEFAULTS["spin"])
+        if "mass" in b:
+            out["mass"] = b["mass"]
+        else:
+            out["density"] = get("density", m["density"])
+        out["restitution"] = get("restitution", m["restitution"])
+        out["friction"] = get("friction", m["friction"])
+        if "colour" in b:
+            out["colour"] = copy.copy(b["colour"])
+        level_bodies.check_inertia(path, out)
         return out
 
     def spawner(self, s):
@@ -490,16 +585,20 @@ class _Normaliser:
         out["count"] = int(z.get("count", DEFAULTS["zones"]["count"]))
         out["hold"] = z.get("hold", DEFAULTS["zones"]["hold"])
         out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
+        if z.get("count_bodies") is True:       # left out where false: levels without it are as before
+            out["count_bodies"] = True
         return out
 
 
-def convex_pieces(path, points, split, corners=None):
+def convex_pieces(path, points, split, corners=None, nonconvex=None):
     """Check a polygon and return it as convex counter-clockwise pieces (lists of points).
 
     Refused: a corner repeated, zero area, edges that cross or touch; non-convex when
     not ``split``. A convex polygon costs O(n); a non-convex one O(n log n) for the
     crossing test and O(n r) to cut (``polygons.convex_decomposition``). ``corners``: a
     one-item list counting the level's non-convex corners, capped at MAX_NONCONVEX_CORNERS.
+    ``nonconvex(path, points, signed_area)``: the Problem for a simple non-convex polygon
+    when not ``split`` (default: one that says to split it).
     """
     n = len(points)
     for k in range(n):
@@ -526,6 +625,8 @@ def convex_pieces(path, points, split, corners=None):
     if convex:
         return [ccw]
     if not split:
+        if nonconvex is not None:
+            raise nonconvex(path, points, area)
         raise Problem(path, "expected a convex polygon, got a non-convex one (split it into convex zones)")
     corners = [0] if corners is None else corners
     corners[0] += n
@@ -594,4 +695,5 @@ def plain(value, path=()):
     raise Problem(path, f"expected a JSON value, got a {type(value).__name__}")
 
 
-__all__ = ["DEFAULTS", "FROM_MATERIAL", "complete", "strip", "fill", "plain", "is_comment"]
+__all__ = ["BODY_DEFAULTS", "BODY_SHAPE_DEFAULTS", "DEFAULTS", "FROM_MATERIAL", "complete", "strip", "fill", "plain",
+           "is_comment"]

@@ -79,7 +79,7 @@ def compile_schema(schema):
     """A function ``ok(value) -> bool`` with the meaning of ``schema`` (refs inlined).
 
     Knows the keywords the level schema uses (type, enum, minimum, maximum, exclusive
-    bounds, minItems, maxItems, minLength, maxLength, items, properties, patternProperties,
+    bounds, minItems, maxItems, minLength, maxLength, pattern, items, properties, patternProperties,
     additionalProperties, required, allOf, oneOf, not); any other keyword raises
     ValueError, so a schema that grows a new rule cannot be checked half.
     """
@@ -89,7 +89,7 @@ def compile_schema(schema):
     checks = []
     unknown = set(schema) - _ANNOTATIONS - {
         "type", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
-        "minLength", "maxLength", "items", "properties", "patternProperties", "additionalProperties",
+        "minLength", "maxLength", "pattern", "items", "properties", "patternProperties", "additionalProperties",
         "required", "allOf", "oneOf", "not"}
     if unknown:
         raise ValueError(f"the fast schema check does not know {sorted(unknown)}")
@@ -117,6 +117,9 @@ def compile_schema(schema):
     if lo_len is not None or hi_len is not None:
         lo_len, hi_len = lo_len or 0, math.inf if hi_len is None else hi_len
         checks.append(lambda v: not isinstance(v, str) or lo_len <= len(v) <= hi_len)
+    if "pattern" in schema:                     # as jsonschema: re.search, on text only
+        pattern = re.compile(schema["pattern"])
+        checks.append(lambda v: not isinstance(v, str) or pattern.search(v) is not None)
     if "items" in schema:
         item = compile_schema(schema["items"])
         checks.append(lambda v: not isinstance(v, list) or all(map(item, v)))

@@ -7,17 +7,21 @@ Its shape is a rounded convex polygon in its own frame (``local`` corners about 
 mass, ``normals``, ``count``, ``radius``). Each sub-step, after the balls' own solve and joints
 (game.physics.step.substep), ``substep`` here:
 
-1. integrates the bodies under gravity and drag with the world's integrator (their angle by
-   h * spin: no force makes a torque);
-2. sweeps each against the statics it may reach (body_kernels.sweep, conservative advancement)
-   and stops it at the first touch: no body passes through a wall, at any speed;
-3. finds the pairs within a speculative margin (body-body, body-static, body-ball; sort and
+1. advances the bodies' velocities under gravity and drag with the world's integrator
+   (``integrate``: what the integrator would move them beyond h v is kept as a shift);
+2. finds the pairs within a speculative margin (body-body, body-static, body-ball; sort and
    sweep on bounding boxes, numpy in both executions) and their manifolds (body_kernels.collide,
    Box2D v3's: up to two points a pair, with feature ids);
-4. solves contacts and the bodies' joints together (body_kernels.solve: warm start from the
-   last sub-step's impulses found again by key, soft passes with full lever arms, relax,
-   restitution), the balls that touch or hold a body taking part with their own mass;
-5. lets islands of bodies at rest sleep (Box2D: under a sleep speed for SLEEP_TIME s).
+3. solves contacts and the bodies' joints together in Box2D v3's order (body_kernels.solve:
+   warm start from the last sub-step's impulses found again by key, soft passes with full
+   lever arms, then positions x + h v + shift and angles + h spin), the balls that touch or
+   hold a body taking part with their own mass; a speculative contact lets a pair close at
+   most its gap, so a body stops at a wall whatever its speed;
+4. sweeps each body against the statics from where it started (body_kernels.sweep,
+   conservative advancement) and stops it at its first touch: a safety net for what the
+   speculative contacts did not see (a corner swung round by a fast spin);
+5. relaxes without the bias and applies restitution (body_kernels.relax);
+6. lets islands of bodies at rest sleep (Box2D: under a sleep speed for SLEEP_TIME s).
 
 Levels without bodies never come here: their balls step, and hash, as before.
 """
@@ -27,7 +31,7 @@ import numpy as np
 
 from game.physics import body_kernels as K
 from game.physics.integrators import INTEGRATORS
-from game.physics.shapes import MAX_CORNERS, body_frame, edge_normals
+from game.physics.shapes import MAX_CORNERS, body_frame, body_shape, edge_normals
 
 SLEEP_SPEED = 0.05         # m/s: a body slower than this (its corners too) is resting
 SLEEP_TIME = 0.5           # s: an island resting this long sleeps
@@ -131,13 +135,12 @@ class Bodies:
     def add(self, definitions, material):
         """Add bodies from normalised definitions (game.level's "bodies")."""
         for d in definitions:
-            local, radius, pos, angle, mass, inertia = body_frame(d, material.get("density", 1.0))
             frame = d.get("_frame")
-            if frame is not None:          # a snapshot: the shape from its load-time corners, the pose as it was
-                shaped = dict(d, shape="polygon", points=frame["points"]) if d["shape"] != "box" else d
-                local, radius, _, _, mass, inertia = body_frame(shaped, material.get("density", 1.0))
-                if "mass" in d:
-                    pass
+            # A snapshot's body: its shape from the corners it was loaded from, its pose as it was.
+            shaped = dict(d, shape="polygon", points=frame["points"]) if frame is not None and d["shape"] != "box" else d
+            local, radius, pos, angle, mass, inertia = body_frame(shaped, material.get("density", 1.0))
+            corners = body_shape(shaped)[0]
+            if frame is not None:
                 pos, angle = np.array(frame["pos"], float), float(frame["angle"])
             n = len(local)
             padded = np.zeros((1, MAX_CORNERS, 2))
@@ -163,8 +166,7 @@ class Bodies:
             self.rest_time = np.append(self.rest_time, 0.0)
             self.asleep = np.append(self.asleep, False)
             self.definitions.append(dict(d))
-            self.frames.append((local + pos) if frame is None and d["shape"] != "box" else
-                               (np.array(frame["points"], float) if frame is not None else None))
+            self.frames.append(None if d["shape"] == "box" else corners)
 
     def add_joints(self, joints, ball_ids, positions_of):
         """Add joints with a body at one end or both (normalised: ``a``, ``b`` a ball index, an
@@ -247,7 +249,8 @@ class Bodies:
         return p, lz
 
     def hash_arrays(self):
-        return (self.pos, self.vel, self.angle, self.spin)
+        """What World.state_hash adds for the bodies: nothing where there are none."""
+        return (self.pos, self.vel, self.angle, self.spin) if len(self) else ()
 
     # ------------------------------------------------------------------ snapshot
     def to_definitions(self):
@@ -335,6 +338,16 @@ def _kernels(world):
     return getattr(compiled, "bodies", None) if compiled is not None else None
 
 
+def load(world, level):
+    """A new world's bodies from a normalised level, and its joints: those with a body at an
+    end to the bodies' solve, the others to the balls' (game.physics.joints)."""
+    world.bodies.add(level.get("bodies", []), world.material)
+    joints = level.get("joints", [])
+    held = [holds_body(j) for j in joints]
+    world.joints.add([j for j, b in zip(joints, held) if not b])
+    world.bodies.add_joints([j for j, b in zip(joints, held) if b], world.ids, None)
+
+
 def holds_body(joint):
     """Whether a normalised joint has a body at one end (the bodies' solve takes it)."""
     return isinstance(joint["a"], dict) or isinstance(joint["b"], dict)
@@ -344,7 +357,7 @@ def wake_balls(world, dt):
     """Before a tick: wake the sleeping balls an awake body may reach in it, and those the
     awake bodies' joints hold (a sleeping ball is out of the tick)."""
     bodies = world.bodies
-    if world.count == 0 or not len(world._sleep) or not world._sleep.asleep.any():
+    if not len(bodies) or world.count == 0 or not len(world._sleep) or not world._sleep.asleep.any():
         return
     awake = ~bodies.asleep
     if not awake.any():
@@ -359,10 +372,14 @@ def wake_balls(world, dt):
 
 
 def integrate(world, bodies, t, h, awake):
-    """Advance the awake bodies' (pos, vel) by h under gravity and drag with the world's
-    integrator, and their angles by h * spin."""
+    """The awake bodies' velocities advanced by h under gravity and drag with the world's
+    integrator; returns (B, 2) the shift: where the integrator puts a body beyond h times its
+    new velocity (0 under semi-implicit Euler, -h^2 g / 2 under rk4 and verlet, -h^2 g under
+    explicit Euler), so that after the solve x + h v + shift is the integrator's own step
+    for a free body. Positions move in the solve (Box2D's order: velocities, solve, positions)."""
     g = np.asarray(world.forces.gravity, float)
     drag = world.forces.drag
+    shift = np.zeros((len(bodies), 2))
 
     def f(t, y):
         dy = np.empty_like(y)
@@ -372,13 +389,13 @@ def integrate(world, bodies, t, h, awake):
 
     idx = np.flatnonzero(awake)
     if not len(idx):
-        return
+        return shift
     y = np.empty((2, len(idx), 2))
     y[0], y[1] = bodies.pos[idx], bodies.vel[idx]
     y = INTEGRATORS[world._integrator](f, t, y, h)
-    bodies.pos[idx] = y[0]
+    shift[idx] = (y[0] - bodies.pos[idx]) - h * y[1]
     bodies.vel[idx] = y[1]
-    bodies.angle[idx] = bodies.angle[idx] + h * bodies.spin[idx]
+    return shift
 
 
 def substep(world, t, h, h_move):
@@ -390,11 +407,9 @@ def substep(world, t, h, h_move):
     kern = _kernels(world) or K
     awake = ~bodies.asleep
     prev = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
-    integrate(world, bodies, t, h, awake)
+    shift = integrate(world, bodies, t, h, awake)
     statics = statics_for_bodies(world)
-    # 2. The swept test against the statics: stop at the first touch.
-    _sweep(bodies, prev, statics, awake, kern)
-    # 3. Pairs within the speculative margin, then their manifolds.
+    # 2. Pairs within the speculative margin, then their manifolds.
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     margin = speed * h + K.SPECULATIVE
     lo, hi = bodies.boxes(margin)
@@ -413,10 +428,14 @@ def substep(world, t, h, h_move):
         grow = world.radius + ball_speed * h + K.SPECULATIVE
         blo, bhi = world.pos - grow[:, None], world.pos + grow[:, None]
         gi, gj = aabb_pairs(lo, hi, blo, bhi)
-        _wake(bodies, gi, gi)
+        hit = gi[ball_speed[gj] > SLEEP_SPEED]       # a moving ball wakes the body it reaches
+        bodies.asleep[hit] = False
+        bodies.rest_time[hit] = 0.0
     else:
         gi = gj = np.zeros(0, np.int64)
     awake = ~bodies.asleep
+    if len(bodies.joint_kind):          # joined bodies and balls do not collide (as jointed balls do not)
+        bi, bj, gi, gj = _unjoined(world, bodies, bi, bj, gi, gj)
     joint_balls = _joint_balls(world, bodies)
     gathered = np.unique(np.concatenate((gj, joint_balls)))
     ng = len(gathered)
@@ -467,7 +486,7 @@ def substep(world, t, h, h_move):
         cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
     if world.statics.walls and m:
         _wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
-    # 4. The solve: bodies, gathered balls, the static stand-in.
+    # 3-5. The solve: bodies, gathered balls, the static stand-in.
     p = nb + ng + 1
     st = np.zeros((p, 6))
     inv = np.zeros((p, 2))
@@ -483,11 +502,18 @@ def substep(world, t, h, h_move):
         inv[nb:nb + ng, 1] = world.inv_inertia[gathered]
     ji, keep = _joint_rows(world, bodies, gathered, nb, p - 1)
     jf = np.ascontiguousarray(bodies.joint_rows[keep])
-    options = world.solver.options
-    params = solve_params(options, h, h_move)
-    kern.solve(st, inv, ci, cf, m, ji, jf, len(ji), params)
+    params = solve_params(world.solver.options, h, h_move)
+    st0 = np.empty_like(st)
+    moves = np.zeros((p, 2))
+    moves[:nb] = shift
+    kern.solve(st, st0, inv, ci, cf, m, ji, jf, len(ji), params, moves, nb)
+    # The swept test against the statics, from the start to where the solve left each body.
+    bodies.pos, bodies.angle = st[:nb, 0:2].copy(), st[:nb, 4].copy()
+    _sweep(bodies, prev, statics, awake, kern)
+    st[:nb, 0:2], st[:nb, 4] = bodies.pos, bodies.angle
+    kern.relax(st, st0, inv, ci, cf, m, ji, jf, len(ji), params)
     bodies.joint_rows[keep] = jf
-    # 5. Back to the world.
+    # Back to the world.
     bodies.pos = np.ascontiguousarray(st[:nb, 0:2])
     bodies.vel = np.ascontiguousarray(st[:nb, 2:4])
     bodies.angle = st[:nb, 4].copy()
@@ -506,7 +532,8 @@ def substep(world, t, h, h_move):
     hard = cf[:, K.RELVN] < -1.0
     bodies.impact_points = points[hard]
     bodies.impact_speeds = -cf[hard, K.RELVN]
-    _settle(bodies, h, bi, bj)
+    if world.solver.options.sleeping:
+        _settle(bodies, h, bi, bj)
 
 
 def solve_params(options, h, h_move):
@@ -609,7 +636,7 @@ def _wake(bodies, i, j):
     if not bodies.asleep.any() or not len(i):
         return
     a, b = bodies.asleep[i], bodies.asleep[j]
-    wake = np.concatenate((i[~a & b], j[a & ~b]))
+    wake = np.concatenate((i[a & ~b], j[~a & b]))
     bodies.asleep[wake] = False
     bodies.rest_time[wake] = 0.0
 
@@ -655,6 +682,28 @@ def _settle(bodies, h, bi, bj):
     bodies.asleep |= sleep
     bodies.vel[sleep] = 0.0
     bodies.spin[sleep] = 0.0
+
+
+def _unjoined(world, bodies, bi, bj, gi, gj):
+    """The body pairs (bi, bj) and body-ball pairs (gi, gj: ball indices now) that no joint
+    joins."""
+    big = np.int64(1) << 40
+    pairs, with_balls = [], []
+    for ends in bodies.joint_ends:
+        (ka, a), (kb, b) = ends
+        if ka == "body" and kb == "body":
+            pairs.append(min(a, b) * big + max(a, b))
+        elif ka == "body" and kb == "ball":
+            with_balls.append(a * big + b)
+        elif kb == "body" and ka == "ball":
+            with_balls.append(b * big + a)
+    if pairs:
+        keep = ~np.isin(bi * big + bj, np.array(pairs, np.int64))
+        bi, bj = bi[keep], bj[keep]
+    if with_balls and len(gi):
+        keep = ~np.isin(gi * big + world.ids[gj], np.array(with_balls, np.int64))
+        gi, gj = gi[keep], gj[keep]
+    return bi, bj, gi, gj
 
 
 def _joint_balls(world, bodies):

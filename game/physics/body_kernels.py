@@ -1,9 +1,9 @@
 """The bodies' kernels: manifolds, the swept test against statics, and the soft solve.
 
 One source, two executions. The numpy execution runs these functions as they are (Python
-loops over a sub-step's few hundred contact points); ``game.physics.compiled.bodies`` runs
-this same file again with numba's ``njit`` as ``jit``, so the two are one algorithm in one
-order and give the same bits (IEEE arithmetic, no fastmath).
+loops over a sub-step's contact points); ``game.physics.compiled.bodies`` compiles these same
+functions with numba, so the two are one algorithm in one order and give the same bits (IEEE
+arithmetic, no fastmath).
 
 Every shape is a rounded convex polygon (game.physics.shapes): corners counter-clockwise
 with outward edge normals and a radius. A ball is one corner; a capsule (a plank, or a
@@ -27,11 +27,9 @@ import math
 import numpy as np
 
 
-def _plain(f):
+def jit(f):
+    """Marks a kernel (game.physics.compiled.bodies compiles every function of this module)."""
     return f
-
-
-jit = globals().get("jit", _plain)     # numba's njit where game.physics.compiled.bodies runs this file
 
 # Contact row columns (cf).
 NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY = range(17)
@@ -46,6 +44,7 @@ IM, II = 0, 1
 
 LINEAR_SLOP = 0.005        # m: Box2D's linear slop
 SPECULATIVE = 4 * LINEAR_SLOP   # m: a pair joins the contacts this far apart (plus the way it closes)
+RESTITUTION_PASSES = 8    # passes of the restitution at most (see _restitution)
 EPS = 1.1920929e-07        # FLT_EPSILON, as Box2D compares with it
 
 
@@ -413,15 +412,31 @@ def _warm(st, inv, ci, cf, m, ji, jf, nj, h_move):
         px = cf[k, PN] * nx + cf[k, PT] * ny
         py = cf[k, PN] * ny - cf[k, PT] * nx
         if px != 0.0 or py != 0.0:
-            _apply(st, inv, a, b, px, py, cf[k, RAX], cf[k, RAY], cf[k, RBX], cf[k, RBY], True, h_move)
+            _apply(st, inv, a, b, px, py, cf[k, RAX], cf[k, RAY], cf[k, RBX], cf[k, RBY], False, h_move)
     for k in range(nj):
         a = ji[k, 1]
         b = ji[k, 2]
         rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
         rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
-        _apply(st, inv, a, b, jf[k, IMPX], jf[k, IMPY], rax, ray, rbx, rby, True, h_move)
+        _apply(st, inv, a, b, jf[k, IMPX], jf[k, IMPY], rax, ray, rbx, rby, False, h_move)
         if jf[k, IMPM] != 0.0:
-            _torque(st, inv, a, b, jf[k, IMPM], True, h_move)
+            _torque(st, inv, a, b, jf[k, IMPM], False, h_move)
+
+
+@jit
+def _contact_arms(st, st0, cf, k, a, b):
+    """(rax, ray, rbx, rby, separation) of contact k now: its anchors fixed in the bodies at
+    the prepare, turned with them since; the impulse acts at the midpoint of the two anchors,
+    the same point for both (so it keeps angular momentum as it keeps momentum)."""
+    rax, ray = _arm(st, st0, a, cf[k, RAX], cf[k, RAY])
+    rbx, rby = _arm(st, st0, b, cf[k, RBX], cf[k, RBY])
+    # Separation now: at the prepare, plus how far the two points have moved along n.
+    dx = (st[b, X] + rbx) - (st0[b, X] + cf[k, RBX]) - ((st[a, X] + rax) - (st0[a, X] + cf[k, RAX]))
+    dy = (st[b, Y] + rby) - (st0[b, Y] + cf[k, RBY]) - ((st[a, Y] + ray) - (st0[a, Y] + cf[k, RAY]))
+    s = cf[k, SEP] + dx * cf[k, NX] + dy * cf[k, NY]
+    px = 0.5 * ((st[a, X] + rax) + (st[b, X] + rbx))
+    py = 0.5 * ((st[a, Y] + ray) + (st[b, Y] + rby))
+    return px - st[a, X], py - st[a, Y], px - st[b, X], py - st[b, Y], s
 
 
 @jit
@@ -430,12 +445,7 @@ def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, ma
         a = ci[k, 0]
         b = ci[k, 1]
         nx, ny = cf[k, NX], cf[k, NY]
-        rax, ray = _arm(st, st0, a, cf[k, RAX], cf[k, RAY])
-        rbx, rby = _arm(st, st0, b, cf[k, RBX], cf[k, RBY])
-        # Separation now: at the prepare, plus how far the two points have moved along n.
-        dx = (st[b, X] + rbx) - (st0[b, X] + cf[k, RBX]) - ((st[a, X] + rax) - (st0[a, X] + cf[k, RAX]))
-        dy = (st[b, Y] + rby) - (st0[b, Y] + cf[k, RBY]) - ((st[a, Y] + ray) - (st0[a, Y] + cf[k, RAY]))
-        s = cf[k, SEP] + dx * nx + dy * ny
+        rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b)
         static = inv[b, IM] == 0.0 or inv[a, IM] == 0.0
         bias = 0.0
         mass_scale = 1.0
@@ -455,7 +465,7 @@ def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, ma
         impulse = new - cf[k, PN]
         cf[k, PN] = new
         cf[k, MAXPN] = max(cf[k, MAXPN], impulse)
-        _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, use_bias, h_move)
+        _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, False, h_move)
         # Friction, bounded by mu times the normal impulse.
         tx, ty = ny, -nx
         dvx = st[b, VX] - st[b, W] * rby + cf[k, SVX] - (st[a, VX] - st[a, W] * ray)
@@ -466,7 +476,7 @@ def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, ma
         new = min(max(cf[k, PT] + impulse, -limit), limit)
         impulse = new - cf[k, PT]
         cf[k, PT] = new
-        _apply(st, inv, a, b, impulse * tx, impulse * ty, rax, ray, rbx, rby, use_bias, h_move)
+        _apply(st, inv, a, b, impulse * tx, impulse * ty, rax, ray, rbx, rby, False, h_move)
 
 
 @jit
@@ -505,7 +515,7 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
             old = jf[k, IMPM]
             limit = jf[k, TORQUE] * h
             new = min(max(old - impulse, -limit), limit)
-            _torque(st, inv, a, b, new - old, use_bias, h_move)
+            _torque(st, inv, a, b, new - old, False, h_move)
             jf[k, IMPM] = new
         rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
         if b == len(st) - 1:
@@ -537,7 +547,7 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
             py = -mass_scale * sy - impulse_scale * jf[k, IMPY]
             jf[k, IMPX] += px
             jf[k, IMPY] += py
-            _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, use_bias, h_move)
+            _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, False, h_move)
         else:
             length = math.sqrt(cx * cx + cy * cy)
             if length < 1e-9:
@@ -566,52 +576,65 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
             # The impulse along n, kept in IMPX/IMPY as well for the warm start.
             jf[k, IMPX] = new * nx
             jf[k, IMPY] = new * ny
-            _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, use_bias, h_move)
+            _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, False, h_move)
         force = math.sqrt(jf[k, IMPX] * jf[k, IMPX] + jf[k, IMPY] * jf[k, IMPY]) / h
         jf[k, PEAK] = max(jf[k, PEAK], force)
 
 
 @jit
-def _restitution(st, inv, ci, cf, m, threshold):
+def _restitution(st, st0, inv, ci, cf, m, threshold):
     """Box2D's restitution: a point that closed faster than ``threshold`` and took an impulse
-    leaves at e times the speed it came in (its normal impulse stays >= 0)."""
-    for k in range(m):
-        e = cf[k, REST]
-        if e == 0.0 or cf[k, RELVN] > -threshold or cf[k, MAXPN] == 0.0:
-            continue
-        a = ci[k, 0]
-        b = ci[k, 1]
-        nx, ny = cf[k, NX], cf[k, NY]
-        rax, ray, rbx, rby = cf[k, RAX], cf[k, RAY], cf[k, RBX], cf[k, RBY]
-        dvx = st[b, VX] - st[b, W] * rby + cf[k, SVX] - (st[a, VX] - st[a, W] * ray)
-        dvy = st[b, VY] + st[b, W] * rbx + cf[k, SVY] - (st[a, VY] + st[a, W] * rax)
-        vn = dvx * nx + dvy * ny
-        impulse = -cf[k, MN] * (vn + e * cf[k, RELVN])
-        new = max(cf[k, PN] + impulse, 0.0)
-        impulse = new - cf[k, PN]
-        cf[k, PN] = new
-        _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, False, 0.0)
+    leaves at e times the speed it came in (its normal impulse stays >= 0). Passes repeat
+    (at most RESTITUTION_PASSES) until every such point leaves within 0.1 % of its speed: a
+    box landing flat has two points, and one pass over them, one after the other, gives back
+    only part of the impulse the two share."""
+    for _ in range(RESTITUTION_PASSES):
+        worst = 0.0
+        for k in range(m):
+            e = cf[k, REST]
+            if e == 0.0 or cf[k, RELVN] > -threshold or cf[k, MAXPN] == 0.0:
+                continue
+            a = ci[k, 0]
+            b = ci[k, 1]
+            nx, ny = cf[k, NX], cf[k, NY]
+            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b)
+            dvx = st[b, VX] - st[b, W] * rby + cf[k, SVX] - (st[a, VX] - st[a, W] * ray)
+            dvy = st[b, VY] + st[b, W] * rbx + cf[k, SVY] - (st[a, VY] + st[a, W] * rax)
+            vn = dvx * nx + dvy * ny
+            target = -e * cf[k, RELVN]
+            impulse = -cf[k, MN] * (vn - target)
+            new = max(cf[k, PN] + impulse, 0.0)
+            impulse = new - cf[k, PN]
+            cf[k, PN] = new
+            if new > 0.0:
+                worst = max(worst, abs(vn - target) / target)
+            _apply(st, inv, a, b, impulse * nx, impulse * ny, rax, ray, rbx, rby, False, 0.0)
+        if worst < 1e-3:
+            break
 
 
 @jit
-def solve(st, inv, ci, cf, m, ji, jf, nj, params):
-    """One sub-step's solve of the bodies' contacts and joints, Box2D v3's soft step: warm
-    start, ``iterations`` biased passes (contacts, then joints), ``relax`` passes without the
-    bias, restitution. The biased passes' velocity changes move positions by h_move dv (x* was
-    integrated before, as for balls); relax and restitution change velocities only.
+def solve(st, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
+    """One sub-step's biased solve of the bodies' contacts and joints, Box2D v3's soft step,
+    then the positions: ``st0`` (P, 6) is st at the start (written here). Warm start,
+    ``iterations`` biased passes (contacts, then joints) at the sub-step's start, then
+    the bodies move by h v + shift (shift (P, 2): what the integrator moves a body beyond h times
+    its new velocity, e.g. -h^2 g / 2 under rk4) and turn by h spin; the balls that took part
+    (participants nb.., already integrated with the balls) move by h_move times their velocity
+    change, as the balls' own solve moves them. ``relax`` follows (after the swept test).
     ``params``: h, h_move, iterations, relax, contact soft (3), static soft (3), joint soft (3),
     max push m/s, restitution threshold m/s, warm start (0/1)."""
     h = params[0]
     h_move = params[1]
     iterations = int(params[2])
-    relax = int(params[3])
     soft_c = params[4:7]
     soft_s = params[7:10]
     soft_j = params[10:13]
     max_push = params[13]
-    threshold = params[14]
     inv_h = 1.0 / h
-    st0 = st.copy()
+    for p in range(len(st)):
+        for c in range(6):
+            st0[p, c] = st[p, c]
     prepare(st, inv, ci, cf, m)
     if params[15] != 0.0:
         _warm(st, inv, ci, cf, m, ji, jf, nj, h_move)
@@ -627,10 +650,32 @@ def solve(st, inv, ci, cf, m, ji, jf, nj, params):
     for _ in range(iterations):
         _solve_contacts(st, st0, inv, ci, cf, m, True, soft_c, soft_s, inv_h, max_push, h_move)
         _solve_joints(st, inv, ji, jf, nj, True, soft_j, h, h_move)
-    for _ in range(relax):
-        _solve_contacts(st, st0, inv, ci, cf, m, False, soft_c, soft_s, inv_h, max_push, h_move)
+    last = len(st) - 1
+    for p in range(last):
+        if p < nb:
+            st[p, X] += h * st[p, VX] + shift[p, 0]
+            st[p, Y] += h * st[p, VY] + shift[p, 1]
+            st[p, ANG] += h * st[p, W]
+        else:
+            st[p, X] += h_move * (st[p, VX] - st0[p, VX])
+            st[p, Y] += h_move * (st[p, VY] - st0[p, VY])
+            st[p, ANG] += h_move * (st[p, W] - st0[p, W])
+
+
+@jit
+def relax(st, st0, inv, ci, cf, m, ji, jf, nj, params):
+    """The relax passes without the bias (the speculative gaps still held) and restitution,
+    after the positions moved (``solve``) and the swept test."""
+    h = params[0]
+    h_move = params[1]
+    relax_iterations = int(params[3])
+    soft_c = params[4:7]
+    soft_s = params[7:10]
+    soft_j = params[10:13]
+    for _ in range(relax_iterations):
+        _solve_contacts(st, st0, inv, ci, cf, m, False, soft_c, soft_s, 1.0 / h, params[13], h_move)
         _solve_joints(st, inv, ji, jf, nj, False, soft_j, h, h_move)
-    _restitution(st, inv, ci, cf, m, threshold)
+    _restitution(st, st0, inv, ci, cf, m, params[14])
 
 
 # ----------------------------------------------------------------------------- swept test

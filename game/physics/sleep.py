@@ -28,6 +28,8 @@ import copy
 
 import numpy as np
 
+from game.physics import bodies
+
 from game.defaults import TICK
 from game.physics import collide
 from game.physics.balls import BALL_ARRAYS
@@ -181,10 +183,13 @@ class Sleep:
         return len(falls)
 
 
-def wake_near_walls(world):
+def wake_near_walls(world, dt=None):
     """Wake (and keep awake: their rest timers start again) the balls within reach of a
     moving wall's path or a conveyor: a ball there rides or is about to be hit, never rests.
-    The path boxes (collide.Statics.box) widened by each ball's radius and SLEEP_SLOP of it."""
+    The path boxes (collide.Statics.box) widened by each ball's radius and SLEEP_SLOP of it.
+    With ``dt``, also those an awake body may reach in a tick of dt s (bodies.wake_balls)."""
+    if dt is not None:
+        bodies.wake_balls(world, dt)
     st = world.statics
     if not st.any_moving or world.count == 0:
         return

@@ -99,8 +99,7 @@ class World:
         self.kicks, self.wall_work = 0, 0.0   # bumper kicks given; J the moving walls did on the balls
         self.zones = []
         self.spawners = []
-        self.joints = Joints()       # rods, ropes, pins and motors (game.physics.joints)
-        self.bodies = Bodies()       # planks, boxes and polygons (game.physics.bodies), their joints
+        self.joints, self.bodies = Joints(), Bodies()   # rods, ropes, pins, motors; planks, boxes, polygons
         self.joint_breaks = np.zeros((0, 2))   # where joints broke in the last tick (m), for the game
         self.joints_broken = 0       # joints broken since the world was made
         self.motor_work = 0.0        # J: the work the joints' motors did on the balls since the world was made
@@ -133,11 +132,7 @@ class World:
         w.add_balls(level["balls"])
         for spring in level["springs"]:
             w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
-        w.bodies.add(level.get("bodies", []), w.material)
-        joints = level.get("joints", [])
-        held = [bodies_module.holds_body(j) for j in joints]
-        w.joints.add([j for j, b in zip(joints, held) if not b])
-        w.bodies.add_joints([j for j, b in zip(joints, held) if b], w.ids, None)
+        bodies_module.load(w, level)       # the bodies, and the joints: a body's to them, the balls' own
         w.zones = [zones.Zone.from_definition(z) for z in level["zones"]]
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
         w.spawners = [zones.Spawner(s) for s in level["spawners"]]
@@ -290,12 +285,10 @@ class World:
         # the lesson on screen, not a warning for the console.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             # Sleeping islands stay out of the tick; wake those something reaches first
-            # (a moving wall's path, a conveyor: sleep.wake_near_walls).
-            sleep.wake_near_walls(self)
-            if len(self.bodies):
-                bodies_module.wake_balls(self, dt)
+            # (a moving wall's path, a conveyor, a body: sleep.wake_near_walls).
+            sleep.wake_near_walls(self, dt)
             awake = sleep.wake_reached(self, dt, kernels)
-            moving = awake is None or awake.any()
+            moving = awake is None or awake.any() or len(self.bodies) > 0
             before = self.pos.copy() if moving and self.solver.options.sleeping else None
             if awake is None:
                 step.tick(self, dt, kernels)
@@ -304,8 +297,6 @@ class World:
                     step.tick(self, dt, kernels)
             else:
                 debug.clear(self)          # every ball sleeps: nothing moves
-                if len(self.bodies):
-                    step.tick(self, dt, kernels)
             if before is not None:
                 # The one-call tick of the whole world found which balls rest (sleep.resting).
                 rest = self._tick_rest if awake is None else None
@@ -379,11 +370,8 @@ class World:
     def state_hash(self):
         """Hex SHA-256 of positions, velocities, angles and spins: equal states, equal hashes."""
         h = hashlib.sha256()
-        for array in (self.pos, self.vel, self.angle, self.spin):
+        for array in (self.pos, self.vel, self.angle, self.spin) + self.bodies.hash_arrays():   # (bodies: if any)
             h.update(np.ascontiguousarray(array, "<f8").tobytes())
-        if len(self.bodies):             # (a world without bodies hashes as it always has)
-            for array in self.bodies.hash_arrays():
-                h.update(np.ascontiguousarray(array, "<f8").tobytes())
         return h.hexdigest()
 
     def blown_up(self):

@@ -1,24 +1,29 @@
-"""Compiled twin of ``game.physics.body_kernels``: the same file run again with numba's
-``njit`` as its ``jit``, so the bodies' manifolds, swept test and solve are one source in
-two executions (the same arithmetic in the same order: the same bits)."""
-import importlib.util
+"""Compiled twin of ``game.physics.body_kernels``: numba compiles the very functions the
+numpy execution runs as Python (plain scalar loops), so the bodies' manifolds, swept test and
+solve are one source in two executions with the same arithmetic in the same order: the same
+bits. Each function is compiled with globals of its module in which the functions it calls
+are the compiled ones (numba resolves a function's globals when it compiles it)."""
+import inspect
+import types
 
 from numba import njit
 
 from game.physics import body_kernels as _source
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("game.physics.compiled._body_kernels", _source.__file__)
-    module = importlib.util.module_from_spec(spec)
-    module.jit = njit(cache=True, nogil=True)
-    spec.loader.exec_module(module)
-    return module
+def _compile_all():
+    names = {}
+    scope = dict(vars(_source))
+    for name, f in vars(_source).items():
+        if inspect.isfunction(f) and f.__module__ == _source.__name__ and name != "jit":
+            scope[name] = names[name] = njit(cache=True, nogil=True)(types.FunctionType(f.__code__, scope, name))
+    return types.SimpleNamespace(**{k: v for k, v in vars(_source).items() if k.isupper()}, **names)
 
 
-kernels = _load()
+kernels = _compile_all()
 collide = kernels.collide
 solve = kernels.solve
+relax = kernels.relax
 sweep = kernels.sweep
 
 
@@ -47,7 +52,9 @@ def warm_up():
     ji = np.array([[k.PIN, 0, 1]], np.int64)
     jf = np.zeros((1, k.NJF))
     params = np.array([1 / 240, 1 / 480, 2, 2, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 3.0, 0.5, 1.0])
-    k.solve(st, inv, ci, cf, m, ji, jf, 1, params)
+    st0 = np.empty_like(st)
+    k.solve(st, st0, inv, ci, cf, m, ji, jf, 1, params, np.zeros((2, 2)), 1)
+    k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
     local = sv[:1] - np.array([0.0, 0.5])
     k.sweep(local, np.array([4], np.int64), np.zeros(1), np.ones(1), np.zeros((1, 3)), np.ones((1, 3)), sv[1:],
             sc[1:], sf[1:], np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
