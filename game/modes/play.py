@@ -21,7 +21,7 @@ from game.goals import GoalTracker, goal_inside
 from game.modes import play_actions
 from game.modes.base import Mode
 from game.modes.help import HelpMode
-from game.modes.menu import LevelMenuMode
+from game.modes.menu import LevelMenuMode, file_number
 from game.modes.play_actions import FLING_GAIN, PLAYER_SEED
 from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record_completion, start_puzzle,
                                    world_is_finite)
@@ -109,7 +109,7 @@ class PlayMode(Mode):
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
-        self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
+        self.counter = self.level_counter()   # "level 20" or "3/9" (the folder is listed once per level)
         self.undo_stack = []           # [("spawned", ball id) | ("deleted", BallRecord)], newest last
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
@@ -427,10 +427,16 @@ class PlayMode(Mode):
             app.toast(app.session.name)
 
     def level_counter(self):
-        """ "3/9": this level's place among the folder's levels ("" if it is not one of them)."""
-        real = [os.path.realpath(p) for p in self.app.level_files()]
+        """Which level this is: "level 20", the number its file name starts with (as the menu
+        and the README number it); "3/9", its place among the folder's levels, for a file
+        without one; "" if it is not one of the folder's levels."""
+        files = self.app.level_files()
+        real = [os.path.realpath(p) for p in files]
         here = os.path.realpath(self.app.session.path)
-        return f"{real.index(here) + 1}/{len(real)}" if here in real else ""
+        if here not in real:
+            return ""
+        number = file_number(files[real.index(here)])
+        return f"level {number}" if number is not None else f"{real.index(here) + 1}/{len(real)}"
 
     # ---- the player's verbs, by name (game.modes.play_actions, game.modes.play_rules) --------
     def left_of(self, what):
