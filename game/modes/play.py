@@ -20,6 +20,7 @@ from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
 from game.modes import play_actions
 from game.modes.base import Mode
+from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode, file_number
 from game.modes.play_actions import FLING_GAIN, PLAYER_SEED
@@ -75,7 +76,7 @@ KEYMAP = (
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
-    ("Esc", "close help, or quit"),
+    ("Esc", "close help; quit (asks first: Enter or Y quits)"),
 )
 
 TOOLS = ("balls", "draw")    # what the left button does (W switches)
@@ -273,7 +274,9 @@ class PlayMode(Mode):
         if self.flipper_key(event, True):
             return True
         if key == pygame.K_ESCAPE:
-            app.request_quit()
+            # Asks, never quits at once: an Esc too many after closing the menu, the help or
+            # the settings must not end the game (nor lose a drawing).
+            app.push(ConfirmQuitMode(app, self.work_to_lose()))
         elif key in (pygame.K_h, pygame.K_F1):
             app.push(HelpMode(app, self.keymap()))
         elif key == pygame.K_SPACE:
@@ -362,6 +365,25 @@ class PlayMode(Mode):
 
     def exit(self):
         self.release_flippers()
+
+    def work_to_lose(self):
+        """What quitting now would lose, in words ("your 2 drawn segments"), or "": the
+        segments the player drew (in any level) and, in a puzzle, the balls they placed."""
+        parts = []
+        if self.drawn:
+            n = len(self.drawn)
+            parts.append(f"your {n} drawn segment{'s' if n > 1 else ''}")
+        if limited(self) and self.spawned:
+            parts.append(f"{self.spawned} placed ball{'s' if self.spawned > 1 else ''}")
+        return " and ".join(parts)
+
+    def can_quit(self):
+        """The window's close button: quit at once unless work would be lost; then ask."""
+        losing = self.work_to_lose()
+        if not losing or isinstance(self.app.top, ConfirmQuitMode):
+            return True
+        self.app.push(ConfirmQuitMode(self.app, losing))
+        return False
 
     def keymap(self):
         """The help's keys: the flipper keys only in a level that has flippers."""
