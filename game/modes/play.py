@@ -24,8 +24,8 @@ from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode, file_number
 from game.modes.play_actions import FLING_GAIN, PLAYER_SEED
-from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record_completion, start_puzzle,
-                                   world_is_finite)
+from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record_completion, restart_puzzle,
+                                   start_puzzle, world_is_finite)
 from game.modes.settings import SettingsMode
 from game.physics.integrators import ORDER, next_integrator
 from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT, RULES_ROW
@@ -103,9 +103,11 @@ class PlayMode(Mode):
         self.goal = GoalTracker.for_world(app.session.world)   # held now, and when first (game.goals)
         self.recorded = False          # this run's completion went to the progress file
         self.tool = "balls"            # what the left button does: TOOLS
-        self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back)
+        self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back before it ticks)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
+        self.drawn_undone = 0          # segments taken back by Ctrl+Z after this run ticked: still spent
+        self.ran = False               # this run of the level has ticked (Ctrl+Z then keeps budgets spent)
         start_puzzle(self)
         self.trails = Trails()
         self.energy_history = EnergyHistory()
@@ -143,6 +145,8 @@ class PlayMode(Mode):
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
         self.spawned = 0
+        self.drawn_undone = 0
+        self.ran = False
         self.recorded = False
         doc = self.app.session.doc
         if doc is not self.drawn_doc:      # another level, or this one changed: the drawing goes
@@ -175,6 +179,7 @@ class PlayMode(Mode):
         """After every tick: its impacts' sounds and the trail points. outcome: tick_outcome's,
         taken when the tick ran (default: taken from the world now)."""
         app = self.app
+        self.ran = True
         points, speeds, trail, goal = self.tick_outcome(self.world) if outcome is None else outcome
         if goal is not None:
             self.goal.observe(*goal)      # every tick, as headless does: the same complete_at
@@ -290,6 +295,7 @@ class PlayMode(Mode):
         elif key == pygame.K_r:
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
+            restart_puzzle(self)            # a puzzle opens paused again, as it opened
             kept = len(self.drawn)
             app.toast(f"reset ({self.world.integrator})" if not kept else
                       f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
