@@ -4,7 +4,7 @@ quit. Enter or Y quits; Esc or N stays. So Esc alone never quits: a second Esc a
 one that closed the menu, the help or the settings only opens this question."""
 import pygame
 
-from game.draw.theme import ERROR_BG, MARGIN, PANEL, SIZE_BODY, SIZE_TITLE, TEXT, TEXT_DIM, WARN
+from game.draw.theme import ERROR_BG, MARGIN, PLOT_PANEL, SIZE_BODY, SIZE_TITLE, TEXT, TEXT_DIM, WARN
 from game.modes.base import Mode
 
 QUIT_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y)
@@ -42,7 +42,7 @@ class ConfirmQuitMode(Mode):
         width = max(title.get_width(), keys.get_width()) + 6 * MARGIN
         box = pygame.Rect(0, 0, width, title.get_height() + keys.get_height() + 5 * MARGIN)
         box.center = (surface.get_width() // 2, surface.get_height() // 2)
-        hud._panel(surface, box, PANEL)
+        hud._panel(surface, box, PLOT_PANEL)      # nearly opaque: the question reads clearly
         pygame.draw.rect(surface, ERROR_BG[:3] if self.losing else TEXT_DIM, box, 2, border_radius=6)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + 2 * MARGIN)))
         surface.blit(keys, keys.get_rect(midbottom=(box.centerx, box.bottom - 2 * MARGIN)))

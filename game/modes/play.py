@@ -22,10 +22,10 @@ from game.modes import play_actions
 from game.modes.base import Mode
 from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
-from game.modes.menu import LevelMenuMode, file_number
+from game.modes.menu import LevelMenuMode
 from game.modes.play_actions import FLING_GAIN, PLAYER_SEED
-from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record_completion, restart_puzzle,
-                                   start_puzzle, world_is_finite)
+from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, level_counter, limited, record_completion,
+                                   restart_puzzle, start_puzzle, work_to_lose, world_is_finite)
 from game.modes.settings import SettingsMode
 from game.physics.integrators import ORDER, next_integrator
 from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT, RULES_ROW
@@ -281,7 +281,7 @@ class PlayMode(Mode):
         if key == pygame.K_ESCAPE:
             # Asks, never quits at once: an Esc too many after closing the menu, the help or
             # the settings must not end the game (nor lose a drawing).
-            app.push(ConfirmQuitMode(app, self.work_to_lose()))
+            app.push(ConfirmQuitMode(app, work_to_lose(self)))
         elif key in (pygame.K_h, pygame.K_F1):
             app.push(HelpMode(app, self.keymap()))
         elif key == pygame.K_SPACE:
@@ -372,20 +372,9 @@ class PlayMode(Mode):
     def exit(self):
         self.release_flippers()
 
-    def work_to_lose(self):
-        """What quitting now would lose, in words ("your 2 drawn segments"), or "": the
-        segments the player drew (in any level) and, in a puzzle, the balls they placed."""
-        parts = []
-        if self.drawn:
-            n = len(self.drawn)
-            parts.append(f"your {n} drawn segment{'s' if n > 1 else ''}")
-        if limited(self) and self.spawned:
-            parts.append(f"{self.spawned} placed ball{'s' if self.spawned > 1 else ''}")
-        return " and ".join(parts)
-
     def can_quit(self):
         """The window's close button: quit at once unless work would be lost; then ask."""
-        losing = self.work_to_lose()
+        losing = work_to_lose(self)
         if not losing or isinstance(self.app.top, ConfirmQuitMode):
             return True
         self.app.push(ConfirmQuitMode(self.app, losing))
@@ -455,16 +444,8 @@ class PlayMode(Mode):
             app.toast(app.session.name)
 
     def level_counter(self):
-        """Which level this is: "level 20", the number its file name starts with (as the menu
-        and the README number it); "3/9", its place among the folder's levels, for a file
-        without one; "" if it is not one of the folder's levels."""
-        files = self.app.level_files()
-        real = [os.path.realpath(p) for p in files]
-        here = os.path.realpath(self.app.session.path)
-        if here not in real:
-            return ""
-        number = file_number(files[real.index(here)])
-        return f"level {number}" if number is not None else f"{real.index(here) + 1}/{len(real)}"
+        """ "level 20" or "3/9" (play_rules.level_counter)."""
+        return level_counter(self)
 
     # ---- the player's verbs, by name (game.modes.play_actions, game.modes.play_rules) --------
     def left_of(self, what):

@@ -4,6 +4,7 @@ the world blowing up. Plain functions of the PlayMode (``play``) and of worlds."
 import os
 
 from game.goals import goal_inside
+from game.modes.menu import file_number
 
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
@@ -91,3 +92,28 @@ def record_completion(play):
             if not progress.record(play.app.session.path, play.goal.complete_at, play.spawned,
                                    spent(play, "draw")):
                 play.app.toast(progress.error)
+
+
+def work_to_lose(play):
+    """What quitting now would lose, in words ("your 2 drawn segments"), or "": the
+    segments the player drew (in any level) and, in a puzzle, the balls they placed."""
+    parts = []
+    if play.drawn:
+        n = len(play.drawn)
+        parts.append(f"your {n} drawn segment{'s' if n > 1 else ''}")
+    if limited(play) and play.spawned:
+        parts.append(f"{play.spawned} placed ball{'s' if play.spawned > 1 else ''}")
+    return " and ".join(parts)
+
+
+def level_counter(play):
+    """Which level this is: "level 20", the number its file name starts with (as the menu
+    and the README number it); "3/9", its place among the folder's levels, for a file
+    without one; "" if it is not one of the folder's levels."""
+    files = play.app.level_files()
+    real = [os.path.realpath(p) for p in files]
+    here = os.path.realpath(play.app.session.path)
+    if here not in real:
+        return ""
+    number = file_number(files[real.index(here)])
+    return f"level {number}" if number is not None else f"{real.index(here) + 1}/{len(real)}"
