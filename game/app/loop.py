@@ -10,7 +10,8 @@ What App offers the modes: ``push(mode)``, ``pop()``, ``top``; ``session`` (game
 ``.watcher``); ``clock`` (game.app.clock.FixedClock: ``.paused``, ``.time_scale``,
 ``.advance(frame_dt)``); ``camera``, ``renderer``, ``hud``, ``audio``; ``toast(text)``;
 ``size``; ``mouse`` (px) and ``cursor_world()``; ``request_quit()``, which asks every
-mode's ``can_quit()`` first; ``editor_factory``: a callable app -> Mode pushed by Tab/F2
+mode's ``can_quit()`` first, and ``quit_now()``, once the player said yes;
+``editor_factory``: a callable app -> Mode pushed by Tab/F2
 (None: Tab says the editor is coming).
 """
 import os
@@ -191,10 +192,17 @@ class App:
         return mode
 
     def request_quit(self):
-        """Quit unless a mode holds work it must not lose (its can_quit() says False)."""
-        if all(mode.can_quit() for mode in self.stack):
-            self.running = False
-        return not self.running
+        """Quit unless a mode holds work it must not lose: each is asked, the top first, and
+        the first whose can_quit() says False (it asks the player itself) stops the quit."""
+        for mode in reversed(self.stack):
+            if not mode.can_quit():
+                return False
+        self.running = False
+        return True
+
+    def quit_now(self):
+        """Quit without asking again (the player answered yes)."""
+        self.running = False
 
     def close(self):
         """Wait for ticks still running on the worker thread, then end that thread (run() calls

@@ -5,6 +5,7 @@ default font spaces letters unevenly ("pi le", "t rails"). Rendered text is cach
 (text, size, colour, weight), so static labels cost one blit a frame.
 The HUD reads what the app hands it; it never touches the world.
 """
+import math
 import os
 import unicodedata
 from collections import deque
@@ -265,7 +266,7 @@ class Hud:
             lines = lines[:1] + [_fit(self.font(SIZE_SMALL), " ".join(lines[1:]), room)]
         y = rect.y + (BAR_HEIGHT - title_s.get_height() - 4 - small * len(lines)) // 2
         surface.blit(title_s, (MARGIN + 2, y))
-        if counter and MARGIN + title_s.get_width() + 70 < room:     # "3/9": which level of how many
+        if counter and MARGIN + title_s.get_width() + 70 < room:     # "level 20" (its file's number) or "3/9"
             count_s = self.text(counter, SIZE_BODY, TEXT_DIM)
             surface.blit(count_s, (MARGIN + 14 + title_s.get_width(), y + title_s.get_height() - count_s.get_height() - 2))
         y += title_s.get_height() + 4
@@ -565,18 +566,25 @@ def _fit(font, text, width):
     return text[:lo].rstrip() + "..."
 
 
+# Thousands' suffixes of short_number: 1e3 ... 1e24. Past them the exponent is written in
+# the same steps of three ("1.2e30"): one format from 10 kJ to a world that blew up.
+SUFFIXES = ("k", "M", "G", "T", "P", "E", "Z", "Y")
+
+
 def short_number(value, signed=False):
-    """Short number: 3 significant figures, k/M suffixes for big values."""
+    """Short number: 3 significant figures; from 10,000 on, a mantissa under 1000 and a
+    thousands' suffix (12.3k, 171M, 8.94G, 1.5T; past Y, e27, e30 ...), so a plot's axis
+    keeps one format however its values grow. Under 10,000: 9999, 123, 1.23."""
     if not np.isfinite(value):
         return "nan"
     sign = "+" if signed and value >= 0 else ""
-    a = abs(value)
-    if a >= 1e9:
-        return f"{sign}{value:.2e}"
-    if a >= 1e6:
-        return f"{sign}{value / 1e6:.3g}M"
-    if a >= 1e4:
-        return f"{sign}{value / 1e3:.3g}k"
-    if a >= 100:
-        return f"{sign}{value:.0f}"
-    return f"{sign}{value:.3g}"
+    a = abs(float(value))
+    if a < 1e4:
+        return f"{sign}{value:.0f}" if a >= 100 else f"{sign}{value:.3g}"
+    group = int(math.floor(math.log10(a) / 3))
+    mantissa = float(value) / 10.0 ** (3 * group)
+    if abs(float(f"{mantissa:.3g}")) >= 1000:       # 999.7k rounds to 1000k: it is 1M
+        group += 1
+        mantissa = float(value) / 10.0 ** (3 * group)
+    suffix = SUFFIXES[group - 1] if group <= len(SUFFIXES) else f"e{3 * group}"
+    return f"{sign}{mantissa:.3g}{suffix}"

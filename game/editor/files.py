@@ -10,7 +10,9 @@ from game.level import LevelError, LevelWatcher, load_document, loads, save_docu
 from game.level.errors import stem
 from game.editor.document import EditRefused
 
-LEVEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]{0,63}\Z")
+# A file name Save As takes: letters, digits, spaces, - and _, starting with a letter or digit
+# (the strip takes spaces off its ends).
+LEVEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\- ]{0,63}\Z")
 
 TEMPLATE = {
     "$schema": "./level.schema.json",
@@ -71,19 +73,30 @@ class LevelFile:
         return True
 
     def save_as(self, name, folder):
-        """Save as ``folder/NAME.json`` (a plain name: letters, digits, - and _); never over
-        another file. True when written."""
-        name = name.strip()
+        """Save as ``folder/NAME.json`` (a plain name: letters, digits, spaces, - and _);
+        never over another file. The level takes the name typed unless its author named it
+        (its name is the template's, empty, or its old file's): "my level" saved from a new
+        level is called "my level", not "New level". True when written."""
+        name = " ".join(name.split())
         if name.lower().endswith(".json"):
-            name = name[:-5]
+            name = name[:-5].rstrip()
         if not LEVEL_NAME.match(name):
-            self.ed.message = f"expected a name of letters, digits, - and _, got {name[:30]!r}"
+            self.ed.message = f"expected a name of letters, digits, spaces, - and _, got {name[:30]!r}"
             return False
         path = os.path.join(folder, name + ".json")
         if os.path.exists(path) and os.path.abspath(path) != os.path.abspath(self.ed.doc.path or ""):
             self.ed.message = f"{name}.json exists already: choose another name"
             return False
-        return self.save(path)
+        doc = self.ed.doc
+        old = doc.definition.get("name") or ""
+        renamed = old != name and old.strip() in ("", TEMPLATE["name"], stem(doc.path or ""))
+        if renamed:
+            doc.apply("name the level", {"name": name})
+        if self.save(path):
+            return True
+        if renamed:
+            doc.undo()                  # not saved: the level keeps its name
+        return False
 
     def new_level(self):
         """Start a new level from the template, as one undoable edit (undo brings the old one

@@ -4,7 +4,8 @@ The world stops and the editor shows the level's definition (balls where the lev
 them), drawn by the renderer from a World built afresh from it after every edit; the
 running world is never edited. Tab play-tests a fresh World from the edited definition,
 Tab again returns with the definition as it was; Esc leaves (asking first when there are
-unsaved edits). The logic lives in game.editor.tools (pure, over world coordinates);
+unsaved edits). Unsaved edits are kept in an autosave in the player's data folder every few
+seconds (game.editor.autosave) and come back when the editor next opens that level. The logic lives in game.editor.tools (pure, over world coordinates);
 this module turns pygame events into its calls; game.modes.edit_draw (``mode.view``) draws
 the toolbar, the property panel, the status line, the snap marker and the checks' markers.
 """
@@ -15,6 +16,7 @@ import threading
 import pygame
 
 from game.checks import check_all
+from game.editor.autosave import Autosaver
 from game.editor.document import Document
 from game.editor.files import template_document
 from game.editor.tools import TOOLS, Editor
@@ -23,13 +25,14 @@ from game.modes.base import Mode
 from game.modes.edit_draw import (BUTTON_SIZE, HINT_ROOM, PANEL_WIDTH, ROW_HEIGHT, STATUS_HEIGHT, TOOLBAR_TOP,
                                     EditView)
 from game.modes.help import HelpMode
-from game.app.progress import my_levels_dir
+from game.app.progress import data_dir, my_levels_dir
 
 PICK_PX = 8                  # px: how near the pointer must be to pick or snap to something
 DOUBLE_CLICK = 0.35          # s between two clicks of a double click
 DISK_POLL = 0.5              # s between checks of the file on disk
 CHECK_DELAY = 0.3            # s after the last edit before the level checks run again
 CHECK_SECONDS = 3.0          # s: each level check's budget in the editor (it runs beside the game)
+AUTOSAVE_EVERY = 3.0         # s between writes of the unsaved edits to the autosave (game.editor.autosave)
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 EDIT_KEYMAP = (
     ("1 ... 9, J O P", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc, rod, rope, pin"),
@@ -89,6 +92,7 @@ class EditMode(Mode):
 
     def __init__(self, app):
         super().__init__(app)
+        self.autosaver = Autosaver(data_dir())
         self.editor = self._editor_for_session()
         self.view = EditView(self)  # how it looks: the overlays, the toolbar, the panel, the status line
         self.testing = False
@@ -106,6 +110,7 @@ class EditMode(Mode):
         self._pan = None
         self._quit_ok = False
         self._outside = True        # not on the stack: the next enter() is a push from play
+        self._autosave_at = AUTOSAVE_EVERY
 
     # ---- the stack ------------------------------------------------------------------------
     @property
@@ -156,8 +161,12 @@ class EditMode(Mode):
         except LevelError:
             document = None
         if document is not None and _same(definition, session.doc):
-            return Editor(Document(definition, session.path, document))
-        return Editor(Document(copy.deepcopy(session.doc), session.path))
+            editor = Editor(Document(definition, session.path, document))
+        else:
+            editor = Editor(Document(copy.deepcopy(session.doc), session.path))
+        self.autosaver.discard()            # the level left had no unsaved edits: no autosave of it stays
+        self.autosaver.restore(editor)      # edits not saved last time (a crash, a kill) come back
+        return editor
 
     def can_quit(self):
         """Unsaved edits: back to the editor (from a play-test too) and ask first."""
@@ -171,6 +180,9 @@ class EditMode(Mode):
     # ---- time -----------------------------------------------------------------------------
     def update(self, frame_dt):
         app = self.app
+        if app.time >= self._autosave_at:
+            self._autosave_at = app.time + AUTOSAVE_EVERY
+            self.autosave()
         if self.testing:
             app.play.update(frame_dt)
             return
@@ -287,6 +299,7 @@ class EditMode(Mode):
                     self.editor.message = f"cannot make {folder}: {error.strerror or error}"
                     return True
                 if self.editor.files.save_as(text, folder):
+                    self.autosave()
                     # Play goes on with the file just named; the view stays where it is.
                     camera = self.app.camera
                     view = (camera.center.copy(), camera.scale, camera.fitted)
@@ -313,6 +326,8 @@ class EditMode(Mode):
         elif key != pygame.K_d:
             return
         if what == "quit":
+            if key == pygame.K_d:
+                self.autosaver.discard()    # thrown away on purpose: not brought back next time
             self._quit_ok = True
             self.app.request_quit()
         else:
@@ -326,13 +341,21 @@ class EditMode(Mode):
         if self.editor.files.save():
             self._sync_session()
             self.app.toast(self.editor.message)
+            self.autosave()
             return True
         return False
+
+    def autosave(self):
+        """Keep the unsaved edits in the autosave, or remove it once there are none."""
+        error = self.autosaver.keep(self.doc)
+        if error and error != self.editor.message:
+            self.editor.message = error
 
     def leave(self):
         if self.doc.dirty:
             self.prompt = "leave"
             return
+        self.autosave()
         self._sync_session()
         self._outside = True
         self.app.pop()

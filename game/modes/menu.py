@@ -36,6 +36,23 @@ SCROLL_STEP = 60             # px a wheel notch scrolls
 GROUPS = ("Levels", "My levels")
 
 
+def file_number(path):
+    """The level's number as its file gives it: the leading digits of the file name, as an
+    int ("20_pendulum_clock.json": 20), or None for a file name that starts otherwise. The
+    menu and the HUD show this number, so they agree with the files and the README."""
+    digits = ""
+    for ch in os.path.basename(path):
+        if not ch.isdigit() or not ch.isascii():
+            break
+        digits += ch
+    return int(digits) if digits else None
+
+
+def has_goal(world):
+    """Whether the level has a goal to complete (else it earns no stars: none are drawn)."""
+    return any(zone.kind == "goal" for zone in world.zones)
+
+
 def thumbnail_world(path):
     """(World as the level starts, (N, 2) metres of the balls to draw as dots or None, its
     name, its par): the part of a thumbnail that reads the file, without pygame (a worker thread's).
@@ -117,6 +134,7 @@ class LevelMenuMode(Mode):
         real = [os.path.realpath(p) for p in self.files]
         self.selected = real.index(here) if here in real else 0
         self.thumbs = {}             # path -> (Surface, level name, par), or (None, file name, {})
+        self.goals = {}              # path -> whether the level has a goal (no stars drawn where not)
         self._reader = None          # the _Reader of the thumbnail being read, if any
         self.scroll = 0              # px the tiles are scrolled up by
         self.keep_selected_shown()
@@ -267,6 +285,7 @@ class LevelMenuMode(Mode):
         result = reader.result
         if isinstance(result, tuple):
             world, dots, name, par = result
+            self.goals[reader.path] = has_goal(world)
             try:
                 self.thumbs[reader.path] = (draw_thumbnail(world, dots), name, par)
                 return
@@ -299,9 +318,8 @@ class LevelMenuMode(Mode):
             label = GROUPS[g] if g == 0 else f"{GROUPS[g]}  ({os.path.abspath(my_levels_dir())})"
             s = hud.text(_fit(hud.font(17, True), label, width - 2 * GAP), 17, MENU_HEADING, bold=True)
             surface.blit(s, (GAP, TOP + y - self.scroll + 6))
-        number = 0
         for k, path in enumerate(self.files):
-            number = number + 1 if self.groups[k] == 0 else 0
+            number = file_number(path) if self.groups[k] == 0 else None
             rect = self.cell_rect(k)
             if rect.bottom < TOP or rect.top > height:
                 continue
@@ -326,6 +344,8 @@ class LevelMenuMode(Mode):
             pygame.draw.rect(surface, PANEL_EDGE, (width - 8, y, 4, bar_h), border_radius=2)
 
     def draw_tile(self, surface, k, path, rect, number, done, progress):
+        """Tile k: thumbnail, ``number`` (the file's, or None) and name, stars (where the level
+        has a goal), best time, "complete"."""
         hud = self.app.hud
         thumb, name, par = self.thumbs.get(path, (None, os.path.basename(path), {}))
         box = pygame.Rect(rect.topleft, THUMB_SIZE)
@@ -339,13 +359,14 @@ class LevelMenuMode(Mode):
         pygame.draw.rect(surface, ACCENT if selected else PANEL_EDGE, box, 3 if selected else 1)
         record = progress.get(path) if progress is not None else None
         earned = stars(record, par) if record else 0
-        star_room = 3 * 18 + 6
-        caption = f"{number}  {name}" if number else name
+        starred = self.goals.get(path, False)           # a level without a goal: no stars to earn
+        star_room = 3 * 18 + 6 if starred else 0
+        caption = f"{number}  {name}" if number is not None else name
         font = hud.font(15, True)
         label = hud.text(_fit(font, caption, THUMB_SIZE[0] - star_room - 4), 15,
                          ACCENT if selected else TEXT, bold=True)
         surface.blit(label, (rect.x + 2, box.bottom + 6))
-        for n in range(3):                               # stars: completed, par time, par balls
+        for n in range(3 if starred else 0):             # stars: completed, par time, par balls
             centre = (box.right - star_room + 12 + 18 * n, box.bottom + 15)
             pygame.draw.polygon(surface, ACCENT if n < earned else STAR_OFF, star_points(centre, 8))
         if record and record.get("best_time") is not None:

@@ -20,11 +20,12 @@ from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
 from game.modes import play_actions
 from game.modes.base import Mode
+from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
 from game.modes.menu import LevelMenuMode
 from game.modes.play_actions import FLING_GAIN, PLAYER_SEED
-from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, limited, record_completion, start_puzzle,
-                                   world_is_finite)
+from game.modes.play_rules import (RECOVERY_INTEGRATOR, left_of, level_counter, limited, record_completion,
+                                   restart_puzzle, start_puzzle, work_to_lose, world_is_finite)
 from game.modes.settings import SettingsMode
 from game.physics.integrators import ORDER, next_integrator
 from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT, RULES_ROW
@@ -75,7 +76,7 @@ KEYMAP = (
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
-    ("Esc", "close help, or quit"),
+    ("Esc", "close help; quit (asks first: Enter or Y quits)"),
 )
 
 TOOLS = ("balls", "draw")    # what the left button does (W switches)
@@ -102,14 +103,16 @@ class PlayMode(Mode):
         self.goal = GoalTracker.for_world(app.session.world)   # held now, and when first (game.goals)
         self.recorded = False          # this run's completion went to the progress file
         self.tool = "balls"            # what the left button does: TOOLS
-        self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back)
+        self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back before it ticks)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
+        self.drawn_undone = 0          # segments taken back by Ctrl+Z after this run ticked: still spent
+        self.ran = False               # this run of the level has ticked (Ctrl+Z then keeps budgets spent)
         start_puzzle(self)
         self.trails = Trails()
         self.energy_history = EnergyHistory()
         self.energy = None             # the world's energies at the last frame that ticked
-        self.counter = self.level_counter()   # "3/9" (the folder is listed once per level)
+        self.counter = self.level_counter()   # "level 20" or "3/9" (the folder is listed once per level)
         self.undo_stack = []           # [("spawned", ball id) | ("deleted", BallRecord)], newest last
         self.spray_clock = 0.0         # wall s since the spray's last ball
         self.spot_taken = False        # the spray's spot under the pointer holds a ball now
@@ -142,6 +145,8 @@ class PlayMode(Mode):
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
         self.spawned = 0
+        self.drawn_undone = 0
+        self.ran = False
         self.recorded = False
         doc = self.app.session.doc
         if doc is not self.drawn_doc:      # another level, or this one changed: the drawing goes
@@ -174,6 +179,7 @@ class PlayMode(Mode):
         """After every tick: its impacts' sounds and the trail points. outcome: tick_outcome's,
         taken when the tick ran (default: taken from the world now)."""
         app = self.app
+        self.ran = True
         points, speeds, trail, goal = self.tick_outcome(self.world) if outcome is None else outcome
         if goal is not None:
             self.goal.observe(*goal)      # every tick, as headless does: the same complete_at
@@ -273,7 +279,9 @@ class PlayMode(Mode):
         if self.flipper_key(event, True):
             return True
         if key == pygame.K_ESCAPE:
-            app.request_quit()
+            # Asks, never quits at once: an Esc too many after closing the menu, the help or
+            # the settings must not end the game (nor lose a drawing).
+            app.push(ConfirmQuitMode(app, work_to_lose(self)))
         elif key in (pygame.K_h, pygame.K_F1):
             app.push(HelpMode(app, self.keymap()))
         elif key == pygame.K_SPACE:
@@ -287,6 +295,7 @@ class PlayMode(Mode):
         elif key == pygame.K_r:
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
+            restart_puzzle(self)            # a puzzle opens paused again, as it opened
             kept = len(self.drawn)
             app.toast(f"reset ({self.world.integrator})" if not kept else
                       f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
@@ -363,6 +372,14 @@ class PlayMode(Mode):
     def exit(self):
         self.release_flippers()
 
+    def can_quit(self):
+        """The window's close button: quit at once unless work would be lost; then ask."""
+        losing = work_to_lose(self)
+        if not losing or isinstance(self.app.top, ConfirmQuitMode):
+            return True
+        self.app.push(ConfirmQuitMode(self.app, losing))
+        return False
+
     def keymap(self):
         """The help's keys: the flipper keys only in a level that has flippers."""
         if getattr(self.world, "flipper_keys", ()):
@@ -427,10 +444,8 @@ class PlayMode(Mode):
             app.toast(app.session.name)
 
     def level_counter(self):
-        """ "3/9": this level's place among the folder's levels ("" if it is not one of them)."""
-        real = [os.path.realpath(p) for p in self.app.level_files()]
-        here = os.path.realpath(self.app.session.path)
-        return f"{real.index(here) + 1}/{len(real)}" if here in real else ""
+        """ "level 20" or "3/9" (play_rules.level_counter)."""
+        return level_counter(self)
 
     # ---- the player's verbs, by name (game.modes.play_actions, game.modes.play_rules) --------
     def left_of(self, what):

@@ -183,7 +183,8 @@ def spawn(play, point, velocity=(0.0, 0.0), spin=0.0):
     if left_of(play, "spawn") == 0:
         limit = play.rules["spawn"]
         play.app.toast("this level lets you add no balls" if limit == 0 else
-                       f"no balls left: this level lets you add {limit} (Ctrl+Z takes one back)")
+                       f"no balls left: this level lets you add {limit}"
+                       + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
         return -1
     material = BALL_MATERIALS[play.material_index][1] or {}
     index = play.world.add_ball(point, velocity, radius=spawn_radius(play), spin=spin, **material)
@@ -208,7 +209,8 @@ def draw_segment(play, a, b):
     if left_of(play, "draw") == 0:
         limit = play.rules["draw"]
         play.app.toast("this level lets you draw no segments" if limit == 0 else
-                       f"no segments left: this level lets you draw {limit} (Ctrl+Z takes one back)")
+                       f"no segments left: this level lets you draw {limit}"
+                       + (" (R, then Ctrl+Z, takes one back)" if play.ran else " (Ctrl+Z takes one back)"))
         return None
     drawn = player_segment(a, b)
     segment = {**drawn, **fill("segments", drawn, play.world.material)}
@@ -236,7 +238,8 @@ def delete_at(play, point):
 
 def undo(play):
     """Ctrl+Z: take back the last spawn, fling or delete of this run of the level (a
-    deleted ball comes back as it was when deleted: its id, its state, its springs)."""
+    deleted ball comes back as it was when deleted: its id, its state, its springs). The
+    budget of a ball or segment comes back only before the run's first tick (play_rules)."""
     world = play.world
     while play.undo_stack:
         what, detail = play.undo_stack.pop()
@@ -245,15 +248,18 @@ def undo(play):
             if len(where) == 0:
                 continue                      # gone already (a kill zone): undo the one before
             world.remove_balls(where)
-            play.spawned = max(0, play.spawned - 1)
+            if not play.ran:                  # building: the ball's budget comes back (play_rules)
+                play.spawned = max(0, play.spawned - 1)
             if play.lab is not None:
                 play.lab.removed(detail)
-            play.app.toast("undo: ball taken back")
+            play.app.toast("undo: ball taken back" + _budget_note(play, "spawn"))
         elif what == "drew":
             world.remove_segment(detail)
             play.drawn.remove(detail)
+            if play.ran:                      # running: the segment's budget stays spent (play_rules)
+                play.drawn_undone += 1
             play.app.renderer.invalidate()
-            play.app.toast("undo: segment taken back")
+            play.app.toast("undo: segment taken back" + _budget_note(play, "draw"))
         else:
             world.put_back(detail)
             if play.lab is not None:
@@ -264,6 +270,11 @@ def undo(play):
         return True
     play.app.toast("undo: nothing to undo")
     return False
+
+
+def _budget_note(play, what):
+    """", still spent until R" where Ctrl+Z during a run kept the item's budget spent."""
+    return ", still spent until R" if play.ran and play.rules[what] is not None else ""
 
 
 def spawn_radius(play):

@@ -4,6 +4,7 @@ the world blowing up. Plain functions of the PlayMode (``play``) and of worlds."
 import os
 
 from game.goals import goal_inside
+from game.modes.menu import file_number
 
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 
@@ -23,15 +24,40 @@ def blow_up_line(integrator):
     return f"the world blew up under {integrator}: something is too stiff for the tick; press R to reset"
 
 
+def is_puzzle(play):
+    """A puzzle: a level that limits the player and gives a budget of segments to draw."""
+    return limited(play) and play.rules["draw"] not in (0, None)
+
+
 def start_puzzle(play):
     """A puzzle (a level with a budget of segments) opens paused with the left button on
     drawing: the player builds, then Space lets the balls come."""
-    rules = play.rules
     play.tool = "balls"
-    if limited(play) and rules["draw"] not in (0, None):
+    if is_puzzle(play):
         play.app.clock.paused = True
         play.tool = "draw"
         play.app.toast("a puzzle: draw with the mouse (W: balls), then Space runs it")
+
+
+def restart_puzzle(play):
+    """R in a puzzle: paused again with the left button on drawing, as it opened (what the
+    player drew stays; the toast of R says so)."""
+    if is_puzzle(play):
+        play.app.clock.paused = True
+        play.tool = "draw"
+
+
+# The budget rule. A puzzle's budgets count what the player added in this run of the level:
+# the segments in the world (those kept over R too) and the balls added since it started.
+# Ctrl+Z gives an item's budget back only while the run has not ticked yet (the level
+# paused as it opened, or after R): that is building. Once the world has run a tick, Ctrl+Z
+# still takes the item away but its budget stays spent until R starts the run again, so a
+# player cannot draw, watch, undo and draw again for ever while the balls fall.
+def spent(play, what):
+    """Balls ("spawn") or segments ("draw") counted against the budget in this run."""
+    if what == "spawn":
+        return play.spawned
+    return len(play.drawn) + play.drawn_undone
 
 
 def left_of(play, what):
@@ -39,7 +65,7 @@ def left_of(play, what):
     limit = play.rules[what]
     if limit is None:
         return None
-    return max(0, limit - (play.spawned if what == "spawn" else len(play.drawn)))
+    return max(0, limit - spent(play, what))
 
 
 def observe_goal(play):
@@ -63,5 +89,31 @@ def record_completion(play):
         play.app.toast("level complete!")
         progress = play.app.progress
         if progress is not None and not play.app.session.waiting:
-            if not progress.record(play.app.session.path, play.goal.complete_at, play.spawned, len(play.drawn)):
+            if not progress.record(play.app.session.path, play.goal.complete_at, play.spawned,
+                                   spent(play, "draw")):
                 play.app.toast(progress.error)
+
+
+def work_to_lose(play):
+    """What quitting now would lose, in words ("your 2 drawn segments"), or "": the
+    segments the player drew (in any level) and, in a puzzle, the balls they placed."""
+    parts = []
+    if play.drawn:
+        n = len(play.drawn)
+        parts.append(f"your {n} drawn segment{'s' if n > 1 else ''}")
+    if limited(play) and play.spawned:
+        parts.append(f"{play.spawned} placed ball{'s' if play.spawned > 1 else ''}")
+    return " and ".join(parts)
+
+
+def level_counter(play):
+    """Which level this is: "level 20", the number its file name starts with (as the menu
+    and the README number it); "3/9", its place among the folder's levels, for a file
+    without one; "" if it is not one of the folder's levels."""
+    files = play.app.level_files()
+    real = [os.path.realpath(p) for p in files]
+    here = os.path.realpath(play.app.session.path)
+    if here not in real:
+        return ""
+    number = file_number(files[real.index(here)])
+    return f"level {number}" if number is not None else f"{real.index(here) + 1}/{len(real)}"

@@ -327,6 +327,8 @@ def test_toggles_help_escape_and_the_reserved_editor_key(game):
     key(game, pygame.K_ESCAPE)
     assert game.top is game.play and game.running          # Esc closes help first
     key(game, pygame.K_ESCAPE)
+    assert game.running                                    # then asks (Esc alone never quits)
+    key(game, pygame.K_RETURN)
     assert not game.running
 
 

@@ -215,3 +215,16 @@ def test_a_toast_hides_the_key_hint_entry_it_would_half_cover():
             assert text[x0:x1].any(), f"entry at {x0}-{x1} hidden"
     hud.draw_toast(surface, None)
     assert hud._hint_spans == []
+
+
+def test_the_energy_axis_keeps_one_format_however_big_the_values_grow():
+    """Issue 37: the axis read "171M" then "8.94e+09": one format, thousands' suffixes, and a
+    value that rounds up to the next thousand takes the next suffix (never "1e+03k")."""
+    from game.draw.hud import short_number
+    assert [short_number(v) for v in (171e6, 8.94e9, 2.5e12, -8.88e6, 12345.0, 999.7e3)] == \
+        ["171M", "8.94G", "2.5T", "-8.88M", "12.3k", "1M"]
+    assert short_number(1e30) == "1e30" and short_number(3.0e5, signed=True) == "+300k"
+    assert short_number(123.4) == "123" and short_number(1.234) == "1.23"
+    for v in np.geomspace(1e4, 1e300, 400):
+        text = short_number(v)
+        assert "e+" not in text and float(text.rstrip("kMGTPEZY").split("e")[0]) < 1000

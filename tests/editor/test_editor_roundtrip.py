@@ -245,7 +245,7 @@ def test_a_new_level_saves_as_the_template_is_written(tmp_path):
     assert json.loads(read(str(tmp_path / "fresh.json")))["polylines"] == [
         {"points": [[0, 18], [0, 0], [32, 0], [32, 18]]}]
     assert "gravity" not in json.loads(read(str(tmp_path / "fresh.json")))
-    assert load(str(tmp_path / "fresh.json"))["name"] == "New level"
+    assert load(str(tmp_path / "fresh.json"))["name"] == "fresh"          # the name typed (issue 38), not "New level"
 
 
 

@@ -238,7 +238,7 @@ def test_long_names_are_cut_to_their_tile_and_my_levels_come_after_under_a_headi
         menu.update(0)
     font = g.hud.font(15, True)
     strings = drawn_strings(g)
-    captions = [s for s in strings if s.startswith(("1  Level", "2  Level", "3  Level", "Mine"))]
+    captions = [s for s in strings if s.startswith(("0  Level", "1  Level", "2  Level", "Mine"))]   # files 00_ to 02_
     assert len(captions) == 4 and all(s.endswith("...") for s in captions)
     assert all(font.size(s)[0] <= menu.cell_rect(0).width for s in captions)
     assert "Levels" in strings and any(s.startswith("My levels") for s in strings)
