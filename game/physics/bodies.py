@@ -119,6 +119,8 @@ class Bodies:
         self.joint_ends = []
         self.joint_rows = np.zeros((0, K.NJF))
         self.joint_definitions = []
+        self.joint_handle = np.zeros(0, np.int64)   # a grab's handle (0: a level's joint)
+        self.grab_serial = 0
         self.joint_breaks = np.zeros((0, 2))
         self._warm_keys, self._warm_pn, self._warm_pt = _NO_KEYS, np.zeros(0), np.zeros(0)
         self._statics_cache = None
@@ -194,6 +196,7 @@ class Bodies:
                 rows[K.MOTOR], rows[K.SPEED], rows[K.TORQUE] = 1.0, motor["speed"], motor["torque"]
             rows[K.BREAK] = j.get("break", math.inf)
             self.joint_kind = np.append(self.joint_kind, kind)
+            self.joint_handle = np.append(self.joint_handle, 0)
             self.joint_ends.append(tuple(ends))
             self.joint_rows = np.vstack((self.joint_rows, rows[None]))
             self.joint_definitions.append(dict(j))
@@ -216,6 +219,7 @@ class Bodies:
     def keep_joints(self, keep):
         keep = np.asarray(keep, bool).reshape(-1)
         self.joint_kind = self.joint_kind[keep]
+        self.joint_handle = self.joint_handle[keep]
         self.joint_rows = self.joint_rows[keep]
         self.joint_ends = [e for e, k in zip(self.joint_ends, keep) if k]
         self.joint_definitions = [d for d, k in zip(self.joint_definitions, keep) if k]
@@ -673,9 +677,9 @@ def _settle(bodies, h, bi, bj):
     not_ready = np.zeros(len(bodies), bool)
     not_ready[roots[~ready]] = True
     sleep = ready & ~not_ready[roots]
-    if bodies.joint_ends:          # bodies held by a ball or an anchor with a motor keep awake
-        for ends, row in zip(bodies.joint_ends, bodies.joint_rows):
-            if row[K.MOTOR]:
+    if bodies.joint_ends:          # bodies with a motor, or in the player's grab, keep awake
+        for ends, row, kind in zip(bodies.joint_ends, bodies.joint_rows, bodies.joint_kind):
+            if row[K.MOTOR] or kind == K.MOUSE:
                 for kind, i in ends:
                     if kind == "body":
                         sleep[roots == roots[i]] = False
@@ -781,7 +785,9 @@ def joint_definitions(world):
     """The bodies' joints as level definitions now: ball ends by their index now."""
     bodies = world.bodies
     out = []
-    for d, ends in zip(bodies.joint_definitions, bodies.joint_ends):
+    for d, ends, handle in zip(bodies.joint_definitions, bodies.joint_ends, bodies.joint_handle):
+        if handle:                  # the player's grab is not part of the level
+            continue
         d = dict(d)
         for key, (kind, i) in zip(("a", "b"), ends):
             if kind == "body":
@@ -790,3 +796,121 @@ def joint_definitions(world):
                 d[key] = int(np.searchsorted(world.ids, i))
         out.append(d)
     return out
+
+
+# ============================================================================ the game's hands
+GRAB_HERTZ = 5.0            # Hz: the grab's spring (Box2D's samples: 5 Hz, damping ratio 0.7)
+GRAB_DAMPING = 0.7
+GRAB_FORCE = 1000.0         # the grab pulls with at most this many times the body's weight (N / (kg g))
+GRAB_TURN_DAMPING = 0.2     # and brakes its turning with at most this times weight x extent (N m)
+
+
+def add(world, definitions):
+    """Add bodies from normalised definitions (as a level's "bodies" normalise); returns their
+    indices. (The player's spawned boxes, planks and triangles.)"""
+    first = len(world.bodies)
+    world.bodies.add(definitions, world.material)
+    world.level.setdefault("bodies", [])
+    return list(range(first, len(world.bodies)))
+
+
+def remove(world, indices):
+    """Remove bodies by index (and the joints and grabs that hold them)."""
+    keep = np.ones(len(world.bodies), bool)
+    keep[np.asarray(indices, np.int64).reshape(-1)] = False
+    if not keep.all():
+        world.bodies.remove(keep)
+
+
+def at(world, point):
+    """The index of the body whose shape holds ``point`` (2,) m (the nearest centre of those
+    that do), -1 if none."""
+    bodies = world.bodies
+    if not len(bodies):
+        return -1
+    p = np.asarray(point, float)
+    d = p[None, :] - bodies.pos
+    c, s = np.cos(-bodies.angle), np.sin(-bodies.angle)
+    q = np.stack((c * d[:, 0] - s * d[:, 1], s * d[:, 0] + c * d[:, 1]), axis=1)       # in each body's frame
+    best, nearest = -1, np.inf
+    for b in range(len(bodies)):
+        n = int(bodies.count[b])
+        v = bodies.local[b, :n]
+        if n == 2:
+            ab = v[1] - v[0]
+            t = np.clip(float((q[b] - v[0]) @ ab) / float(ab @ ab), 0.0, 1.0)
+            outside = float(np.hypot(*(q[b] - v[0] - t * ab)))
+        else:
+            sep = ((q[b] - v) * bodies.normals[b, :n]).sum(axis=1)
+            if sep.max() <= 0.0:
+                outside = 0.0
+            else:                   # outside the core: the distance to its nearest edge
+                outside = np.inf
+                for i in range(n):
+                    a_, b_ = v[i], v[(i + 1) % n]
+                    e = b_ - a_
+                    t = np.clip(float((q[b] - a_) @ e) / float(e @ e), 0.0, 1.0)
+                    outside = min(outside, float(np.hypot(*(q[b] - a_ - t * e))))
+        if outside <= bodies.radius[b]:
+            centre = float(np.hypot(*d[b]))
+            if centre < nearest:
+                best, nearest = b, centre
+    return best
+
+
+def grab(world, index, point):
+    """Hold body ``index`` at ``point`` (2,) m, the point of it under the cursor: a soft spring
+    (GRAB_HERTZ, GRAB_DAMPING, at most GRAB_FORCE times its weight) from that point of the body
+    to the cursor, so it hangs from where it was taken and swings about it (Box2D's mouse
+    joint). Returns a handle for move_grab and release."""
+    bodies = world.bodies
+    p = np.asarray(point, float)
+    c, s = math.cos(bodies.angle[index]), math.sin(bodies.angle[index])
+    d = p - bodies.pos[index]
+    local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]]
+    weight = float(bodies.mass[index]) * max(float(np.hypot(*world.forces.gravity)), 1.0)
+    bodies.add_joints([{"kind": "rod", "a": {"body": int(index)}, "b": [float(p[0]), float(p[1])], "length": 0.0,
+                        "offset_a": local, "offset_b": [0.0, 0.0]}], world.ids, None)
+    row = bodies.joint_rows[-1]
+    bodies.joint_kind[-1] = K.MOUSE
+    row[K.LENGTH], row[K.SPEED], row[K.TORQUE] = GRAB_HERTZ, GRAB_DAMPING, GRAB_FORCE * weight
+    row[K.DAMPING] = GRAB_TURN_DAMPING * weight * float(bodies.extent[index])
+    bodies.asleep[index] = False
+    bodies.rest_time[index] = 0.0
+    bodies.grab_serial += 1
+    bodies.joint_handle[-1] = bodies.grab_serial
+    return bodies.grab_serial
+
+
+def _grab_row(world, handle):
+    at_ = np.flatnonzero(world.bodies.joint_handle == handle)
+    return int(at_[0]) if len(at_) else -1
+
+
+def move_grab(world, handle, point):
+    """Move the cursor end of grab ``handle``; False if the grab is over (its body went)."""
+    k = _grab_row(world, handle)
+    if k < 0:
+        return False
+    bodies = world.bodies
+    bodies.joint_rows[k, K.LBX:K.LBY + 1] = point
+    for kind, i in bodies.joint_ends[k]:
+        if kind == "body":
+            bodies.asleep[i] = False
+            bodies.rest_time[i] = 0.0
+    return True
+
+
+def release(world, handle):
+    """Let go of grab ``handle`` (twice does nothing)."""
+    k = _grab_row(world, handle)
+    if k >= 0:
+        keep = np.ones(len(world.bodies.joint_kind), bool)
+        keep[k] = False
+        world.bodies.keep_joints(keep)
+
+
+def grabbed(world, handle):
+    """The body grab ``handle`` holds now, -1 if none."""
+    k = _grab_row(world, handle)
+    return -1 if k < 0 else next(i for kind, i in world.bodies.joint_ends[k] if kind == "body")

@@ -35,9 +35,9 @@ def jit(f):
 NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY = range(17)
 NCF = 17
 # Joint kinds and columns (jf).
-PIN, ROD, ROPE = 0, 1, 2
-(LAX, LAY, LBX, LBY, LENGTH, IMPX, IMPY, IMPN, MOTOR, SPEED, TORQUE, IMPM, PEAK, BREAK) = range(14)
-NJF = 14
+PIN, ROD, ROPE, MOUSE = 0, 1, 2, 3   # MOUSE: the player's grab (LENGTH Hz, SPEED damping, TORQUE N)
+(LAX, LAY, LBX, LBY, LENGTH, IMPX, IMPY, IMPN, MOTOR, SPEED, TORQUE, IMPM, PEAK, BREAK, DAMPING) = range(15)
+NJF = 15
 # Participant state columns (st) and inverse masses (inv).
 X, Y, VX, VY, ANG, W = range(6)
 IM, II = 0, 1
@@ -508,7 +508,15 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
         a = ji[k, 1]
         b = ji[k, 2]
         ma, ia, mb, ib = inv[a, IM], inv[a, II], inv[b, IM], inv[b, II]
-        if jf[k, MOTOR] != 0.0 and ia + ib > 0.0:
+        if kind == MOUSE and ia > 0.0:
+            # The grab damps the body's turning with at most DAMPING N m (it still swings).
+            impulse = -st[a, W] / ia
+            old = jf[k, IMPM]
+            limit = jf[k, DAMPING] * h
+            new = min(max(old + impulse, -limit), limit)
+            st[a, W] += ia * (new - old)
+            jf[k, IMPM] = new
+        elif jf[k, MOTOR] != 0.0 and ia + ib > 0.0:
             # The motor: a turns relative to b at SPEED rad/s with at most TORQUE N m.
             cdot = st[a, W] - st[b, W] - jf[k, SPEED]
             impulse = -cdot / (ia + ib)
@@ -528,13 +536,22 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
         cy = pby - (st[a, Y] + ray)
         dvx = st[b, VX] - st[b, W] * rby - (st[a, VX] - st[a, W] * ray)
         dvy = st[b, VY] + st[b, W] * rbx - (st[a, VY] + st[a, W] * rax)
-        if kind == PIN:
+        if kind == PIN or kind == MOUSE:
             k11 = ma + mb + ia * ray * ray + ib * rby * rby
             k12 = -ia * ray * rax - ib * rby * rbx
             k22 = ma + mb + ia * rax * rax + ib * rbx * rbx
             bx, by = dvx, dvy
             mass_scale, impulse_scale = 1.0, 0.0
-            if use_bias:
+            if kind == MOUSE:
+                # The grab: a soft spring of its own (LENGTH Hz, damping ratio SPEED), always.
+                omega = 2.0 * math.pi * jf[k, LENGTH]
+                a1 = 2.0 * jf[k, SPEED] + h * omega
+                a2 = h * omega * a1
+                a3 = 1.0 / (1.0 + a2)
+                bx += omega / a1 * cx
+                by += omega / a1 * cy
+                mass_scale, impulse_scale = a2 * a3, a3
+            elif use_bias:
                 bx += soft_j[0] * cx
                 by += soft_j[0] * cy
                 mass_scale, impulse_scale = soft_j[1], soft_j[2]
@@ -545,6 +562,14 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
             sy = det * (k11 * by - k12 * bx)
             px = -mass_scale * sx - impulse_scale * jf[k, IMPX]
             py = -mass_scale * sy - impulse_scale * jf[k, IMPY]
+            if kind == MOUSE:
+                # At most TORQUE newtons (the grab's force limit): the impulse so far clamped.
+                tx, ty = jf[k, IMPX] + px, jf[k, IMPY] + py
+                most = jf[k, TORQUE] * h
+                size = math.sqrt(tx * tx + ty * ty)
+                if size > most:
+                    px = tx * most / size - jf[k, IMPX]
+                    py = ty * most / size - jf[k, IMPY]
             jf[k, IMPX] += px
             jf[k, IMPY] += py
             _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, False, h_move)

@@ -372,3 +372,29 @@ def test_a_snapshot_of_bodies_continues_to_the_bit():
         w.step(TICK)
         again.step(TICK)
     assert again.state_hash() == w.state_hash()
+
+
+# ------------------------------------------------------------------ the player's hands
+def test_spawn_find_grab_swing_and_delete_a_body():
+    from game.physics import bodies
+    w = World.from_level(floor_level([]))
+    (k,) = bodies.add(w, complete({"segments": [{"a": [0, 0], "b": [1, 0]}],
+                                    "bodies": [box(0, 3, 2.0, 0.5)]})["bodies"])
+    assert bodies.at(w, (0.9, 3.2)) == k and bodies.at(w, (1.2, 3.0)) == -1
+    handle = bodies.grab(w, k, (0.9, 3.0))            # by its right end, lifted 3 m in a second
+    for i in range(60):
+        bodies.move_grab(w, handle, (0.9, 3.0 + 3.0 * (i + 1) / 60))
+        w.step(TICK)
+    for _ in range(300):
+        w.step(TICK)
+    # It hangs from the point taken: that point under the cursor, the centre of mass below it.
+    c, s = math.cos(w.bodies.angle[0]), math.sin(w.bodies.angle[0])
+    held = w.bodies.pos[0] + [c * 0.9, s * 0.9]
+    assert np.hypot(*(held - (0.9, 6.0))) < 0.1         # a 5 Hz spring: it sags 1 cm, and still swings
+    assert w.bodies.pos[0, 1] < 6.0 - 0.8
+    bodies.release(w, handle)
+    assert bodies.grabbed(w, handle) == -1 and not bodies.move_grab(w, handle, (0, 0))
+    assert "joints" not in w.to_level() or not w.to_level()["joints"]
+    bodies.remove(w, [k])
+    assert len(w.bodies) == 0
+    w.step(TICK)
