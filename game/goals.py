@@ -30,9 +30,18 @@ DRAWN_FRICTION = 0.1          # a drawn segment's friction: slick enough to roll
 
 
 def goal_inside(world):
-    """[(K,) int64 ids of the balls whose centre is inside each goal zone now], in zone order."""
-    return [world.ids[zone.contains(world.pos)] if world.count else world.ids[:0]
-            for zone in world.zones if zone.kind == "goal"]
+    """[(K,) int64 ids of the balls whose centre is inside each goal zone now], in zone order;
+    a zone that counts bodies (``count_bodies``) adds the bodies whose centre of mass is inside,
+    as ids below 0 (-1 - the body's id)."""
+    out = []
+    for zone in world.zones:
+        if zone.kind != "goal":
+            continue
+        ids = world.ids[zone.contains(world.pos)] if world.count else world.ids[:0]
+        if getattr(zone, "count_bodies", False) and len(world.bodies):
+            ids = np.concatenate((ids, -1 - world.bodies.ids[zone.contains(world.bodies.pos)]))
+        out.append(ids)
+    return out
 
 
 def goal_rules(world):

@@ -111,6 +111,8 @@ class Bodies:
         self.friction = np.zeros(0)
         self.rest_time = np.zeros(0)
         self.asleep = np.zeros(0, bool)
+        self.ids = np.zeros(0, np.int64)    # stable ids (a goal knows a body by it)
+        self._next_id = 0
         self.definitions = []
         self.frames = []          # per body: the load-time corners its local shape came from
         # Joints with a body at one end: kinds (J,), ends as (kind, index): ("body", i),
@@ -167,6 +169,8 @@ class Bodies:
             self.friction = np.append(self.friction, float(d.get("friction", material["friction"])))
             self.rest_time = np.append(self.rest_time, 0.0)
             self.asleep = np.append(self.asleep, False)
+            self.ids = np.append(self.ids, self._next_id)
+            self._next_id += 1
             self.definitions.append(dict(d))
             self.frames.append(None if d["shape"] == "box" else corners)
 
@@ -205,7 +209,8 @@ class Bodies:
         """Keep the bodies of the (B,) bool mask ``keep``; joints to the others go."""
         keep = np.asarray(keep, bool)
         for name in ("pos", "vel", "angle", "spin", "mass", "inertia", "inv_mass", "inv_inertia", "local",
-                     "normals", "count", "radius", "extent", "restitution", "friction", "rest_time", "asleep"):
+                     "normals", "count", "radius", "extent", "restitution", "friction", "rest_time", "asleep",
+                     "ids"):
             setattr(self, name, getattr(self, name)[keep])
         self.definitions = [d for d, k in zip(self.definitions, keep) if k]
         self.frames = [f for f, k in zip(self.frames, keep) if k]

@@ -32,6 +32,12 @@ class Zone:
     def from_definition(cls, z):
         """A zone from a normalised definition (``game.level``): a rect's corners ordered, a
         polygon convex and counter-clockwise, count and strength present."""
+        zone = cls._shaped(z)
+        zone.count_bodies = bool(z.get("count_bodies", False))    # a goal that counts bodies too
+        return zone
+
+    @classmethod
+    def _shaped(cls, z):
         kind, count, strength = z["kind"], z["count"], z["strength"]
         if "rect" in z:
             lo, hi = z["rect"]
@@ -179,4 +185,5 @@ def goal_progress(world):
     if not goals:
         return None
     inside = sum(int(z.contains(world.pos).sum()) for z in goals)
+    inside += sum(int(z.contains(world.bodies.pos).sum()) for z in goals if getattr(z, "count_bodies", False))
     return inside, sum(z.count for z in goals)

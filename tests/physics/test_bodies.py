@@ -398,3 +398,14 @@ def test_spawn_find_grab_swing_and_delete_a_body():
     bodies.remove(w, [k])
     assert len(w.bodies) == 0
     w.step(TICK)
+
+
+def test_a_goal_that_counts_bodies_sees_a_box_land_in_it():
+    from game.goals import goal_inside
+    level = floor_level([box(3, 2, 0.5, 0.5)], zones=[{"kind": "goal", "rect": [[2, 0], [4, 1]], "count": 1,
+                                                        "count_bodies": True},
+                                                       {"kind": "goal", "rect": [[2, 0], [4, 1]], "count": 1}])
+    w = run(level, 1.0)
+    inside = goal_inside(w)
+    assert len(inside[0]) == 1 and inside[0][0] < 0 and len(inside[1]) == 0
+    assert w.goal_progress() == (1, 2)
