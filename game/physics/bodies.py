@@ -46,41 +46,19 @@ def _rotate(v, angle):
     return np.stack((c * v[..., 0] - s * v[..., 1], s * v[..., 0] + c * v[..., 1]), axis=-1)
 
 
-def aabb_pairs(lo1, hi1, lo2, hi2, same=False):
-    """Index pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap (sort and
-    sweep along x, in windows of the widest box; boxes wider than most are tried against all),
-    sorted by (i, j). ``same``: both are one set; only i < j."""
-    n1, n2 = len(lo1), len(lo2)
-    if n1 == 0 or n2 == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    width = hi2[:, 0] - lo2[:, 0]
-    cut = max(4.0 * float(np.median(width)), 1e-9)
-    wide = width > cut
-    pi, pj = [], []
-    narrow = np.flatnonzero(~wide)
-    if len(narrow):
-        order = narrow[np.argsort(lo2[narrow, 0], kind="stable")]
-        xs = lo2[order, 0]
-        first = np.searchsorted(xs, lo1[:, 0] - cut, side="left")
-        last = np.searchsorted(xs, hi1[:, 0], side="right")
-        counts = np.maximum(last - first, 0)
-        i = np.repeat(np.arange(n1), counts)
-        starts = np.repeat(first - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
-        j = order[np.arange(len(i)) + starts]
-        pi.append(i)
-        pj.append(j)
-    broad = np.flatnonzero(wide)
-    if len(broad):
-        pi.append(np.repeat(np.arange(n1), len(broad)))
-        pj.append(np.tile(broad, n1))
-    i = np.concatenate(pi)
-    j = np.concatenate(pj)
-    keep = ((lo1[i, 0] <= hi2[j, 0]) & (lo2[j, 0] <= hi1[i, 0]) & (lo1[i, 1] <= hi2[j, 1]) & (lo2[j, 1] <= hi1[i, 1]))
-    if same:
-        keep &= i < j
-    i, j = i[keep], j[keep]
-    order = np.lexsort((j, i))
-    return i[order], j[order]
+def aabb_pairs(lo1, hi1, lo2, hi2, same=False, kern=K):
+    """Index pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap, in order
+    of i (body_kernels.box_pairs, sort and sweep; ``kern`` the execution's kernels). ``same``:
+    both are one set; only i < j."""
+    lo1, hi1 = np.ascontiguousarray(lo1, float), np.ascontiguousarray(hi1, float)
+    lo2, hi2 = np.ascontiguousarray(lo2, float), np.ascontiguousarray(hi2, float)
+    size = 4 * (len(lo1) + len(lo2)) + 16
+    while True:
+        out_i, out_j = np.empty(size, np.int64), np.empty(size, np.int64)
+        n = int(kern.box_pairs(lo1, hi1, lo2, hi2, bool(same), out_i, out_j))
+        if n >= 0:
+            return out_i[:n], out_j[:n]
+        size = -n
 
 
 class Bodies:
@@ -107,6 +85,7 @@ class Bodies:
         self.count = np.zeros(0, np.int64)
         self.radius = np.zeros(0)
         self.extent = np.zeros(0)
+        self.thickness = np.zeros(0)     # m: twice the least distance from the centre of mass to the surface
         self.restitution = np.zeros(0)
         self.friction = np.zeros(0)
         self.rest_time = np.zeros(0)
@@ -165,6 +144,7 @@ class Bodies:
             self.count = np.append(self.count, n)
             self.radius = np.append(self.radius, radius)
             self.extent = np.append(self.extent, extent)
+            self.thickness = np.append(self.thickness, _thickness(local, normals[0, :n], radius))
             self.restitution = np.append(self.restitution, float(d.get("restitution", material["restitution"])))
             self.friction = np.append(self.friction, float(d.get("friction", material["friction"])))
             self.rest_time = np.append(self.rest_time, 0.0)
@@ -209,7 +189,7 @@ class Bodies:
         """Keep the bodies of the (B,) bool mask ``keep``; joints to the others go."""
         keep = np.asarray(keep, bool)
         for name in ("pos", "vel", "angle", "spin", "mass", "inertia", "inv_mass", "inv_inertia", "local",
-                     "normals", "count", "radius", "extent", "restitution", "friction", "rest_time", "asleep",
+                     "normals", "count", "radius", "extent", "thickness", "restitution", "friction", "rest_time", "asleep",
                      "ids"):
             setattr(self, name, getattr(self, name)[keep])
         self.definitions = [d for d, k in zip(self.definitions, keep) if k]
@@ -230,18 +210,17 @@ class Bodies:
         self.joint_definitions = [d for d, k in zip(self.joint_definitions, keep) if k]
 
     def corners(self, pos=None, angle=None):
-        """(B, 12, 2) the corners in the world now (padding rows at the centre)."""
+        """(B, 12, 2) the corners in the world now (padding rows at the centre of mass)."""
         pos = self.pos if pos is None else pos
         angle = self.angle if angle is None else angle
         return pos[:, None, :] + _rotate(self.local, angle)
 
-    def boxes(self, margin=0.0):
-        """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number."""
-        c = self.corners()
-        mask = np.arange(MAX_CORNERS)[None, :] < self.count[:, None]
-        big = np.where(mask[..., None], c, np.nan)
+    def boxes(self, margin=0.0, corners=None):
+        """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number. (The
+        padding rows sit at the centre of mass, inside the shape: they never widen a box.)"""
+        c = self.corners() if corners is None else corners
         grow = (self.radius + margin)[:, None]
-        return np.nanmin(big, axis=1) - grow, np.nanmax(big, axis=1) + grow
+        return c.min(axis=1) - grow, c.max(axis=1) + grow
 
     def energy(self, gravity):
         """(kinetic, rotational, gravitational) J of the bodies."""
@@ -374,7 +353,8 @@ def wake_balls(world, dt):
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     lo, hi = bodies.boxes(speed * dt + 2 * K.SPECULATIVE)
     grow = world.radius + np.sqrt((world.vel * world.vel).sum(axis=1)) * dt
-    i, j = aabb_pairs(lo[awake], hi[awake], world.pos - grow[:, None], world.pos + grow[:, None])
+    i, j = aabb_pairs(lo[awake], hi[awake], world.pos - grow[:, None], world.pos + grow[:, None], False,
+                      _kernels(world) or K)
     near = np.unique(np.concatenate((j, _joint_balls(world, bodies))))
     if len(near):
         world.wake(near)
@@ -421,13 +401,14 @@ def substep(world, t, h, h_move):
     # 2. Pairs within the speculative margin, then their manifolds.
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     margin = speed * h + K.SPECULATIVE
-    lo, hi = bodies.boxes(margin)
-    bi, bj = aabb_pairs(lo, hi, lo, hi, same=True)
+    corners = bodies.corners()
+    lo, hi = bodies.boxes(margin, corners)
+    bi, bj = aabb_pairs(lo, hi, lo, hi, True, kern)
     either = awake[bi] | awake[bj]
     _wake(bodies, bi[either], bj[either])
     awake = ~bodies.asleep
     bi, bj = bi[either], bj[either]
-    si, sj = aabb_pairs(lo, hi, statics.lo, statics.hi)
+    si, sj = aabb_pairs(lo, hi, statics.lo, statics.hi, False, kern)
     on = awake[si]
     si, sj = si[on], sj[on]
     # Balls: those whose box meets a body's, and those the bodies' joints hold.
@@ -436,7 +417,7 @@ def substep(world, t, h, h_move):
         ball_speed = np.sqrt((world.vel * world.vel).sum(axis=1))
         grow = world.radius + ball_speed * h + K.SPECULATIVE
         blo, bhi = world.pos - grow[:, None], world.pos + grow[:, None]
-        gi, gj = aabb_pairs(lo, hi, blo, bhi)
+        gi, gj = aabb_pairs(lo, hi, blo, bhi, False, kern)
         hit = gi[ball_speed[gj] > SLEEP_SPEED]       # a moving ball wakes the body it reaches
         bodies.asleep[hit] = False
         bodies.rest_time[hit] = 0.0
@@ -457,7 +438,7 @@ def substep(world, t, h, h_move):
     sn = np.zeros((total, kk, 2))
     sc = np.zeros((total, 2), np.int64)
     sf = np.zeros((total, 3))
-    sv[:nb, :MAX_CORNERS] = bodies.corners()
+    sv[:nb, :MAX_CORNERS] = corners
     sn[:nb, :MAX_CORNERS] = _rotate(bodies.normals, bodies.angle)
     sc[:nb, 0] = bodies.count
     sc[:nb, 1] = np.arange(nb)
@@ -561,14 +542,14 @@ def _sweep(bodies, prev, statics, awake, kern):
     now = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
     move = np.sqrt(((now[:, :2] - prev[:, :2]) ** 2).sum(axis=1)) + np.abs(now[:, 2] - prev[:, 2]) * bodies.extent
     # Only a move of more than a quarter of the body's thinnest half can pass through a wall.
-    thin = np.maximum(bodies.radius, 0.25 * _thickness(bodies))
+    thin = np.maximum(bodies.radius, 0.25 * bodies.thickness)
     fast = np.flatnonzero(awake & (move > thin))
     if not len(fast) or not len(statics.c):
         return
     lo_prev, hi_prev = _boxes_at(bodies, prev, fast)
     lo_now, hi_now = _boxes_at(bodies, now, fast)
     lo, hi = np.minimum(lo_prev, lo_now), np.maximum(hi_prev, hi_now)
-    fi, sj = aabb_pairs(lo, hi, statics.lo, statics.hi)
+    fi, sj = aabb_pairs(lo, hi, statics.lo, statics.hi, False, kern)
     if not len(fi):
         return
     hit = np.ones(len(bodies))
@@ -582,22 +563,19 @@ def _sweep(bodies, prev, statics, awake, kern):
         bodies.angle[stop] = prev[stop, 2] + t * (now[stop, 2] - prev[stop, 2])
 
 
-def _thickness(bodies):
-    """(B,) m: twice the least distance from a body's centre of mass to an edge (a capsule's
-    and a ball's: twice their radius)."""
-    d = -(bodies.local * bodies.normals).sum(axis=2)     # (B, K) the centre's distance inside each edge
-    mask = np.arange(MAX_CORNERS)[None, :] < bodies.count[:, None]
-    inside = np.where(mask & (bodies.count[:, None] >= 3), -d, np.inf).min(axis=1)
-    inside = np.where(np.isfinite(inside), np.abs(inside), 0.0)
-    return 2.0 * (inside + bodies.radius)
+def _thickness(local, normals, radius):
+    """m: twice the least distance from a body's centre of mass (the origin of ``local``, its
+    corners) to an edge, plus its radius (a capsule's and a ball's: twice their radius)."""
+    if len(local) < 3:
+        return 2.0 * radius
+    inside = float((-(local * normals).sum(axis=1)).min())
+    return 2.0 * (abs(inside) + radius)
 
 
 def _boxes_at(bodies, pose, idx):
     c = pose[idx, None, :2] + _rotate(bodies.local[idx], pose[idx, 2])
-    mask = np.arange(MAX_CORNERS)[None, :] < bodies.count[idx, None]
-    big = np.where(mask[..., None], c, np.nan)
     r = bodies.radius[idx, None]
-    return np.nanmin(big, axis=1) - r, np.nanmax(big, axis=1) + r
+    return c.min(axis=1) - r, c.max(axis=1) + r
 
 
 def _wall_velocities(world, statics, used, ci, cf, static_p, first_static):

@@ -789,3 +789,67 @@ def sweep(local, counts, radii, extent, prev, now, sv, sc, sf, pair_body, pair_s
                 break
         if 0.0 <= t < hit[b]:
             hit[b] = t
+
+
+# ----------------------------------------------------------------------------- broad phase
+@jit
+def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):
+    """The pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap, written to
+    out_i, out_j in order of i (``same``: one set, i < j only). Sort and sweep along x: each i
+    looks at the boxes of set 2 that start at most the widest narrow box's width left of it;
+    boxes wider than four times the median (a long floor) are tried against every i. Returns
+    the number of pairs, or minus the number needed where out_i is too short (call again)."""
+    n1 = lo1.shape[0]
+    n2 = lo2.shape[0]
+    if n1 == 0 or n2 == 0:
+        return 0
+    width = hi2[:, 0] - lo2[:, 0]
+    cut = 4.0 * np.median(width)
+    if cut < 1e-9:
+        cut = 1e-9
+    order = np.argsort(lo2[:, 0], kind="mergesort")
+    narrow = np.empty(n2, np.int64)
+    wide = np.empty(n2, np.int64)
+    nn = 0
+    nw = 0
+    window = 0.0
+    for q in range(n2):
+        j = order[q]
+        if width[j] > cut:
+            wide[nw] = j
+            nw += 1
+        else:
+            narrow[nn] = j
+            nn += 1
+            if width[j] > window:
+                window = width[j]
+    xs = np.empty(nn)
+    for q in range(nn):
+        xs[q] = lo2[narrow[q], 0]
+    count = 0
+    capacity = out_i.shape[0]
+    for i in range(n1):
+        start = np.searchsorted(xs, lo1[i, 0] - window)
+        q = start
+        while q < nn and xs[q] <= hi1[i, 0]:
+            j = narrow[q]
+            q += 1
+            if same and j <= i:
+                continue
+            if lo1[i, 0] <= hi2[j, 0] and lo1[i, 1] <= hi2[j, 1] and lo2[j, 1] <= hi1[i, 1]:
+                if count < capacity:
+                    out_i[count] = i
+                    out_j[count] = j
+                count += 1
+        for w in range(nw):
+            j = wide[w]
+            if same and j <= i:
+                continue
+            if lo1[i, 0] <= hi2[j, 0] and lo2[j, 0] <= hi1[i, 0] and lo1[i, 1] <= hi2[j, 1] and lo2[j, 1] <= hi1[i, 1]:
+                if count < capacity:
+                    out_i[count] = i
+                    out_j[count] = j
+                count += 1
+    if count > capacity:
+        return -count
+    return count

@@ -24,6 +24,7 @@ kernels = _compile_all()
 collide = kernels.collide
 solve = kernels.solve
 relax = kernels.relax
+box_pairs = kernels.box_pairs
 sweep = kernels.sweep
 
 
@@ -56,5 +57,7 @@ def warm_up():
     k.solve(st, st0, inv, ci, cf, m, ji, jf, 1, params, np.zeros((2, 2)), 1)
     k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
     local = sv[:1] - np.array([0.0, 0.5])
+    k.box_pairs(np.zeros((1, 2)), np.ones((1, 2)), np.zeros((2, 2)), np.ones((2, 2)), True, np.zeros(8, np.int64),
+                np.zeros(8, np.int64))
     k.sweep(local, np.array([4], np.int64), np.zeros(1), np.ones(1), np.zeros((1, 3)), np.ones((1, 3)), sv[1:],
             sc[1:], sf[1:], np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
