@@ -97,6 +97,39 @@ def wall(motion):
     return {"segments": FLOOR + [{"a": [2, 3], "b": [5, 3], "motion": motion}], "balls": [{"pos": [3, 4]}]}
 
 
+@pytest.mark.parametrize("period", [5e-324, 1e-300, 0.05, 0.09999])
+def test_a_slide_period_the_tick_cannot_follow_is_refused(period):
+    """5e-324 made the wall NaN (balls fell through); 1e-300 made it jump at random (17 J ->
+    1,934 J)."""
+    assert refused(wall({"kind": "slide", "to": [0, 2], "period": period})) == (
+        f"segments[1].motion.period: expected a number from 0.1 to 1000000 (at least 6 ticks of 1/60 s: the tick "
+        f"cannot follow a faster slide), got {json.dumps(period)}")
+
+
+@pytest.mark.parametrize("kind, speed, expected", [
+    ("rotate", 1000, "a number from -60 to 60"), ("rotate", -60.5, "a number from -60 to 60"),
+    ("flipper", 1000, "a number above 0 and at most 60"), ("flipper", 61, "a number above 0 and at most 60")])
+def test_a_turn_the_tick_cannot_follow_is_refused(kind, speed, expected):
+    motion = dict(FLIPPER, speed=speed) if kind == "flipper" else {"kind": "rotate", "pivot": [3, 3], "speed": speed}
+    assert refused(wall(motion)) == (f"segments[1].motion.speed: expected {expected} (at most 1 rad a tick of "
+                                     f"1/60 s: the tick cannot follow a faster turn), got {json.dumps(speed)}")
+
+
+def test_the_bounds_are_what_the_tick_follows():
+    assert 0.1 >= 6 * TICK - 1e-12 and 60 * TICK == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("motion", [{"kind": "slide", "to": [0, 2], "period": 0.1},
+                                    {"kind": "rotate", "pivot": [3, 3], "speed": -60},
+                                    dict(FLIPPER, speed=60)])
+def test_the_fastest_walls_allowed_stay_finite(motion):
+    w = World.from_level(loads(json.dumps(wall(motion))), execution="numpy")
+    w.press_flipper("left", True)
+    for _ in range(30):
+        w.step(TICK)
+    assert np.isfinite(w.statics.a).all() and np.isfinite(w.pos).all() and w.pos[0, 1] > 0
+
+
 @pytest.mark.parametrize("motion, message", [
     ({"kind": "rotate", "pivot": [3, 3], "spede": 1},
      'segments[1].motion.spede: expected one of the keys kind, pivot, speed or a comment key starting with "_", '
@@ -120,3 +153,6 @@ def test_a_motion_on_a_polyline_and_a_polygon_is_named_too():
     doc = {"segments": FLOOR, "polylines": [{"points": [[1, 1], [2, 2]], "motion": {"kind": "rotate", "pivot": [1, 1],
                                                                                       "sped": 2}}]}
     assert refused(doc).startswith("polylines[0].motion.sped: expected one of the keys kind, pivot, speed")
+    doc = {"segments": FLOOR, "polygons": [{"points": [[1, 1], [2, 1], [2, 2]],
+                                            "motion": {"kind": "slide", "to": [0, 1], "period": math.ulp(0)}}]}
+    assert refused(doc).startswith("polygons[0].motion.period: expected a number from 0.1 to 1000000")
