@@ -191,3 +191,32 @@ def test_edit_on_a_new_file_prints_nothing_on_stdout(tmp_path):
                             env=ENV)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "" and new.exists()
+
+
+# ---- issue 37: snapshot keys and moving walls the tick cannot follow -------------------------
+
+FLOOR37 = [{"a": [0, 0], "b": [10, 0]}]
+SLIDE37 = {"a": [2, 3], "b": [5, 3], "motion": {"kind": "slide", "to": [0, 2], "period": 5e-324}}
+
+
+@pytest.mark.parametrize("doc, tail", [
+    ({"segments": FLOOR37, "_time": "set by hand"}, '_time: expected a number from 0 to 1000000000, got "set by hand"'),
+    ({"segments": FLOOR37, "_time": [1, 2]}, "_time: expected a number from 0 to 1000000000, got [1, 2]"),
+    ({"segments": FLOOR37, "_time": "nan"}, '_time: expected a number from 0 to 1000000000, got "nan"'),
+    ({"segments": FLOOR37, "_flippers": {"left": 1}}, '_flippers: expected a list, got {"left": 1}'),
+    ({"segments": FLOOR37 + [SLIDE37]},
+     "segments[1].motion.period: expected a number from 0.1 to 1000000 (at least 6 ticks of 1/60 s: the tick cannot "
+     "follow a faster slide), got 5e-324"),
+    ({"segments": FLOOR37 + [{"a": [2, 3], "b": [5, 3], "motion": {"kind": "rotate", "pivot": [3, 3], "spede": 2}}]},
+     'segments[1].motion.spede: expected one of the keys kind, pivot, speed or a comment key starting with "_", '
+     'got the unknown key "spede" (did you mean "speed"?)')],
+    ids=["time words", "time list", "time nan", "flippers object", "period 5e-324", "spede"])
+def test_check_and_headless_refuse_a_bad_snapshot_key_or_wall_in_one_line(tmp_path, doc, tail):
+    """Were "internal error: ValueError" / TypeError, exit 1 (the words, the list), a NaN
+    clock printed as NaN by --json, or a NaN wall (5e-324), exit 0."""
+    path = write(tmp_path, "bad.json", dict(doc, balls=[{"pos": [3, 5]}]))
+    check = run("--check", str(path))
+    assert check.returncode == 2 and "Traceback" not in check.stderr
+    assert check.stderr.splitlines() == [f"{path}:1:{check.stderr.split(':')[2]}: {tail}"]
+    line = one_line(run("--headless", "--level", str(path), "--steps", "5", "--json"), 2)
+    assert line.startswith(f"main.py: {path}:1:") and line.endswith(f": {tail}")

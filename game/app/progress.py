@@ -6,17 +6,36 @@ The folder is the platform's (platformdirs: ~/.local/share/Ballpit on Linux, %LO
 on Windows, ~/Library/Application Support on macOS); ``BALLPIT_DATA_DIR`` in the environment
 puts it elsewhere (the tests use a temporary folder). A file that cannot be read or written
 costs one line (``Progress.error``) and the game goes on without it.
+
+The file is read as levels are (game.level.read): a regular file only (a named pipe, a
+device such as /dev/zero, a folder are refused before a byte is read, and the open cannot
+block), at most MAX_PROGRESS_BYTES, JSON nested no deeper than the format's few levels and
+with every number a finite float. A file refused for any of these is kept aside (renamed
+``progress.json.unread``, ``.unread-2``..., never deleted) and the game starts with no
+progress, saying so in one line.
 """
 import json
 import math
 import os
+import re
+import stat
 import tempfile
+
+from game.level.errors import size_text
+from game.level.read import file_kind
 
 ENV = "BALLPIT_DATA_DIR"
 APP_NAME = "Ballpit"
 PROGRESS_FILE = "progress.json"
 MY_LEVELS = "my levels"
 FORMAT = 1
+# A record takes about 140 bytes as written (indent 1): 1 MiB holds some 7,000 levels' records;
+# the parse of 1 MiB costs about 10 ms and 20 MB (a 145 MB file took 8.7 s and 740 MB).
+MAX_PROGRESS_BYTES = 1024 * 1024
+MAX_DEPTH = 8                 # nesting of [ and {: the format needs 3
+MAX_DIGITS = 20               # digits of an integer: a count or a time has far fewer
+SET_ASIDE = ".unread"         # the suffix a refused file is renamed with
+MAX_SET_ASIDE = 100           # files already set aside: beyond, the file is left where it is
 
 
 def data_dir():
@@ -71,21 +90,41 @@ class Progress:
         self.load()
 
     def load(self):
-        """Read the file; a missing one is no progress yet, a broken one says so (and is kept
-        until a completion overwrites it)."""
+        """Read the file; a missing one is no progress yet. One that cannot be read as progress
+        is set aside (renamed, see the module docstring), and ``error`` says so in one line;
+        if it cannot even be renamed, nothing will be saved over it (``save`` says why)."""
+        self.kept_aside = None              # where a refused file went
+        self._blocked = ""                  # why save() must not replace the file
         try:
-            with open(self.path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = _read_bounded(self.path)
         except FileNotFoundError:
             return
-        except (OSError, ValueError, UnicodeDecodeError) as e:
+        except _Refused as e:
+            self._refuse(str(e))
+            return
+        except OSError as e:
             self.error = f"progress not read from {self.path}: {_reason(e)}"
+            if os.path.lexists(self.path):   # there but unreadable now (permissions): keep it as it is
+                self._blocked = self.error
             return
         levels = data.get("levels") if isinstance(data, dict) else None
         if not isinstance(levels, dict):
-            self.error = f"progress not read from {self.path}: expected an object with \"levels\""
+            self._refuse("expected an object with \"levels\"")
             return
         self.levels = {k: _clean(v) for k, v in levels.items() if isinstance(k, str) and isinstance(v, dict)}
+
+    def _refuse(self, reason):
+        """Set the file aside and start with no progress; one line in ``error``."""
+        self.levels = {}
+        try:
+            self.kept_aside = _set_aside(self.path)
+        except OSError as e:
+            self.error = (f"progress not read from {self.path}: {reason}; it could not be set aside "
+                          f"({_reason(e)}), so progress will not be saved over it")
+            self._blocked = self.error
+            return
+        self.error = (f"progress not read from {self.path}: {reason}; kept as "
+                      f"{os.path.basename(self.kept_aside)}, starting with no progress")
 
     def get(self, path):
         return self.levels.get(level_key(path))
@@ -105,7 +144,11 @@ class Progress:
         return self.save()
 
     def save(self):
-        """Write the file atomically; False (and ``error`` set) when it cannot be written."""
+        """Write the file atomically; False (and ``error`` set) when it cannot be written, or
+        when it holds progress that could not be read nor set aside (never overwritten)."""
+        if getattr(self, "_blocked", ""):
+            self.error = f"progress not saved to {self.path}: the file there could not be read or set aside"
+            return False
         text = json.dumps({"format": FORMAT, "levels": self.levels}, indent=1, sort_keys=True) + "\n"
         folder = os.path.dirname(self.path) or "."
         try:
@@ -126,6 +169,105 @@ class Progress:
             return False
         self.error = ""
         return True
+
+
+class _Refused(ValueError):
+    """A progress file that is not one: its reason in words."""
+
+
+def _read_bounded(path):
+    """The parsed progress file at ``path``: a regular file of at most MAX_PROGRESS_BYTES,
+    opened without blocking (as game.level.read reads levels), JSON within MAX_DEPTH and with
+    finite numbers. FileNotFoundError where there is none; _Refused, OSError otherwise."""
+    st = os.stat(path)
+    _check_regular(st)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_BINARY", 0))
+    try:
+        _check_regular(os.fstat(fd))            # the file opened: it may have been swapped
+        chunks, size = [], 0
+        while size <= MAX_PROGRESS_BYTES:       # it may have grown since the stat
+            chunk = os.read(fd, MAX_PROGRESS_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > MAX_PROGRESS_BYTES:
+        raise _Refused(f"expected at most {size_text(MAX_PROGRESS_BYTES)}, got more (it grew while it was read)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise _Refused(f"expected UTF-8 text, got the byte 0x{data[e.start]:02x}") from None
+    if _depth(text) > MAX_DEPTH:
+        raise _Refused(f"expected JSON nested at most {MAX_DEPTH} deep, got deeper")
+    try:
+        return json.loads(text, parse_int=_integer, parse_float=_finite, parse_constant=_constant)
+    except _Refused:
+        raise
+    except (ValueError, RecursionError) as e:
+        raise _Refused(_reason(e)) from None
+
+
+def _check_regular(st):
+    if not stat.S_ISREG(st.st_mode):
+        raise _Refused(f"expected a regular file, got {file_kind(st.st_mode)}")
+    if st.st_size > MAX_PROGRESS_BYTES:
+        raise _Refused(f"expected at most {size_text(MAX_PROGRESS_BYTES)}, "
+                       f"got {size_text(st.st_size, MAX_PROGRESS_BYTES)}")
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text):
+    """The deepest nesting of [ and { outside strings, counted up to MAX_DEPTH + 1 (of
+    well-formed JSON; for a broken text a bound, and the parse then refuses it anyway)."""
+    brackets = _BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def _integer(text):
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _Refused(f"expected a number of at most {MAX_DIGITS} digits, got one of {digits}")
+    return int(text)
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"expected a finite number, got {text[:20]}{'...' if len(text) > 20 else ''}")
+    return value
+
+
+def _constant(text):
+    raise _Refused(f"expected a finite number, got {text}")
+
+
+def _set_aside(path):
+    """Rename the file at ``path`` (a link is renamed, not what it points to) to the first free
+    name of ``path`` + SET_ASIDE (-2, -3...); the new path. OSError where it cannot be."""
+    for k in range(1, MAX_SET_ASIDE + 1):
+        target = path + SET_ASIDE + ("" if k == 1 else f"-{k}")
+        if os.path.lexists(target):
+            continue
+        os.rename(path, target)
+        return target
+    raise OSError(0, f"{MAX_SET_ASIDE} files are already set aside beside it")
 
 
 def _least(old, new):

@@ -72,7 +72,9 @@ def resolve(root, ref):
 
 # ============================================================================ the fast check
 
-_ANNOTATIONS = {"title", "description", "default", "$schema", "$comment", "examples", "$defs"}
+# "x-why": why a bound is where it is, said after what was expected ("expected a number
+# from 0.1 to 1000000 (the tick cannot follow...)").
+_ANNOTATIONS = {"title", "description", "default", "$schema", "$comment", "examples", "$defs", "x-why"}
 
 
 def compile_schema(schema):
@@ -412,9 +414,17 @@ def schema_problem(error, schema, doc):
 
     Subschemas with a ``title`` (such as "[x, y]") name what a whole value should be: an
     error anywhere inside one is reported at that value, with the title as what was expected.
+    A ``oneOf`` of objects told apart by their "kind" (a motion) is the exception: an object
+    whose kind picks one of them is reported as that one refuses it (an unknown key named
+    with "did you mean", a number out of its range), below the title.
     """
+    within = 0                  # titles at this depth or above do not count (a kind's branch)
+    branch = _kind_branch_error(error)
+    if branch is not None:
+        within = len(error.absolute_path)
+        error = branch
     instance_path = tuple(error.absolute_path)
-    titled = _innermost_title(schema, list(error.absolute_schema_path))
+    titled = _innermost_title(schema, list(error.absolute_schema_path), within)
     keyword = error.validator
     if titled is not None:
         depth, title, leaf_through_items = titled
@@ -427,9 +437,10 @@ def schema_problem(error, schema, doc):
         missing = next(k for k in error.validator_value if k not in error.instance)
         return Problem(instance_path, f"expected a key {json.dumps(missing)}, got {render(error.instance)}")
     if keyword == "additionalProperties":
-        known = list(error.schema.get("properties", {}))
         patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
-        extra = next(k for k in error.instance if k not in known and not any(p.search(k) for p in patterns))
+        known = [k for k in error.schema.get("properties", {}) if not any(p.search(k) for p in patterns)]
+        extra = next(k for k in error.instance if k not in error.schema.get("properties", {})
+                     and not any(p.search(k) for p in patterns))
         close = difflib.get_close_matches(extra, known, n=1) if len(extra) <= _CLOSE_MAX else []
         hint = f" (did you mean {json.dumps(close[0])}?)" if close else ""
         return Problem(instance_path + (extra,),
@@ -437,6 +448,8 @@ def schema_problem(error, schema, doc):
                        f"got the unknown key {quote(extra)}{hint}", at_key=True)
     if keyword in ("type", "enum") + _RANGE_KEYWORDS:
         expected = describe(error.schema)
+        if keyword in _RANGE_KEYWORDS and "x-why" in error.schema:
+            expected += f" ({error.schema['x-why']})"
     elif keyword in ("minItems", "maxItems"):
         expected = (f"a list of at least {error.validator_value} items" if keyword == "minItems"
                     else f"a list of at most {error.validator_value} items")
@@ -449,22 +462,42 @@ def schema_problem(error, schema, doc):
     return Problem(instance_path, f"expected {expected}, got {render(error.instance)}")
 
 
+def _kind_branch_error(error):
+    """For a ``oneOf`` error on an object whose "kind" names exactly one branch (by that
+    branch's "kind" enum): the error of that branch to report (an unknown key first: it
+    is why a required one seems missing); None otherwise."""
+    if error.validator != "oneOf" or not isinstance(error.instance, dict):
+        return None
+    kind = error.instance.get("kind")
+    picked = [i for i, sub in enumerate(error.validator_value) if isinstance(sub, dict)
+              and any(kind == v for v in sub.get("properties", {}).get("kind", {}).get("enum", ()))
+              and type(kind) is str]
+    if len(picked) != 1:
+        return None
+    errors = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == picked[0]]
+    if not errors:
+        return None
+    return min(errors, key=lambda e: (e.validator != "additionalProperties", len(e.absolute_path)))
+
+
 def _at(doc, path):
     for step in path:
         doc = doc[step]
     return doc
 
 
-def _innermost_title(schema, schema_path):
+def _innermost_title(schema, schema_path, within=0):
     """Follow an error's schema path; return (instance depth, title, reached the leaf through
-    'items') for the deepest titled subschema on it (the outermost one at that depth)."""
+    'items') for the deepest titled subschema on it (the outermost one at that depth), of
+    those deeper than ``within``."""
     root, node, depth = schema, schema, 0
     best = None
     through_items = False
 
     def note(n):
         nonlocal best, through_items
-        if isinstance(n, dict) and "title" in n and n is not root and (best is None or depth > best[0]):
+        if isinstance(n, dict) and "title" in n and n is not root and depth > within and \
+                (best is None or depth > best[0]):
             best = [depth, n["title"]]
             through_items = False
 

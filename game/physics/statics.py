@@ -78,14 +78,21 @@ def build_statics(world, level):
 def resume(world, level):
     """Build the world's statics from ``level``, resuming a snapshot of moving walls
     (readings.to_level writes the level's time as ``_time`` and the flippers' angles as
-    ``_flippers``, comment keys the format keeps): the world's clock and the walls' poses go
-    on from there."""
+    ``_flippers``, keys the format reads back; the loader has checked they are numbers):
+    the world's clock and the walls' poses go on from there. Each flipper's angle is clamped
+    to its own range (0 to its ``angle``: a hand-edited 1e300, or a snapshot whose flipper
+    was edited since, is never past its stop); the others' entries are ignored, and a list
+    of another length than the moving shapes (walls added or removed since) is ignored."""
     world.time = float(level.pop("_time", 0.0))
     flippers = level.pop("_flippers", None)
     build_statics(world, level)
-    if flippers is not None and len(flippers) == len(world.motions.phi):
-        world.motions.phi[:] = flippers
-        world.motions.place(world, world.time)
+    motions = world.motions
+    if flippers is not None and len(flippers) == len(motions.phi):
+        for k, m in enumerate(motions.motions):
+            if m["kind"] == "flipper":
+                lo, hi = min(0.0, float(m["angle"])), max(0.0, float(m["angle"]))
+                motions.phi[k] = min(max(float(flippers[k]), lo), hi)
+        motions.place(world, world.time)
 
 
 def rebuild_grid(world):
