@@ -409,3 +409,59 @@ def test_a_goal_that_counts_bodies_sees_a_box_land_in_it():
     inside = goal_inside(w)
     assert len(inside[0]) == 1 and inside[0][0] < 0 and len(inside[1]) == 0
     assert w.goal_progress() == (1, 2)
+
+
+# ------------------------------------------------------------------ a second engine
+def pymunk_incline(theta, mu, seconds):
+    """pymunk: the same 1 x 0.5 box on the same incline (friction mu on each shape: pymunk
+    multiplies them, so sqrt(mu) each); its distance along the slope after ``seconds``."""
+    space = pymunk.Space()
+    space.gravity = (0, -G)
+    space.iterations = 30
+    c, s = math.cos(theta), math.sin(theta)
+    ground = pymunk.Segment(space.static_body, (-30 * c, -30 * s), (30 * c, 30 * s), 0)
+    ground.friction = math.sqrt(mu)
+    body = pymunk.Body(0.5, pymunk.moment_for_box(0.5, (1.0, 0.5)))
+    body.position = (-s * 0.25, c * 0.25)
+    body.angle = theta
+    shape = pymunk.Poly.create_box(body, (1.0, 0.5))
+    shape.friction = math.sqrt(mu)
+    space.add(ground, body, shape)
+    for _ in range(round(seconds * 240)):
+        space.step(1 / 240)
+    return body.position.x * c + body.position.y * s
+
+
+@pytest.mark.parametrize("theta,mu", [(0.5, 0.2), (0.6, 0.4)])
+def test_the_slide_down_an_incline_agrees_with_pymunk(theta, mu):
+    w = run(incline_level(theta, mu, [box_on_incline(theta, 0.0, 1.0, 0.5, mu)]), 2.0)
+    ours = float(w.bodies.pos[0] @ np.array([math.cos(theta), math.sin(theta)]))
+    theirs = pymunk_incline(theta, mu, 2.0)
+    exact = -0.5 * G * (math.sin(theta) - mu * math.cos(theta)) * 4.0
+    assert ours == pytest.approx(theirs, rel=0.02)          # within 2 % of pymunk's
+    assert ours == pytest.approx(exact, rel=0.01)           # and within 1 % of the closed form
+
+
+def test_a_small_stack_comes_to_rest_where_pymunk_puts_it():
+    """Three boxes dropped 5 cm apart, each offset 0.2 m: both engines stack them where they
+    fall (centres within 1 cm of each other's)."""
+    xs = [0.0, 0.2, 0.4]
+    w = run(floor_level([box(x, 0.55 + 1.05 * k, 1.0, 1.0) for k, x in enumerate(xs)]), 3.0)
+    space = pymunk.Space()
+    space.gravity = (0, -G)
+    space.iterations = 30
+    ground = pymunk.Segment(space.static_body, (-20, 0), (20, 0), 0)
+    ground.friction = math.sqrt(0.6)
+    space.add(ground)
+    bodies = []
+    for k, x in enumerate(xs):
+        body = pymunk.Body(1.0, pymunk.moment_for_box(1.0, (1, 1)))
+        body.position = (x, 0.55 + 1.05 * k)
+        shape = pymunk.Poly.create_box(body, (1, 1))
+        shape.friction = math.sqrt(0.6)
+        space.add(body, shape)
+        bodies.append(body)
+    for _ in range(3 * 240):
+        space.step(1 / 240)
+    theirs = np.array([tuple(b.position) for b in bodies])
+    assert np.abs(w.bodies.pos - theirs).max() < 0.01, (w.bodies.pos, theirs)
