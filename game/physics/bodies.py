@@ -105,6 +105,7 @@ class Bodies:
         self.joint_breaks = np.zeros((0, 2))
         self._warm_keys, self._warm_pn, self._warm_pt = _NO_KEYS, np.zeros(0), np.zeros(0)
         self._statics_cache = None
+        self._tick = None         # the tick's contacts between its sub-steps (substep, _Tick)
         self.manifold_points = np.zeros((0, 2))    # the last sub-step's contact points and normals (debug)
         self.manifold_normals = np.zeros((0, 2))
         self.manifold_depths = np.zeros(0)
@@ -387,20 +388,95 @@ def integrate(world, bodies, t, h, awake):
     return shift
 
 
-def substep(world, t, h, h_move):
-    """One sub-step of the bodies (the module docstring's five parts)."""
+class _Tick:
+    """What a tick's first sub-step found for all its sub-steps (Box2D v3's step shape): the
+    contact rows (ci, cf), their keys, the balls that take part (``gathered``, indices now),
+    the participants at the prepare (``st0``), the statics used, the body pairs."""
+
+    def __init__(self, **parts):
+        self.__dict__.update(parts)
+
+
+def substep(world, t, h, h_move, first=True, last=True, k=0):
+    """Sub-step ``k`` of a tick of the bodies (the module docstring's parts): the pairs and
+    their manifolds at the tick's ``first`` sub-step, kept through its sub-steps with their
+    separations following the bodies (Box2D v3's step shape); restitution at its ``last``."""
     bodies = world.bodies
     nb = len(bodies)
     if nb == 0:
         return
     kern = _kernels(world) or K
+    if first or bodies._tick is None or bodies._tick.nb != nb or bodies._tick.count != world.count:
+        bodies._tick = _collide(world, bodies, h * world.substeps, kern)
+        k = 0
+    tick = bodies._tick
     awake = ~bodies.asleep
     prev = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
     shift = integrate(world, bodies, t, h, awake)
+    gathered, ng, m, ci, cf = tick.gathered, tick.ng, tick.m, tick.ci, tick.cf
+    p = nb + ng + 1
+    st = np.zeros((p, 6))
+    inv = np.zeros((p, 2))
+    st[:nb, 0:2], st[:nb, 2:4], st[:nb, 4], st[:nb, 5] = bodies.pos, bodies.vel, bodies.angle, bodies.spin
+    inv[:nb, 0] = np.where(awake, bodies.inv_mass, 0.0)
+    inv[:nb, 1] = np.where(awake, bodies.inv_inertia, 0.0)
+    if ng:
+        st[nb:nb + ng, 0:2] = world.pos[gathered]
+        st[nb:nb + ng, 2:4] = world.vel[gathered]
+        st[nb:nb + ng, 4] = world.angle[gathered]
+        st[nb:nb + ng, 5] = world.spin[gathered]
+        inv[nb:nb + ng, 0] = world.inv_mass[gathered]
+        inv[nb:nb + ng, 1] = world.inv_inertia[gathered]
+    if first:
+        tick.st0 = st.copy()
+        kern.prepare(st, inv, ci, cf, m)
+    ji, keep = _joint_rows(world, bodies, gathered, nb, p - 1)
+    jf = np.ascontiguousarray(bodies.joint_rows[keep])
+    params = solve_params(world.solver.options, h, h_move, k * h)
+    moves = np.zeros((p, 2))
+    moves[:nb] = shift
+    kern.solve(st, np.empty_like(st), tick.st0, inv, ci, cf, m, ji, jf, len(ji), params, moves, nb)
+    # The swept test against the statics, from the start to where the solve left each body.
+    bodies.pos, bodies.angle = st[:nb, 0:2].copy(), st[:nb, 4].copy()
+    _sweep(bodies, prev, tick.statics, awake, kern)
+    st[:nb, 0:2], st[:nb, 4] = bodies.pos, bodies.angle
+    kern.relax(st, tick.st0, inv, ci, cf, m, ji, jf, len(ji), params)
+    if last:
+        kern.restitution(st, tick.st0, inv, ci, cf, m, params)
+    bodies.joint_rows[keep] = jf
+    # Back to the world.
+    bodies.pos = np.ascontiguousarray(st[:nb, 0:2])
+    bodies.vel = np.ascontiguousarray(st[:nb, 2:4])
+    bodies.angle = st[:nb, 4].copy()
+    bodies.spin = st[:nb, 5].copy()
+    if ng:
+        world.pos[gathered] = st[nb:nb + ng, 0:2]
+        world.vel[gathered] = st[nb:nb + ng, 2:4]
+        world.angle[gathered] = st[nb:nb + ng, 4]
+        world.spin[gathered] = st[nb:nb + ng, 5]
+    if last:
+        order = np.argsort(tick.keys, kind="stable")
+        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt = tick.keys[order], cf[order, K.PN], cf[order, K.PT]
+        points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + tick.st0[ci[:, 0], 0:2] if m else np.zeros((0, 2))
+        bodies.manifold_points = points
+        bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
+        bodies.manifold_depths = np.maximum(-cf[:, K.SEP], 0.0)
+        hard = cf[:, K.RELVN] < -1.0
+        bodies.impact_points = points[hard]
+        bodies.impact_speeds = -cf[hard, K.RELVN]
+        bodies._tick = None
+        if world.solver.options.sleeping:
+            _settle(bodies, h * world.substeps, tick.bi, tick.bj)
+
+
+def _collide(world, bodies, dt, kern):
+    """The tick's pairs within a speculative margin (the way each closes in the tick, plus
+    SPECULATIVE) and their manifolds, the warm start found again by key: a _Tick."""
+    nb = len(bodies)
     statics = statics_for_bodies(world)
-    # 2. Pairs within the speculative margin, then their manifolds.
+    awake = ~bodies.asleep
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
-    margin = speed * h + K.SPECULATIVE
+    margin = speed * dt + K.SPECULATIVE
     corners = bodies.corners()
     lo, hi = bodies.boxes(margin, corners)
     bi, bj = aabb_pairs(lo, hi, lo, hi, True, kern)
@@ -415,7 +491,7 @@ def substep(world, t, h, h_move):
     nballs = world.count
     if nballs:
         ball_speed = np.sqrt((world.vel * world.vel).sum(axis=1))
-        grow = world.radius + ball_speed * h + K.SPECULATIVE
+        grow = world.radius + ball_speed * dt + K.SPECULATIVE
         blo, bhi = world.pos - grow[:, None], world.pos + grow[:, None]
         gi, gj = aabb_pairs(lo, hi, blo, bhi, False, kern)
         hit = gi[ball_speed[gj] > SLEEP_SPEED]       # a moving ball wakes the body it reaches
@@ -423,7 +499,6 @@ def substep(world, t, h, h_move):
         bodies.rest_time[hit] = 0.0
     else:
         gi = gj = np.zeros(0, np.int64)
-    awake = ~bodies.asleep
     if len(bodies.joint_kind):          # joined bodies and balls do not collide (as jointed balls do not)
         bi, bj, gi, gj = _unjoined(world, bodies, bi, bj, gi, gj)
     joint_balls = _joint_balls(world, bodies)
@@ -431,9 +506,8 @@ def substep(world, t, h, h_move):
     ng = len(gathered)
     # Shapes: bodies 0..nb-1, gathered balls nb.., the statics the pairs name after them.
     used = np.unique(sj)
-    ns = len(used)
     kk = statics.v.shape[1]
-    total = nb + ng + ns
+    total = nb + ng + len(used)
     sv = np.zeros((total, kk, 2))
     sn = np.zeros((total, kk, 2))
     sc = np.zeros((total, 2), np.int64)
@@ -476,65 +550,20 @@ def substep(world, t, h, h_move):
         cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
     if world.statics.walls and m:
         _wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
-    # 3-5. The solve: bodies, gathered balls, the static stand-in.
-    p = nb + ng + 1
-    st = np.zeros((p, 6))
-    inv = np.zeros((p, 2))
-    st[:nb, 0:2], st[:nb, 2:4], st[:nb, 4], st[:nb, 5] = bodies.pos, bodies.vel, bodies.angle, bodies.spin
-    inv[:nb, 0] = np.where(awake, bodies.inv_mass, 0.0)
-    inv[:nb, 1] = np.where(awake, bodies.inv_inertia, 0.0)
-    if ng:
-        st[nb:nb + ng, 0:2] = world.pos[gathered]
-        st[nb:nb + ng, 2:4] = world.vel[gathered]
-        st[nb:nb + ng, 4] = world.angle[gathered]
-        st[nb:nb + ng, 5] = world.spin[gathered]
-        inv[nb:nb + ng, 0] = world.inv_mass[gathered]
-        inv[nb:nb + ng, 1] = world.inv_inertia[gathered]
-    ji, keep = _joint_rows(world, bodies, gathered, nb, p - 1)
-    jf = np.ascontiguousarray(bodies.joint_rows[keep])
-    params = solve_params(world.solver.options, h, h_move)
-    st0 = np.empty_like(st)
-    moves = np.zeros((p, 2))
-    moves[:nb] = shift
-    kern.solve(st, st0, inv, ci, cf, m, ji, jf, len(ji), params, moves, nb)
-    # The swept test against the statics, from the start to where the solve left each body.
-    bodies.pos, bodies.angle = st[:nb, 0:2].copy(), st[:nb, 4].copy()
-    _sweep(bodies, prev, statics, awake, kern)
-    st[:nb, 0:2], st[:nb, 4] = bodies.pos, bodies.angle
-    kern.relax(st, st0, inv, ci, cf, m, ji, jf, len(ji), params)
-    bodies.joint_rows[keep] = jf
-    # Back to the world.
-    bodies.pos = np.ascontiguousarray(st[:nb, 0:2])
-    bodies.vel = np.ascontiguousarray(st[:nb, 2:4])
-    bodies.angle = st[:nb, 4].copy()
-    bodies.spin = st[:nb, 5].copy()
-    if ng:
-        world.pos[gathered] = st[nb:nb + ng, 0:2]
-        world.vel[gathered] = st[nb:nb + ng, 2:4]
-        world.angle[gathered] = st[nb:nb + ng, 4]
-        world.spin[gathered] = st[nb:nb + ng, 5]
-    order = np.argsort(keys, kind="stable")
-    bodies._warm_keys, bodies._warm_pn, bodies._warm_pt = keys[order], cf[order, K.PN], cf[order, K.PT]
-    points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + st[ci[:, 0], 0:2] if m else np.zeros((0, 2))
-    bodies.manifold_points = points
-    bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
-    bodies.manifold_depths = np.maximum(-cf[:, K.SEP], 0.0)
-    hard = cf[:, K.RELVN] < -1.0
-    bodies.impact_points = points[hard]
-    bodies.impact_speeds = -cf[hard, K.RELVN]
-    if world.solver.options.sleeping:
-        _settle(bodies, h, bi, bj)
+    return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
+                 bi=bi, bj=bj, st0=None)
 
 
-def solve_params(options, h, h_move):
-    """The solve's parameters (body_kernels.solve): Box2D v3's softness for the sub-step."""
+def solve_params(options, h, h_move, tau=0.0):
+    """The solve's parameters (body_kernels.solve): Box2D v3's softness for the sub-step;
+    ``tau``: s since the tick's contacts were prepared, at this sub-step's start."""
     from game.physics.solver import soft
     hertz = min(30.0, 0.25 / h)
     contact = soft(hertz, options.damping_ratio, h)
     static = soft(2.0 * hertz, options.damping_ratio, h)
     joint = soft(2.0 * hertz, 2.0, h)
     return np.array([h, h_move, options.iterations, options.relax_iterations, *contact, *static, *joint,
-                     options.max_push_speed, options.restitution_threshold, 1.0 if options.warm_start else 0.0])
+                     options.max_push_speed, options.restitution_threshold, 1.0 if options.warm_start else 0.0, tau])
 
 
 def _sweep(bodies, prev, statics, awake, kern):

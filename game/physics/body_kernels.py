@@ -404,7 +404,7 @@ def prepare(st, inv, ci, cf, m):
 
 
 @jit
-def _warm(st, inv, ci, cf, m, ji, jf, nj, h_move):
+def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
@@ -412,7 +412,8 @@ def _warm(st, inv, ci, cf, m, ji, jf, nj, h_move):
         px = cf[k, PN] * nx + cf[k, PT] * ny
         py = cf[k, PN] * ny - cf[k, PT] * nx
         if px != 0.0 or py != 0.0:
-            _apply(st, inv, a, b, px, py, cf[k, RAX], cf[k, RAY], cf[k, RBX], cf[k, RBY], False, h_move)
+            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
+            _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, False, h_move)
     for k in range(nj):
         a = ji[k, 1]
         b = ji[k, 2]
@@ -424,28 +425,29 @@ def _warm(st, inv, ci, cf, m, ji, jf, nj, h_move):
 
 
 @jit
-def _contact_arms(st, st0, cf, k, a, b):
+def _contact_arms(st, st0, cf, k, a, b, tau):
     """(rax, ray, rbx, rby, separation) of contact k now: its anchors fixed in the bodies at
-    the prepare, turned with them since; the impulse acts at the midpoint of the two anchors,
+    the prepare, turned with them since (a moving wall's point carried by its velocity for the
+    tau s since: SVX, SVY); the impulse acts at the midpoint of the two anchors,
     the same point for both (so it keeps angular momentum as it keeps momentum)."""
     rax, ray = _arm(st, st0, a, cf[k, RAX], cf[k, RAY])
     rbx, rby = _arm(st, st0, b, cf[k, RBX], cf[k, RBY])
     # Separation now: at the prepare, plus how far the two points have moved along n.
     dx = (st[b, X] + rbx) - (st0[b, X] + cf[k, RBX]) - ((st[a, X] + rax) - (st0[a, X] + cf[k, RAX]))
     dy = (st[b, Y] + rby) - (st0[b, Y] + cf[k, RBY]) - ((st[a, Y] + ray) - (st0[a, Y] + cf[k, RAY]))
-    s = cf[k, SEP] + dx * cf[k, NX] + dy * cf[k, NY]
+    s = cf[k, SEP] + (dx + tau * cf[k, SVX]) * cf[k, NX] + (dy + tau * cf[k, SVY]) * cf[k, NY]
     px = 0.5 * ((st[a, X] + rax) + (st[b, X] + rbx))
     py = 0.5 * ((st[a, Y] + ray) + (st[b, Y] + rby))
     return px - st[a, X], py - st[a, Y], px - st[b, X], py - st[b, Y], s
 
 
 @jit
-def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, max_push, h_move):
+def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, max_push, h_move, tau):
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
         nx, ny = cf[k, NX], cf[k, NY]
-        rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b)
+        rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
         static = inv[b, IM] == 0.0 or inv[a, IM] == 0.0
         bias = 0.0
         mass_scale = 1.0
@@ -607,7 +609,7 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
 
 
 @jit
-def _restitution(st, st0, inv, ci, cf, m, threshold):
+def _restitution(st, st0, inv, ci, cf, m, threshold, tau):
     """Box2D's restitution: a point that closed faster than ``threshold`` and took an impulse
     leaves at e times the speed it came in (its normal impulse stays >= 0). Passes repeat
     (at most RESTITUTION_PASSES) until every such point leaves within 0.1 % of its speed: a
@@ -622,7 +624,7 @@ def _restitution(st, st0, inv, ci, cf, m, threshold):
             a = ci[k, 0]
             b = ci[k, 1]
             nx, ny = cf[k, NX], cf[k, NY]
-            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b)
+            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
             dvx = st[b, VX] - st[b, W] * rby + cf[k, SVX] - (st[a, VX] - st[a, W] * ray)
             dvy = st[b, VY] + st[b, W] * rbx + cf[k, SVY] - (st[a, VY] + st[a, W] * rax)
             vn = dvx * nx + dvy * ny
@@ -639,16 +641,18 @@ def _restitution(st, st0, inv, ci, cf, m, threshold):
 
 
 @jit
-def solve(st, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
-    """One sub-step's biased solve of the bodies' contacts and joints, Box2D v3's soft step,
-    then the positions: ``st0`` (P, 6) is st at the start (written here). Warm start,
-    ``iterations`` biased passes (contacts, then joints) at the sub-step's start, then
-    the bodies move by h v + shift (shift (P, 2): what the integrator moves a body beyond h times
-    its new velocity, e.g. -h^2 g / 2 under rk4) and turn by h spin; the balls that took part
-    (participants nb.., already integrated with the balls) move by h_move times their velocity
-    change, as the balls' own solve moves them. ``relax`` follows (after the swept test).
-    ``params``: h, h_move, iterations, relax, contact soft (3), static soft (3), joint soft (3),
-    max push m/s, restitution threshold m/s, warm start (0/1)."""
+def solve(st, sub0, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
+    """One sub-step's biased solve of the bodies' contacts and joints (Box2D v3's soft step),
+    then the positions. ``st0``: the participants at the tick's prepare (the contacts' anchors
+    and separations are measured from it); ``sub0``: at this sub-step's start (written here).
+    Warm start, ``iterations`` biased passes (contacts, then joints) at the sub-step's start,
+    then the bodies move by h v + shift (shift (P, 2): what the integrator moves a body beyond h
+    times its new velocity, e.g. -h^2 g / 2 under rk4) and turn by h spin; the balls that took
+    part (participants nb.., already integrated with the balls) move by h_move times their
+    velocity change, as the balls' own solve moves them. ``relax`` follows (after the swept
+    test). ``params``: h, h_move, iterations, relax, contact soft (3), static soft (3), joint
+    soft (3), max push m/s, restitution threshold m/s, warm start (0/1), tau (s since the
+    prepare at this sub-step's start)."""
     h = params[0]
     h_move = params[1]
     iterations = int(params[2])
@@ -656,13 +660,13 @@ def solve(st, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
     soft_s = params[7:10]
     soft_j = params[10:13]
     max_push = params[13]
+    tau = params[16]
     inv_h = 1.0 / h
     for p in range(len(st)):
         for c in range(6):
-            st0[p, c] = st[p, c]
-    prepare(st, inv, ci, cf, m)
+            sub0[p, c] = st[p, c]
     if params[15] != 0.0:
-        _warm(st, inv, ci, cf, m, ji, jf, nj, h_move)
+        _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau)
     else:
         for k in range(m):
             cf[k, PN] = 0.0
@@ -673,7 +677,7 @@ def solve(st, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
             jf[k, IMPN] = 0.0
             jf[k, IMPM] = 0.0
     for _ in range(iterations):
-        _solve_contacts(st, st0, inv, ci, cf, m, True, soft_c, soft_s, inv_h, max_push, h_move)
+        _solve_contacts(st, st0, inv, ci, cf, m, True, soft_c, soft_s, inv_h, max_push, h_move, tau)
         _solve_joints(st, inv, ji, jf, nj, True, soft_j, h, h_move)
     last = len(st) - 1
     for p in range(last):
@@ -682,15 +686,15 @@ def solve(st, st0, inv, ci, cf, m, ji, jf, nj, params, shift, nb):
             st[p, Y] += h * st[p, VY] + shift[p, 1]
             st[p, ANG] += h * st[p, W]
         else:
-            st[p, X] += h_move * (st[p, VX] - st0[p, VX])
-            st[p, Y] += h_move * (st[p, VY] - st0[p, VY])
-            st[p, ANG] += h_move * (st[p, W] - st0[p, W])
+            st[p, X] += h_move * (st[p, VX] - sub0[p, VX])
+            st[p, Y] += h_move * (st[p, VY] - sub0[p, VY])
+            st[p, ANG] += h_move * (st[p, W] - sub0[p, W])
 
 
 @jit
 def relax(st, st0, inv, ci, cf, m, ji, jf, nj, params):
-    """The relax passes without the bias (the speculative gaps still held) and restitution,
-    after the positions moved (``solve``) and the swept test."""
+    """The relax passes without the bias (the speculative gaps still held), after the positions
+    moved (``solve``) and the swept test."""
     h = params[0]
     h_move = params[1]
     relax_iterations = int(params[3])
@@ -698,9 +702,14 @@ def relax(st, st0, inv, ci, cf, m, ji, jf, nj, params):
     soft_s = params[7:10]
     soft_j = params[10:13]
     for _ in range(relax_iterations):
-        _solve_contacts(st, st0, inv, ci, cf, m, False, soft_c, soft_s, 1.0 / h, params[13], h_move)
+        _solve_contacts(st, st0, inv, ci, cf, m, False, soft_c, soft_s, 1.0 / h, params[13], h_move, params[16] + h)
         _solve_joints(st, inv, ji, jf, nj, False, soft_j, h, h_move)
-    _restitution(st, st0, inv, ci, cf, m, params[14])
+
+
+@jit
+def restitution(st, st0, inv, ci, cf, m, params):
+    """Restitution at the tick's end (Box2D applies it once a step, after the sub-steps)."""
+    _restitution(st, st0, inv, ci, cf, m, params[14], params[16] + params[0])
 
 
 # ----------------------------------------------------------------------------- swept test

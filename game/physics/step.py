@@ -70,7 +70,7 @@ def break_joints(world, dt):
 def substep(world, t, h, dt, last=True, first=False):
     if world.count == 0:
         debug.clear(world)
-        bodies.substep(world, t, h, CONTACT_WEIGHT[world._integrator] * h)
+        bodies.substep(world, t, h, CONTACT_WEIGHT[world._integrator] * h, first, last, round((t - world.time) / h))
         return
     kernels = world._kernels
     threshold = world.solver.options.restitution_threshold
@@ -110,7 +110,7 @@ def substep(world, t, h, dt, last=True, first=False):
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
     # 4c. Bodies (planks, boxes, polygons): their own step, the balls that touch them taking part.
-    bodies.substep(world, t, h, h_move)
+    bodies.substep(world, t, h, h_move, first, last, round((t - world.time) / h))
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
 

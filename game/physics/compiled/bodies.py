@@ -24,6 +24,8 @@ kernels = _compile_all()
 collide = kernels.collide
 solve = kernels.solve
 relax = kernels.relax
+prepare = kernels.prepare
+restitution = kernels.restitution
 box_pairs = kernels.box_pairs
 sweep = kernels.sweep
 
@@ -53,9 +55,12 @@ def warm_up():
     ji = np.array([[k.PIN, 0, 1]], np.int64)
     jf = np.zeros((1, k.NJF))
     params = np.array([1 / 240, 1 / 480, 2, 2, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 3.0, 0.5, 1.0])
-    st0 = np.empty_like(st)
-    k.solve(st, st0, inv, ci, cf, m, ji, jf, 1, params, np.zeros((2, 2)), 1)
+    params = np.append(params, 0.0)
+    st0 = st.copy()
+    k.prepare(st, inv, ci, cf, m)
+    k.solve(st, np.empty_like(st), st0, inv, ci, cf, m, ji, jf, 1, params, np.zeros((2, 2)), 1)
     k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
+    k.restitution(st, st0, inv, ci, cf, m, params)
     local = sv[:1] - np.array([0.0, 0.5])
     k.box_pairs(np.zeros((1, 2)), np.ones((1, 2)), np.zeros((2, 2)), np.ones((2, 2)), True, np.zeros(8, np.int64),
                 np.zeros(8, np.int64))
