@@ -365,17 +365,6 @@ def _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, move, h_move):
 
 
 @jit
-def _arm(st, st0, p, rx, ry):
-    """The arm (rx, ry) of participant p fixed at the prepare, turned with it since."""
-    d = st[p, ANG] - st0[p, ANG]
-    if d == 0.0:
-        return rx, ry
-    c = math.cos(d)
-    s = math.sin(d)
-    return c * rx - s * ry, s * rx + c * ry
-
-
-@jit
 def prepare(st, inv, ci, cf, m):
     """Arms from the points ``collide`` wrote, the normal and tangent masses, and the relative
     normal speed before the solve (for restitution)."""
@@ -405,6 +394,7 @@ def prepare(st, inv, ci, cf, m):
 
 @jit
 def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
+    turns = _turns(st, st0)
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
@@ -412,7 +402,7 @@ def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
         px = cf[k, PN] * nx + cf[k, PT] * ny
         py = cf[k, PN] * ny - cf[k, PT] * nx
         if px != 0.0 or py != 0.0:
-            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
+            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau, turns)
             _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, False, h_move)
     for k in range(nj):
         a = ji[k, 1]
@@ -425,13 +415,33 @@ def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
 
 
 @jit
-def _contact_arms(st, st0, cf, k, a, b, tau):
+def _turns(st, st0):
+    """(P, 2): cos and sin of each participant's turn since the prepare (positions do not move
+    within a pass set, so once a call)."""
+    out = np.empty((len(st), 2))
+    for p in range(len(st)):
+        d = st[p, ANG] - st0[p, ANG]
+        if d == 0.0:
+            out[p, 0] = 1.0
+            out[p, 1] = 0.0
+        else:
+            out[p, 0] = math.cos(d)
+            out[p, 1] = math.sin(d)
+    return out
+
+
+@jit
+def _contact_arms(st, st0, cf, k, a, b, tau, turns):
     """(rax, ray, rbx, rby, separation) of contact k now: its anchors fixed in the bodies at
-    the prepare, turned with them since (a moving wall's point carried by its velocity for the
-    tau s since: SVX, SVY); the impulse acts at the midpoint of the two anchors,
+    the prepare, turned with them since (``turns``: _turns; a moving wall's point carried by its
+    velocity for the tau s since: SVX, SVY); the impulse acts at the midpoint of the two anchors,
     the same point for both (so it keeps angular momentum as it keeps momentum)."""
-    rax, ray = _arm(st, st0, a, cf[k, RAX], cf[k, RAY])
-    rbx, rby = _arm(st, st0, b, cf[k, RBX], cf[k, RBY])
+    ca, sa = turns[a, 0], turns[a, 1]
+    cb, sb = turns[b, 0], turns[b, 1]
+    rax = ca * cf[k, RAX] - sa * cf[k, RAY]
+    ray = sa * cf[k, RAX] + ca * cf[k, RAY]
+    rbx = cb * cf[k, RBX] - sb * cf[k, RBY]
+    rby = sb * cf[k, RBX] + cb * cf[k, RBY]
     # Separation now: at the prepare, plus how far the two points have moved along n.
     dx = (st[b, X] + rbx) - (st0[b, X] + cf[k, RBX]) - ((st[a, X] + rax) - (st0[a, X] + cf[k, RAX]))
     dy = (st[b, Y] + rby) - (st0[b, Y] + cf[k, RBY]) - ((st[a, Y] + ray) - (st0[a, Y] + cf[k, RAY]))
@@ -443,11 +453,12 @@ def _contact_arms(st, st0, cf, k, a, b, tau):
 
 @jit
 def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, soft_c, soft_s, inv_h, max_push, h_move, tau):
+    turns = _turns(st, st0)
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
         nx, ny = cf[k, NX], cf[k, NY]
-        rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
+        rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau, turns)
         static = inv[b, IM] == 0.0 or inv[a, IM] == 0.0
         bias = 0.0
         mass_scale = 1.0
@@ -615,6 +626,7 @@ def _restitution(st, st0, inv, ci, cf, m, threshold, tau):
     (at most RESTITUTION_PASSES) until every such point leaves within 0.1 % of its speed: a
     box landing flat has two points, and one pass over them, one after the other, gives back
     only part of the impulse the two share."""
+    turns = _turns(st, st0)
     for _ in range(RESTITUTION_PASSES):
         worst = 0.0
         for k in range(m):
@@ -624,7 +636,7 @@ def _restitution(st, st0, inv, ci, cf, m, threshold, tau):
             a = ci[k, 0]
             b = ci[k, 1]
             nx, ny = cf[k, NX], cf[k, NY]
-            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau)
+            rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau, turns)
             dvx = st[b, VX] - st[b, W] * rby + cf[k, SVX] - (st[a, VX] - st[a, W] * ray)
             dvy = st[b, VY] + st[b, W] * rbx + cf[k, SVY] - (st[a, VY] + st[a, W] * rax)
             vn = dvx * nx + dvy * ny
