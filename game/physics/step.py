@@ -109,8 +109,12 @@ def substep(world, t, h, dt, last=True, first=False):
     sweep(world, solved_from, kernels, threshold)
     # No centre stays across a static's core it touches (a wedge, a pile on a thin floor).
     world.solver.keep_sides(world, contacts, prev)
-    # 4c. Bodies (planks, boxes, polygons): their own step, the balls that touch them taking part.
-    bodies.substep(world, t, h, h_move, first, last, round((t - world.time) / h))
+    # 4c. Bodies (planks, boxes, polygons): their own step, the balls that touch them taking part
+    # (and what it moved those balls by is swept against the statics, as the solve's moves are).
+    if len(world.bodies):
+        before_bodies = world.pos.copy()
+        bodies.substep(world, t, h, h_move, first, last, round((t - world.time) / h))
+        sweep(world, before_bodies, kernels, threshold)
     # 5. Events: impacts for sound and debug drawing.
     debug.record(world, contacts, prev, fast, hits, last)
 

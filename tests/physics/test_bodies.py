@@ -465,3 +465,13 @@ def test_a_small_stack_comes_to_rest_where_pymunk_puts_it():
         space.step(1 / 240)
     theirs = np.array([tuple(b.position) for b in bodies])
     assert np.abs(w.bodies.pos - theirs).max() < 0.01, (w.bodies.pos, theirs)
+
+
+def test_a_heavy_box_dropped_fast_on_a_ball_never_pushes_it_through_a_thin_floor(execution):
+    level = complete({"segments": [{"a": [-10, 0], "b": [10, 0]}], "gravity": [0, -G], "bounds": [-11, -2, 11, 30],
+                      "balls": [{"pos": [0, 0.2], "radius": 0.2}],
+                      "bodies": [box(0, 6, 2.0, 2.0, vel=[0, -40], density=50.0)]})
+    w = World.from_level(level, execution=execution)
+    for _ in range(120):
+        w.step(TICK)
+        assert w.pos[0, 1] > 0 and w.bodies.pos[0, 1] > 0
