@@ -30,6 +30,8 @@ import math
 import numpy as np
 
 from game.physics import body_kernels as K
+from game.physics import body_statics
+from game.physics.body_statics import aabb_pairs, rotate
 from game.physics.integrators import INTEGRATORS
 from game.physics.shapes import MAX_CORNERS, body_frame, body_shape, edge_normals
 
@@ -38,27 +40,6 @@ SLEEP_TIME = 0.5           # s: an island resting this long sleeps
 BALL_CODE = 1 << 20        # warm-start keys: bodies 0.., balls BALL_CODE + id, statics STATIC_CODE + shape
 STATIC_CODE = 1 << 26
 _NO_KEYS = np.zeros(0, np.int64)
-
-
-def _rotate(v, angle):
-    """(..., K, 2) vectors v (B, K, 2) turned by angle (B,)."""
-    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
-    return np.stack((c * v[..., 0] - s * v[..., 1], s * v[..., 0] + c * v[..., 1]), axis=-1)
-
-
-def aabb_pairs(lo1, hi1, lo2, hi2, same=False, kern=K):
-    """Index pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap, in order
-    of i (body_kernels.box_pairs, sort and sweep; ``kern`` the execution's kernels). ``same``:
-    both are one set; only i < j."""
-    lo1, hi1 = np.ascontiguousarray(lo1, float), np.ascontiguousarray(hi1, float)
-    lo2, hi2 = np.ascontiguousarray(lo2, float), np.ascontiguousarray(hi2, float)
-    size = 4 * (len(lo1) + len(lo2)) + 16
-    while True:
-        out_i, out_j = np.empty(size, np.int64), np.empty(size, np.int64)
-        n = int(kern.box_pairs(lo1, hi1, lo2, hi2, bool(same), out_i, out_j))
-        if n >= 0:
-            return out_i[:n], out_j[:n]
-        size = -n
 
 
 class Bodies:
@@ -214,7 +195,7 @@ class Bodies:
         """(B, 12, 2) the corners in the world now (padding rows at the centre of mass)."""
         pos = self.pos if pos is None else pos
         angle = self.angle if angle is None else angle
-        return pos[:, None, :] + _rotate(self.local, angle)
+        return pos[:, None, :] + rotate(self.local, angle)
 
     def boxes(self, margin=0.0, corners=None):
         """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number. (The
@@ -268,60 +249,6 @@ class Bodies:
 
 
 # ============================================================================ the sub-step
-class _Statics:
-    """The world's statics as rounded polygons for the bodies (capsules, pegs, polygons):
-    ``v``, ``n`` (S, K, 2), ``c`` (S,) corners, ``f`` (S, 3) radius, friction, restitution,
-    ``lo``, ``hi`` (S, 2) boxes, ``row`` (S,) a capsule row of each (for its wall velocity)."""
-
-    def __init__(self, world):
-        st = world.statics
-        single = np.flatnonzero(st.polygon < 0)
-        polys = world.polygons
-        k = max([MAX_CORNERS] + [len(p) for p in polys])
-        s = len(single) + len(polys)
-        self.v = np.zeros((s, k, 2))
-        self.n = np.zeros((s, k, 2))
-        self.c = np.zeros(s, np.int64)
-        self.f = np.zeros((s, 3))
-        self.row = np.zeros(s, np.int64)
-        a, b = st.a[single], st.b[single]
-        peg = np.all(a == b, axis=1)
-        self.v[:len(single), 0] = a
-        self.v[:len(single), 1] = b
-        self.c[:len(single)] = np.where(peg, 1, 2)
-        d = b - a
-        length = np.sqrt((d * d).sum(axis=1))
-        safe = np.where(length > 0, length, 1.0)
-        nrm = np.stack((d[:, 1], -d[:, 0]), axis=1) / safe[:, None]
-        self.n[:len(single), 0] = nrm
-        self.n[:len(single), 1] = -nrm
-        self.f[:len(single)] = np.stack((st.radius[single], st.friction[single], st.restitution[single]), axis=1)
-        self.row[:len(single)] = single
-        for p, points in enumerate(polys):
-            q = len(single) + p
-            edges = np.flatnonzero(st.polygon == p)
-            points = np.asarray(points, float)
-            self.v[q, :len(points)] = points
-            self.n[q, :len(points)] = edge_normals(points)
-            self.c[q] = len(points)
-            first = edges[0] if len(edges) else 0
-            self.f[q] = (0.0, st.friction[first] if len(edges) else 0.3, st.restitution[first] if len(edges) else 0.0)
-            self.row[q] = first
-        mask = np.arange(k)[None, :] < self.c[:, None]
-        big = np.where(mask[..., None], self.v, np.nan)
-        self.lo = (np.nanmin(big, axis=1) - self.f[:, :1]) if s else np.zeros((0, 2))
-        self.hi = (np.nanmax(big, axis=1) + self.f[:, :1]) if s else np.zeros((0, 2))
-
-
-def statics_for_bodies(world):
-    """The _Statics of the world's statics now (rebuilt when they have moved)."""
-    b = world.bodies
-    key = (world.statics_version, id(world.statics))
-    if b._statics_cache is None or b._statics_cache[0] != key:
-        b._statics_cache = (key, _Statics(world))
-    return b._statics_cache[1]
-
-
 def _kernels(world):
     compiled = world._compiled
     return getattr(compiled, "bodies", None) if compiled is not None else None
@@ -435,10 +362,10 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
     params = solve_params(world.solver.options, h, h_move, k * h)
     moves = np.zeros((p, 2))
     moves[:nb] = shift
-    kern.solve(st, np.empty_like(st), tick.st0, inv, ci, cf, m, ji, jf, len(ji), params, moves, nb)
+    kern.solve(st, np.empty_like(st), tick.st0, inv, ci, cf, m, ji, jf, params, moves, nb)
     # The swept test against the statics, from the start to where the solve left each body.
     bodies.pos, bodies.angle = st[:nb, 0:2].copy(), st[:nb, 4].copy()
-    _sweep(bodies, prev, tick.statics, awake, kern)
+    body_statics.sweep(bodies, prev, tick.statics, awake, kern)
     st[:nb, 0:2], st[:nb, 4] = bodies.pos, bodies.angle
     kern.relax(st, tick.st0, inv, ci, cf, m, ji, jf, len(ji), params)
     if last:
@@ -473,7 +400,7 @@ def _collide(world, bodies, dt, kern):
     """The tick's pairs within a speculative margin (the way each closes in the tick, plus
     SPECULATIVE) and their manifolds, the warm start found again by key: a _Tick."""
     nb = len(bodies)
-    statics = statics_for_bodies(world)
+    statics = body_statics.statics_for_bodies(world)
     awake = ~bodies.asleep
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     margin = speed * dt + K.SPECULATIVE
@@ -513,7 +440,7 @@ def _collide(world, bodies, dt, kern):
     sc = np.zeros((total, 2), np.int64)
     sf = np.zeros((total, 3))
     sv[:nb, :MAX_CORNERS] = corners
-    sn[:nb, :MAX_CORNERS] = _rotate(bodies.normals, bodies.angle)
+    sn[:nb, :MAX_CORNERS] = rotate(bodies.normals, bodies.angle)
     sc[:nb, 0] = bodies.count
     sc[:nb, 1] = np.arange(nb)
     sf[:nb] = np.stack((bodies.radius, bodies.friction, bodies.restitution), axis=1)
@@ -549,7 +476,7 @@ def _collide(world, bodies, dt, kern):
         cf[:, K.PN] = np.where(found, bodies._warm_pn[at], 0.0)
         cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
     if world.statics.walls and m:
-        _wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
+        body_statics.wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
     return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
                  bi=bi, bj=bj, st0=None)
 
@@ -566,32 +493,6 @@ def solve_params(options, h, h_move, tau=0.0):
                      options.max_push_speed, options.restitution_threshold, 1.0 if options.warm_start else 0.0, tau])
 
 
-def _sweep(bodies, prev, statics, awake, kern):
-    """Stop each awake body at its first touch of a static along its move this sub-step."""
-    now = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
-    move = np.sqrt(((now[:, :2] - prev[:, :2]) ** 2).sum(axis=1)) + np.abs(now[:, 2] - prev[:, 2]) * bodies.extent
-    # Only a move of more than a quarter of the body's thinnest half can pass through a wall.
-    thin = np.maximum(bodies.radius, 0.25 * bodies.thickness)
-    fast = np.flatnonzero(awake & (move > thin))
-    if not len(fast) or not len(statics.c):
-        return
-    lo_prev, hi_prev = _boxes_at(bodies, prev, fast)
-    lo_now, hi_now = _boxes_at(bodies, now, fast)
-    lo, hi = np.minimum(lo_prev, lo_now), np.maximum(hi_prev, hi_now)
-    fi, sj = aabb_pairs(lo, hi, statics.lo, statics.hi, False, kern)
-    if not len(fi):
-        return
-    hit = np.ones(len(bodies))
-    kern.sweep(bodies.local, bodies.count, bodies.radius, bodies.extent, np.ascontiguousarray(prev),
-               np.ascontiguousarray(now), statics.v, np.stack((statics.c, statics.c), axis=1), statics.f,
-               fast[fi].astype(np.int64), sj.astype(np.int64), hit)
-    stop = np.flatnonzero(hit < 1.0)
-    if len(stop):
-        t = hit[stop]
-        bodies.pos[stop] = prev[stop, :2] + t[:, None] * (now[stop, :2] - prev[stop, :2])
-        bodies.angle[stop] = prev[stop, 2] + t * (now[stop, 2] - prev[stop, 2])
-
-
 def _thickness(local, normals, radius):
     """m: twice the least distance from a body's centre of mass (the origin of ``local``, its
     corners) to an edge, plus its radius (a capsule's and a ball's: twice their radius)."""
@@ -599,52 +500,6 @@ def _thickness(local, normals, radius):
         return 2.0 * radius
     inside = float((-(local * normals).sum(axis=1)).min())
     return 2.0 * (abs(inside) + radius)
-
-
-def _boxes_at(bodies, pose, idx):
-    c = pose[idx, None, :2] + _rotate(bodies.local[idx], pose[idx, 2])
-    r = bodies.radius[idx, None]
-    return c.min(axis=1) - r, c.max(axis=1) + r
-
-
-def _wall_velocities(world, statics, used, ci, cf, static_p, first_static):
-    """Moving walls, conveyors: the wall's velocity at each body-static point (SVX, SVY)."""
-    from game.physics import motion
-    on = ci[:, 1] == static_p
-    if not on.any():
-        return
-    # ci holds participants; the static shape of a row is found again from the points' pairs.
-    rows = statics.row[used]
-    # Each static row's shape is the one nearest its point among those used (few): by the pair.
-    k = np.flatnonzero(on)
-    points = cf[k, K.RAX:K.RAY + 1]
-    best = np.argmin(((statics.v[used][None, :, 0, :] - points[:, None, :]) ** 2).sum(axis=2), axis=1) \
-        if len(used) == 1 else _nearest_static(statics, used, points)
-    v = motion.velocity_at(world.statics, rows[best], points)
-    cf[k, K.SVX], cf[k, K.SVY] = v[:, 0], v[:, 1]
-
-
-def _nearest_static(statics, used, points):
-    """For each point, which of ``used`` statics' cores is nearest (the one its contact is with)."""
-    best = np.zeros(len(points), np.int64)
-    least = np.full(len(points), np.inf)
-    for u, s in enumerate(used):
-        c = statics.c[s]
-        v = statics.v[s, :c]
-        if c == 1:
-            d = np.sqrt(((points - v[0]) ** 2).sum(axis=1))
-        else:
-            d = np.full(len(points), np.inf)
-            for e in range(c if c > 2 else 1):
-                a, b = v[e], v[(e + 1) % c]
-                ab = b - a
-                t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-300), 0.0, 1.0)
-                q = a + t[:, None] * ab
-                d = np.minimum(d, np.sqrt(((points - q) ** 2).sum(axis=1)))
-        d = d - statics.f[s, 0]
-        better = d < least
-        best[better], least[better] = u, d[better]
-    return best
 
 
 def _wake(bodies, i, j):

@@ -98,7 +98,7 @@ def body_shape(definition):
     if kind == "capsule":
         return np.array([definition["a"], definition["b"]], float), float(definition["radius"]), 0.0
     if kind == "box":
-        (cx, cy), (w, h) = definition["center"], definition["size"]
+        w, h = definition["size"]
         local = np.array([[-0.5 * w, -0.5 * h], [0.5 * w, -0.5 * h], [0.5 * w, 0.5 * h], [-0.5 * w, 0.5 * h]])
         return local, float(definition.get("radius", 0.0)), float(definition.get("angle", 0.0))
     return np.array(definition["points"], float), float(definition.get("radius", 0.0)), 0.0

@@ -9,18 +9,26 @@ import types
 from numba import njit
 
 from game.physics import body_kernels as _source
+from game.physics import body_manifolds as _manifolds
+from game.physics.compiled import stamps
 
 
 def _compile_all():
+    """Every function of body_manifolds and body_kernels compiled, in one scope in which the
+    functions they call are the compiled ones."""
     names = {}
-    scope = dict(vars(_source))
-    for name, f in vars(_source).items():
-        if inspect.isfunction(f) and f.__module__ == _source.__name__ and name != "jit":
-            scope[name] = names[name] = njit(cache=True, nogil=True)(types.FunctionType(f.__code__, scope, name))
-    return types.SimpleNamespace(**{k: v for k, v in vars(_source).items() if k.isupper()}, **names)
+    scope = {**vars(_manifolds), **vars(_source)}
+    for module in (_manifolds, _source):
+        for name, f in vars(module).items():
+            if inspect.isfunction(f) and f.__module__ == module.__name__ and name != "jit":
+                scope[name] = names[name] = njit(cache=True, nogil=True)(types.FunctionType(f.__code__, scope, name))
+    return types.SimpleNamespace(**{k: v for k, v in scope.items() if k.isupper()}, **names)
 
 
 kernels = _compile_all()
+# numba checks a cached function against its own source file only: the solve links the
+# manifolds' helpers in (and the manifolds are compiled with the kernels' scope).
+stamps.depend_on(list(vars(kernels).values()), (_manifolds, _source))
 collide = kernels.collide
 solve = kernels.solve
 relax = kernels.relax
@@ -58,7 +66,7 @@ def warm_up():
     params = np.append(params, 0.0)
     st0 = st.copy()
     k.prepare(st, inv, ci, cf, m)
-    k.solve(st, np.empty_like(st), st0, inv, ci, cf, m, ji, jf, 1, params, np.zeros((2, 2)), 1)
+    k.solve(st, np.empty_like(st), st0, inv, ci, cf, m, ji, jf, params, np.zeros((2, 2)), 1)
     k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
     k.restitution(st, st0, inv, ci, cf, m, params)
     local = sv[:1] - np.array([0.0, 0.5])
