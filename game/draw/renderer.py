@@ -188,8 +188,8 @@ class Renderer:
             draw_wall_velocities(surface, world, camera)
         if debug:
             self._debug.draw_solver_options(surface, world, text_right)
-            self._debug.draw_sleeping(surface, world, camera)
             self._debug.draw_body_frames(surface, world, camera)
+            self._debug.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
     def draw_static(self, surface, world, camera):
