@@ -1,7 +1,8 @@
 """Impact sounds. Without an audio device the game is silent: no error, no warning.
 
-The world reports the impacts of its last tick (``impact_speeds`` m/s, ``impact_points``);
-the loudest few above MIN_SPEED play, louder the faster, panned to where they happened.
+The world reports the impacts of its last tick (``impact_speeds`` m/s, ``impact_points``), its
+bodies theirs (``world.bodies.impact_speeds``, ``impact_points``); ``world_impacts`` takes both.
+The loudest few above MIN_SPEED play, louder the faster, panned to where they happened.
 """
 import contextlib
 import os
@@ -37,6 +38,19 @@ def pick(speeds, limit=MAX_PER_TICK):
     if len(loud) > limit:
         loud = loud[np.argsort(speeds[loud])[::-1][:limit]]
     return loud
+
+
+def world_impacts(world):
+    """(points (K, 2) m, speeds (K,) m/s): the impacts of the world's last tick, the balls' and
+    then the bodies' (a box landing, a plank striking a ball), one list for play_impacts."""
+    points = np.asarray(world.impact_points, float).reshape(-1, 2)
+    speeds = np.asarray(world.impact_speeds, float).reshape(-1)
+    bodies = getattr(world, "bodies", None)
+    more = np.asarray(getattr(bodies, "impact_speeds", ()), float).reshape(-1)
+    if len(more) == 0:
+        return points, speeds
+    return (np.concatenate((points, np.asarray(bodies.impact_points, float).reshape(-1, 2))),
+            np.concatenate((speeds, more)))
 
 
 class Audio:

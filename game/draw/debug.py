@@ -1,11 +1,13 @@
 """The debug layers drawn over the world (D cycles them): the last sub-step's contacts and
-offset vectors, velocities, swept paths with their time-of-impact points, the broad-phase
-grid, the solver's options and the sleeping balls. Reads the world, never writes it."""
+offset vectors (and the bodies' manifold points and normals), velocities, swept paths with
+their time-of-impact points, the broad-phase grid, the solver's options, the sleeping balls
+and bodies, and the bodies' frames. Reads the world, never writes it."""
 from itertools import repeat
 
 import numpy as np
 import pygame
 
+from game.draw.bodies import draw_body_contacts, draw_body_frames, draw_body_velocities, draw_sleeping_bodies
 from game.draw.hud import load_font
 from game.draw.plot import blit_many, plot_points, plot_segments, shade
 from game.draw.theme import (BROAD_CELL, BROAD_GRID, CONTACT, OFFSET, SLEEPING, SOLVER_TEXT, SWEPT,
@@ -59,12 +61,19 @@ class DebugLayers:
             surface.blit(text, spot)
 
     def draw_sleeping(self, surface, world, camera):
-        """Sleeping balls (world.sleeping, game.physics.sleep): a dark dot at each centre."""
+        """Sleeping balls (world.sleeping, game.physics.sleep) and bodies: a dark dot at each centre."""
         asleep = np.asarray(world.sleeping, bool)
         if asleep.any():
             plot_points(surface, camera.world_to_screen(np.asarray(world.pos)[asleep]), SLEEPING, size=5)
+        draw_sleeping_bodies(surface, world, camera)
+
+    @staticmethod
+    def draw_body_frames(surface, world, camera):
+        """Each body's frame at its centre of mass (game.draw.bodies.draw_body_frames)."""
+        draw_body_frames(surface, world, camera)
 
     def draw_velocities(self, surface, world, camera):
+        draw_body_velocities(surface, world, camera)
         if world.count == 0:
             return
         pos = np.asarray(world.pos)
@@ -80,6 +89,7 @@ class DebugLayers:
             points, offsets = sleeping()
             self._draw_contacts(surface, camera, points, offsets, shade(CONTACT, 0.45), shade(OFFSET, 0.45))
         self._draw_contacts(surface, camera, world.contact_points, world.contact_offsets, CONTACT, OFFSET)
+        draw_body_contacts(surface, world, camera)
 
     def _draw_contacts(self, surface, camera, points, offsets, contact_colour, offset_colour):
         points = np.asarray(points, dtype=float).reshape(-1, 2)

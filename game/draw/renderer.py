@@ -13,14 +13,17 @@ from collections import deque
 import numpy as np
 import pygame
 
+from game.physics.bodies import joint_points
 from game.draw import sprites
+from game.draw.bodies import draw_bodies, draw_body_joints
+from game.draw.joints import draw_joint
 from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
 from game.draw.theme import (BACKGROUND, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
                              POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SPRING_SLACK, SPRING_TAUT,
                              ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
-from game.draw.theme import MOTOR, PIN, ROD, ROD_WIDTH, ROPE, ROPE_SLACK, SPARK, SPARK_FRAMES
+from game.draw.theme import MOTOR, ROD_WIDTH, SPARK, SPARK_FRAMES
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
 SPRITE_CACHE_LIMIT = 4000   # sprites kept before the cache is emptied (zooming makes new sizes)
@@ -169,8 +172,10 @@ class Renderer:
             self._debug.draw_broad_grid(surface, world, camera)
         grabs = list(world.grabs.values())
         self.draw_springs(surface, world, camera, hidden_ids=[i for g in grabs for i in g.spring_ids])
+        draw_bodies(surface, world, camera)
         self.draw_balls(surface, world, camera)
         self.draw_joints(surface, world, camera)
+        draw_body_joints(surface, world, camera, joint_points)
         for grab in grabs:
             self.draw_grab(surface, world, camera, grab)
         if "swept" in debug:
@@ -183,6 +188,7 @@ class Renderer:
             draw_wall_velocities(surface, world, camera)
         if debug:
             self._debug.draw_solver_options(surface, world, text_right)
+            self._debug.draw_body_frames(surface, world, camera)
             self._debug.draw_sleeping(surface, world, camera)
 
     # ---- static layer --------------------------------------------------------------------
@@ -434,19 +440,9 @@ class Renderer:
         span = np.hypot(*(end_b - end_a).T)
         for k in np.flatnonzero(finite).tolist():
             p, q = s0[k].tolist(), s1[k].tolist()
-            if joints.kind[k] == 0:
-                if joints.length[k] > 0.0:
-                    pygame.draw.line(surface, ROD, p, q, width)
-                    for point in (p, q):
-                        pygame.draw.circle(surface, ROD, point, width // 2 + 1)
-                pin = joints.length[k] == 0.0
-            else:
-                taut = span[k] >= joints.length[k] * 0.999
-                pygame.draw.aaline(surface, ROPE if taut else ROPE_SLACK, p, q)
-                pin = False
-            if joints.b[k] < 0 or pin:
-                pygame.draw.circle(surface, PIN, q, max(3, width // 2 + 2))
-                pygame.draw.circle(surface, BACKGROUND, q, max(1, width // 4 + 1))
+            kind = ("rod" if joints.length[k] > 0.0 else "pin") if joints.kind[k] == 0 else "rope"
+            slack = kind == "rope" and span[k] < joints.length[k] * 0.999
+            draw_joint(surface, p, q, kind, width, slack, q if (joints.b[k] < 0 or kind == "pin") else None)
             if joints.has_motor[k]:
                 ball = int(joints.a[k])
                 centre = camera.world_to_screen(np.asarray(world.pos)[ball][None])[0]

@@ -65,6 +65,14 @@ PALETTE = (
     (255, 138, 101), (174, 213, 129),
 )
 
+# Bodies (game.draw.bodies): planks, boxes and polygons. A body without a "colour" of its own
+# takes one of these by its index: muted material tones, apart from the bright balls.
+BODY_PALETTE = (
+    (196, 146, 92), (110, 142, 196), (138, 176, 118), (200, 112, 90), (156, 118, 178), (212, 188, 118),
+)
+BODY_EDGE_SHADE = 1.45          # the outline: the fill lightened towards white by this
+BODY_MARK_SHADE = 0.55          # the turn mark (centre of mass to the first edge): the fill darkened
+
 # ---- the debug layers (game.draw.debug) ------------------------------------------------------
 CONTACT = (255, 230, 80)
 OFFSET = (255, 80, 220)
@@ -75,7 +83,10 @@ BROAD_GRID = (70, 90, 60)
 BROAD_CELL = (120, 200, 90, 40)
 SOLVER_TEXT = (200, 205, 170)
 TEXT_PANEL = (10, 12, 18, 200)  # behind text drawn over the world
-SLEEPING = (20, 22, 30)         # a dark dot on each sleeping ball
+SLEEPING = (20, 22, 30)         # a dark dot on each sleeping ball (and body)
+BODY_NORMAL = (255, 120, 60)    # a body contact's normal, from its manifold point
+FRAME_X = (255, 90, 90)         # a body's frame: its turned x axis
+FRAME_Y = (90, 230, 120)        # and its y axis, from the centre of mass
 
 # ---- play's overlay (game.draw.aim, game.draw.play_hud) --------------------------------------
 AIM = (255, 255, 255)
