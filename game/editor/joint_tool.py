@@ -133,7 +133,7 @@ class JointTool:
         if offset_a != [0.0, 0.0]:
             item["offset_a"] = offset_a
         if ref is not None and ref == a:
-            ed.message = f"a {ed.tool} joins two different things: click another, or empty space for an anchor"
+            ed.message = f"a {ed.tool} joins two different balls or bodies: click another, or empty space for an anchor"
             return
         if ref is not None:
             item["b"] = end_of(ref)

@@ -16,7 +16,7 @@ from game.level import LevelError
 from game.draw.theme import EDITOR_DIM, TEXT, WARN
 
 TOOLBAR_TOP = 8              # px
-BUTTON_SIZE = (76, 30)       # px: a toolbar button (twelve fit a window 1,000 px wide)
+BUTTON_SIZE = (62, 30)       # px: a toolbar button (fifteen fit a window 1,000 px wide)
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
@@ -298,6 +298,8 @@ class EditView:
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, EDITOR_DIM, rect, 1, border_radius=4)
             s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_SMALL, TEXT)
+            if s.get_width() > rect.width - 4:      # fifteen buttons: the long names smaller
+                s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_TINY, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 
     def draw_panel(self, surface):
