@@ -223,7 +223,7 @@ class Document:
         refs = sorted(set(r for r in refs if self.exists(r)))
         if not refs:
             return
-        self.apply(label or f"delete {_count(refs)}", self._deleted(refs))
+        self.apply(label or f"delete {_count(refs)}", _deleted(self, refs))
         self.selection = []
 
     def swap(self, refs, items, label):
@@ -231,7 +231,7 @@ class Document:
         one undoable edit (a wall turned into a body); the new items become the selection."""
         refs = sorted(set(r for r in refs if self.exists(r)))
         pieces = [(name, self.normalised(name, item)) for name, item in items]
-        after = self._deleted(refs, check_walls=False)
+        after = _deleted(self, refs, check_walls=False)
         d, new_refs = self.definition, []
         for name, got in pieces:
             lst = after.get(name, list(d.get(name, [])))
@@ -241,31 +241,6 @@ class Document:
             raise EditRefused("a level needs at least one wall: add another before turning the last into a body")
         self.apply(label, after)
         self.selection = new_refs
-
-    def _deleted(self, refs, check_walls=True):
-        """The top-level lists without the items ``refs`` (and the links on their balls and bodies)."""
-        d = self.definition
-        gone = {name: {i for n, i in refs if n == name} for name in LISTS}
-        after = {}
-        for name in LISTS:
-            if gone[name]:
-                after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
-        if check_walls and not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
-            raise EditRefused("a level needs at least one wall: add another before deleting the last")
-        if gone["balls"] or gone["bodies"]:     # springs and joints on a removed ball or body go with it
-            dead, dead_bodies = sorted(gone["balls"]), sorted(gone["bodies"])
-
-            def renumber(b):
-                return b - sum(1 for k in dead if k < b)
-
-            def renumber_body(b):
-                return b - sum(1 for k in dead_bodies if k < b)
-
-            for links in ("springs", "joints"):
-                if after.get(links, d.get(links)):
-                    after[links] = kept_links(after.get(links, d[links]), gone["balls"], renumber,
-                                              self.authorship.derive, gone["bodies"], renumber_body)
-        return after
 
     def move(self, refs, delta, merge=None, label=None):
         """Translate the items by ``delta`` (metres). Springs move their anchor only."""
@@ -508,6 +483,32 @@ class Document:
             self.mark_saved()
         elif choice != "mine":
             raise ValueError(f"expected 'mine' or 'theirs', got {choice!r}")
+
+
+def _deleted(doc, refs, check_walls=True):
+    """The top-level lists without the items ``refs`` (and the links on their balls and bodies)."""
+    d = doc.definition
+    gone = {name: {i for n, i in refs if n == name} for name in LISTS}
+    after = {}
+    for name in LISTS:
+        if gone[name]:
+            after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
+    if check_walls and not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
+        raise EditRefused("a level needs at least one wall: add another before deleting the last")
+    if gone["balls"] or gone["bodies"]:     # springs and joints on a removed ball or body go with it
+        dead, dead_bodies = sorted(gone["balls"]), sorted(gone["bodies"])
+
+        def renumber(b):
+            return b - sum(1 for k in dead if k < b)
+
+        def renumber_body(b):
+            return b - sum(1 for k in dead_bodies if k < b)
+
+        for links in ("springs", "joints"):
+            if after.get(links, d.get(links)):
+                after[links] = kept_links(after.get(links, d[links]), gone["balls"], renumber,
+                                          doc.authorship.derive, gone["bodies"], renumber_body)
+    return after
 
 
 class _Replace(Edit):
