@@ -310,7 +310,7 @@ class Document:
             if key in ("mass", "density") and ref[0] in ("balls", "bodies"):
                 new = _renamed(item, "density" if key == "mass" else "mass", key, value)
             elif key in ("name", "colour") and ref[0] == "bodies":
-                new = updated(item, (key,), value) if value is not None else updated(item, (key,), _MISSING)
+                new = dict(item, **{key: value}) if value is not None else updated(item, (key,), _MISSING)
             elif key == "kind" and ref[0] == "zones":
                 new = updated(item, ("kind",), value)
             elif key in item:
@@ -535,7 +535,7 @@ def _rebuild(definition, values, order):
 def _renamed(item, old_key, new_key, value):
     out = {}
     for k, v in item.items():
-        if k == old_key:
+        if k in (old_key, new_key):
             out[new_key] = value
         else:
             out[k] = v
