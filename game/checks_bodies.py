@@ -137,7 +137,7 @@ def check_bodies(level, finding, spend=None):
     bodies = body_cores(level)
     if not bodies:
         return []
-    out = []
+    out, walled = [], set()
     statics = static_cores(level)
     static_boxes = np.array([_box(c, r) for _, c, r in statics]).reshape(-1, 4)
     for name, core, r, pos, _ in bodies:                # in a wall: the deepest wall
@@ -150,8 +150,9 @@ def check_bodies(level, finding, spend=None):
                       default=(0.0, None))
         if deepest[0] > OVERLAP_TOLERANCE:
             out.append(finding(tuple(pos), f"{name} starts inside a wall: {_n(deepest[0])} m into {deepest[1]}"))
+            walled.add(name)
     out += _overlapping(level, bodies, finding, spend)
-    out += _outside(level, bodies, finding)
+    out += _outside(level, bodies, finding, walled)
     out += _mass_ratios(level, bodies, finding)
     return out
 
@@ -206,7 +207,9 @@ def _order(name):
     return (kind != "bodies", int(rest[:-1]))
 
 
-def _outside(level, bodies, finding):
+def _outside(level, bodies, finding, walled=()):
+    """Centres outside the bounds; bodies sticking out of them (but not those in a wall
+    already: a body sunk into a floor on the bounds' edge is one mistake, said once)."""
     x0, y0, x1, y1 = level["bounds"]
     out = []
     for name, core, r, pos, _ in bodies:
@@ -216,7 +219,7 @@ def _outside(level, bodies, finding):
                                            f"is not in [{_n(x0)}, {_n(y0)}, {_n(x1)}, {_n(y1)}] (escaped at once)"))
             continue
         past = max(x0 - bx0, y0 - by0, bx1 - x1, by1 - y1)
-        if past > OVERLAP_TOLERANCE:
+        if past > OVERLAP_TOLERANCE and name not in walled:
             out.append(finding(tuple(pos), f"{name} sticks {_n(past)} m out of the bounds"))
     return out
 
