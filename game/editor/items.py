@@ -200,7 +200,7 @@ def body_held_point(body, offset):
 def body_local_offset(body, point):
     """The offset in ``body``'s frame of the world ``point`` (the inverse of body_held_point)."""
     (x, y), a = body_pose(body)
-    return local_offset({"pos": [x, y], "angle": a}, point)
+    return [v + 0.0 for v in local_offset({"pos": [x, y], "angle": a}, point)]      # no -0
 
 
 # ---------------------------------------------------------------------- joints

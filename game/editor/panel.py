@@ -81,7 +81,7 @@ class Panel:
                     for label, key, index in ARC_ROWS]
         if self.ed.pending:
             return []                           # the panel shows the shape being drawn, not an old selection
-        tool = [("new plank radius", "tool:radius", None, self.ed.bodies.radius)] if self.ed.tool == "plank" else []
+        tool = [("plank radius", "tool:radius", None, self.ed.bodies.radius)] if self.ed.tool == "plank" else []
         sel = [r for r in self.ed.doc.selection if self.ed.doc.exists(r)]
         if not sel:
             return tool + self._level_rows()

@@ -184,6 +184,15 @@ class EditView:
             pygame.draw.line(surface, colour, (o[0] - 4, o[1]), (o[0] + 4, o[1]), 1)
             pygame.draw.line(surface, colour, (o[0], o[1] - 4), (o[0], o[1] + 4), 1)
             pygame.draw.line(surface, colour, o, (o[0] + 10 * c, o[1] - 10 * s), 1)
+        d = self.doc.definition
+        for joint in d.get("joints", []):           # where each joint holds a body (the game may not draw it)
+            if isinstance(joint["a"], dict) or isinstance(joint["b"], dict):
+                a, b = (self._px(p) for p in joint_ends(joint, d["balls"], d.get("bodies")))
+                if a != b:
+                    pygame.draw.line(surface, HANDLE, a, b, 2)
+                for end in (a, b):
+                    pygame.draw.circle(surface, MARKER_BACK, end, 5)
+                    pygame.draw.circle(surface, HANDLE, end, 5, 2)
 
     def draw_preview(self, surface):
         ed = self.editor
