@@ -99,7 +99,7 @@ class Editor:
 
     def busy(self):
         """A joint half made, or a pivot to place: Esc drops it (and does not leave)."""
-        return self.joints.start is not None or self.panel.parts.placing
+        return self.joints.start is not None or self.panel.parts.placing or self.bodies.start is not None
 
     def press(self, p, tol, shift=False):
         """Left button down at p (metres)."""

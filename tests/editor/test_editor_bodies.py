@@ -84,6 +84,12 @@ def test_draw_a_plank_its_radius_from_the_wheel_and_the_panel():
     assert bodies(ed)[-1]["radius"] == 0.2
     rows = {row[1]: row for row in ed.panel.properties()}   # the plank selected: its own radius row
     assert rows["radius"][3] == 0.2
+    ed.press((1, 1), TOL)                                    # Esc drops a plank mid-drag
+    ed.motion((3, 1), TOL)
+    assert ed.busy() and ed.preview[0] == "plank"
+    ed.key("escape")
+    ed.release((3, 1), TOL)
+    assert not ed.busy() and len(bodies(ed)) == 2
 
 
 def test_draw_a_body_polygon_closed_on_its_first_corner_and_with_enter():
