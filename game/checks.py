@@ -38,6 +38,9 @@ The checks:
   motion move as one body and are not tested against each other; two walls with different
   motions are not tested against each other either (their paths may cross at times they
   are not both there).
+- **bodies** (game.checks_bodies): a body that starts inside a wall or another body (which,
+  and how deep), outside the bounds, or joined to a ball or body more than 1,000 times
+  lighter or heavier.
 
 Every check has a budget: the flood's grid at most MAX_CELLS cells (where the smallest
 ball would need more, the flood runs for a bigger ball and says which gaps it could not
@@ -56,6 +59,7 @@ import numpy as np
 
 from game.physics import geometry
 from game.level.bodies import held_point
+from game.checks_bodies import check_bodies
 
 MIN_LENGTH = 1e-3              # m: a static piece shorter than this (and not zero) is reported
 OVERLAP_TOLERANCE = 1e-3       # m: a ball overlapping a wall by less than this only touches it
@@ -122,7 +126,8 @@ def check_all(level, seconds=CHECK_SECONDS):
                       ("rope", lambda spend: _short_ropes(level)),
                       ("crossing", lambda spend: _crossings(pieces, spend, out.notes)),
                       ("sweep", lambda spend: _sweeps(level, pieces, spend, out.notes)),
-                      ("leak", lambda spend: _leaks(level, pieces, spend, out.notes))):
+                      ("leak", lambda spend: _leaks(level, pieces, spend, out.notes)),
+                      ("body", lambda spend: check_bodies(level, _finding, spend))):
         budget = _Budget(what, seconds)
         try:
             out.findings += run(budget.spend)
@@ -657,6 +662,10 @@ def _in_zone(z, points):
     if "ellipse" in z:
         return np.asarray(geometry.point_in_ellipse(points, z["ellipse"]["center"], z["ellipse"]["radii"]))
     return np.asarray(geometry.point_in_convex_polygon(points, z["polygon"]))
+
+
+def _finding(point, reason):
+    return Finding((float(point[0]), float(point[1])), reason)
 
 
 def _mid(p, q):

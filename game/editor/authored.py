@@ -11,7 +11,7 @@ See game.editor.document for the Document that holds an ``Authorship``.
 import json
 
 from game.level import DEFAULTS, FROM_MATERIAL, LevelError, complete
-from game.level.normalise import convex_pieces
+from game.level.normalise import BODY_DEFAULTS, convex_pieces
 from game.editor.items import LISTS
 
 
@@ -176,6 +176,9 @@ class Authorship:
 def _fills(definition, name):
     """What the loader fills in for a key of an item of list ``name`` (DEFAULTS resolved)."""
     material = definition["material"]
+    if name == "bodies":        # a box's angle and a box's or polygon's radius: 0 when left out
+        return {**{k: (material[k] if v is FROM_MATERIAL else v) for k, v in BODY_DEFAULTS.items()},
+                "angle": 0.0, "radius": 0.0}
     return {k: (material[k] if v is FROM_MATERIAL else v) for k, v in DEFAULTS[name].items()}
 
 

@@ -30,8 +30,8 @@ import json
 
 from game.level import LevelError, loads
 from game.editor.authored import Authorship, same_json
-from game.editor.items import (LISTS, ZONE_SHAPES, bbox, copied_links, followed_joints, kept_links,
-                               translated)
+from game.editor.items import (LISTS, ZONE_SHAPES, bbox, copied_links, followed_joints, held_by_bodies,
+                               kept_links, translated)
 _MISSING = object()
 _SERIAL = itertools.count(1)     # every state of the definition gets a new number
 # A static shape the tiny level built to normalise one item needs (the loader refuses a
@@ -192,6 +192,8 @@ class Document:
         level = {"material": d.get("material", {}), "segments": [_ANCHOR_SEGMENT]}
         if name in ("springs", "joints"):
             level["balls"] = d.get("balls", [])
+            if d.get("bodies"):
+                level["bodies"] = d["bodies"]
         if name == "segments":
             level["segments"] = [item]
         else:
@@ -221,26 +223,24 @@ class Document:
         refs = sorted(set(r for r in refs if self.exists(r)))
         if not refs:
             return
-        d = self.definition
-        gone = {name: {i for n, i in refs if n == name} for name in LISTS}
-        after = {}
-        for name in LISTS:
-            if gone[name]:
-                after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
-        if not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
-            raise EditRefused("a level needs at least one wall: add another before deleting the last")
-        if gone["balls"]:                   # springs and joints on a removed ball go with it
-            dead = sorted(gone["balls"])
-
-            def renumber(b):
-                return b - sum(1 for k in dead if k < b)
-
-            for links in ("springs", "joints"):
-                if after.get(links, d.get(links)):
-                    after[links] = kept_links(after.get(links, d[links]), gone["balls"], renumber,
-                                              self.authorship.derive)
-        self.apply(label or f"delete {_count(refs)}", after)
+        self.apply(label or f"delete {_count(refs)}", _deleted(self, refs))
         self.selection = []
+
+    def swap(self, refs, items, label):
+        """Remove the items ``refs`` and append ``items`` [(list name, item)] in their place, as
+        one undoable edit (a wall turned into a body); the new items become the selection."""
+        refs = sorted(set(r for r in refs if self.exists(r)))
+        pieces = [(name, self.normalised(name, item)) for name, item in items]
+        after = _deleted(self, refs, check_walls=False)
+        d, new_refs = self.definition, []
+        for name, got in pieces:
+            lst = after.get(name, list(d.get(name, [])))
+            new_refs += [(name, len(lst) + k) for k in range(len(got))]
+            after[name] = lst + got
+        if not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
+            raise EditRefused("a level needs at least one wall: add another before turning the last into a body")
+        self.apply(label, after)
+        self.selection = new_refs
 
     def move(self, refs, delta, merge=None, label=None):
         """Translate the items by ``delta`` (metres). Springs move their anchor only."""
@@ -270,9 +270,12 @@ class Document:
                 pieces = self.normalised(ref[0], new)
                 if len(pieces) != 1:
                     raise EditRefused("that would make a polygon non-convex")
-                if ref[0] == "polygons":
+                if ref[0] in ("polygons", "bodies") and "points" in new:
                     new = dict(new, points=pieces[0]["points"])
                 changes[ref] = new
+        bodies = {i: self.item(r)["shape"] for r in changes for i in [r[1]] if r[0] == "bodies"}
+        if bodies:      # a joint holds a turned body at the same point of it
+            changes.update(held_by_bodies(self.definition.get("joints", []), changes, bodies, rotate, factor))
         what = label or (f"rotate {_count(refs)}" if rotate else f"scale {_count(refs)}")
         self._replace_items(changes, what, outline_map=lambda pts: [point_map(p) for p in pts])
 
@@ -304,8 +307,10 @@ class Document:
             if not self.exists(ref):
                 continue
             item = self.item(ref)
-            if key in ("mass", "density") and ref[0] == "balls":
+            if key in ("mass", "density") and ref[0] in ("balls", "bodies"):
                 new = _renamed(item, "density" if key == "mass" else "mass", key, value)
+            elif key in ("name", "colour") and ref[0] == "bodies":
+                new = dict(item, **{key: value}) if value is not None else updated(item, (key,), _MISSING)
             elif key == "kind" and ref[0] == "zones":
                 new = updated(item, ("kind",), value)
             elif key in item:
@@ -347,6 +352,7 @@ class Document:
         d = self.definition
         after, new_refs, ball_map, copied = {}, [], {}, {}
         groups = self.authorship.groups_within(d.get("polygons", []), refs)
+        body_map = {}
         for name in LISTS:
             mine = [r for r in refs if r[0] == name and name not in ("springs", "joints")]
             if not mine:
@@ -355,13 +361,15 @@ class Document:
             for ref in mine:
                 if name == "balls":
                     ball_map[ref[1]] = len(lst)
+                if name == "bodies":
+                    body_map[ref[1]] = len(lst)
                 if name == "polygons":
                     copied[ref[1]] = len(lst)
                 lst.append(translated(name, self.item(ref), offset[0], offset[1]))
                 new_refs.append((name, len(lst) - 1))
             after[name] = lst
         for name in ("springs", "joints"):      # a link is copied when its balls are copied too
-            copies = copied_links(d.get(name, []), refs, name, ball_map, offset)
+            copies = copied_links(d.get(name, []), refs, name, ball_map, offset, body_map)
             if copies:
                 after[name] = list(d[name]) + copies
                 new_refs += [(name, len(d[name]) + k) for k in range(len(copies))]
@@ -404,9 +412,10 @@ class Document:
             self.authorship.derive(new, d[name][i])
             lst[i] = new
             after[name] = lst
-        if d.get("joints") and ("balls" in after or "joints" in after):    # joints follow their ends
-            followed = followed_joints(d["joints"], after.get("joints", d["joints"]), d["balls"],
-                                       after.get("balls", d["balls"]), self.authorship.derive)
+        if d.get("joints") and ("balls" in after or "joints" in after or "bodies" in after):
+            followed = followed_joints(d["joints"], after.get("joints", d["joints"]), d["balls"],   # joints follow
+                                       after.get("balls", d["balls"]), self.authorship.derive,  # their ends
+                                       d.get("bodies"), after.get("bodies", d.get("bodies")))
             if followed is not None:
                 after["joints"] = followed
         self.apply(label, after, merge)
@@ -476,6 +485,32 @@ class Document:
             raise ValueError(f"expected 'mine' or 'theirs', got {choice!r}")
 
 
+def _deleted(doc, refs, check_walls=True):
+    """The top-level lists without the items ``refs`` (and the links on their balls and bodies)."""
+    d = doc.definition
+    gone = {name: {i for n, i in refs if n == name} for name in LISTS}
+    after = {}
+    for name in LISTS:
+        if gone[name]:
+            after[name] = [it for i, it in enumerate(d[name]) if i not in gone[name]]
+    if check_walls and not any(after.get(k, d.get(k)) for k in ("segments", "polylines", "polygons")):
+        raise EditRefused("a level needs at least one wall: add another before deleting the last")
+    if gone["balls"] or gone["bodies"]:     # springs and joints on a removed ball or body go with it
+        dead, dead_bodies = sorted(gone["balls"]), sorted(gone["bodies"])
+
+        def renumber(b):
+            return b - sum(1 for k in dead if k < b)
+
+        def renumber_body(b):
+            return b - sum(1 for k in dead_bodies if k < b)
+
+        for links in ("springs", "joints"):
+            if after.get(links, d.get(links)):
+                after[links] = kept_links(after.get(links, d[links]), gone["balls"], renumber,
+                                          doc.authorship.derive, gone["bodies"], renumber_body)
+    return after
+
+
 class _Replace(Edit):
     """Replace the whole definition, restoring the key order on undo."""
 
@@ -500,7 +535,7 @@ def _rebuild(definition, values, order):
 def _renamed(item, old_key, new_key, value):
     out = {}
     for k, v in item.items():
-        if k == old_key:
+        if k in (old_key, new_key):
             out[new_key] = value
         else:
             out[k] = v
@@ -511,7 +546,7 @@ def _renamed(item, old_key, new_key, value):
 
 def _singular(name):
     return {"polylines": "polyline", "polygons": "polygon", "balls": "ball", "springs": "spring",
-            "joints": "joint", "spawners": "spawner", "zones": "zone", "segments": "segment"}.get(name, name)
+            "joints": "joint", "spawners": "spawner", "zones": "zone", "segments": "segment", "bodies": "body"}.get(name, name)
 
 
 def _count(refs):

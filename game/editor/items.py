@@ -6,7 +6,7 @@ import math
 
 FOLLOW_TOL = 1e-9           # relative: a rod this close to its ends' distance follows them when they move
 
-LISTS = ("segments", "polylines", "polygons", "balls", "springs", "joints", "spawners", "zones")
+LISTS = ("segments", "polylines", "polygons", "balls", "springs", "joints", "spawners", "zones", "bodies")
 ZONE_SHAPES = ("rect", "circle", "ellipse", "polygon")
 ZONE_KINDS = ("goal", "kill", "attractor")
 
@@ -22,8 +22,11 @@ def translated(name, item, dx, dy):
         new["points"] = [mv(p) for p in item["points"]]
     elif name in ("balls", "spawners"):
         new["pos"] = mv(item["pos"])
+    elif name == "bodies":
+        for key in BODY_POINT_KEYS[item["shape"]]:
+            new[key] = [mv(p) for p in item[key]] if key == "points" else mv(item[key])
     elif name in ("springs", "joints"):
-        if not is_index(item["b"]):
+        if not is_end(item["b"]):
             new["b"] = mv(item["b"])
     elif name == "zones":
         if "rect" in item:
@@ -44,8 +47,10 @@ def points_of(name, item):
         return list(item["points"])
     if name in ("balls", "spawners"):
         return [item["pos"]]
+    if name == "bodies":
+        return body_outline(item)
     if name in ("springs", "joints"):
-        return [] if is_index(item["b"]) else [item["b"]]
+        return [] if is_end(item["b"]) else [item["b"]]
     if name == "zones":
         if "rect" in item:
             return list(item["rect"])
@@ -59,16 +64,16 @@ def points_of(name, item):
     return []
 
 
-def bbox(name, item, balls=None):
+def bbox(name, item, balls=None, bodies=None):
     """(x_min, y_min, x_max, y_max) of an item in metres, radii included."""
     pts = points_of(name, item)
     if name == "springs" and balls is not None:
         pts = pts + [balls[item["a"]]["pos"]] + ([balls[item["b"]]["pos"]] if is_index(item["b"]) else [])
     if name == "joints" and balls is not None:
-        pts = list(joint_ends(item, balls))
+        pts = list(joint_ends(item, balls, bodies))
     if not pts:
         return (0.0, 0.0, 0.0, 0.0)
-    r = float(item.get("radius", 0.0)) if name in ("segments", "polylines", "balls", "spawners") else 0.0
+    r = float(item.get("radius", 0.0)) if name in ("segments", "polylines", "balls", "spawners", "bodies") else 0.0
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     return (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
@@ -81,7 +86,11 @@ def handles(name, item):
         return [("a", item["a"]), ("b", item["b"])]
     if name in ("polylines", "polygons"):
         return list(enumerate(item["points"]))
-    if name in ("springs", "joints") and not is_index(item["b"]) and not is_pin(name, item):
+    if name == "bodies" and item["shape"] == "capsule":
+        return [("a", item["a"]), ("b", item["b"])]
+    if name == "bodies" and item["shape"] == "polygon":
+        return list(enumerate(item["points"]))
+    if name in ("springs", "joints") and not is_end(item["b"]) and not is_pin(name, item):
         return [("b", item["b"])]
     return []
 
@@ -91,34 +100,107 @@ def is_index(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def kept_links(links, gone, renumber, derive=None):
-    """The springs or joints ``links`` that hold none of the balls ``gone`` (indices), their
-    balls renumbered by ``renumber``; a link left as it was stays the same object, and
-    ``derive(new, old)`` (if given) hears of each renumbered one."""
+def is_body(v):
+    """True for a joint's body end {"body": i}."""
+    return isinstance(v, dict) and "body" in v
+
+
+def is_end(v):
+    """True for a joint's or spring's end on a ball or a body (not an anchor point)."""
+    return is_index(v) or is_body(v)
+
+
+def kept_links(links, gone, renumber, derive=None, gone_bodies=(), renumber_body=None):
+    """The springs or joints ``links`` that hold none of the balls ``gone`` (indices) nor the
+    bodies ``gone_bodies``, their balls renumbered by ``renumber`` and their bodies by
+    ``renumber_body``; a link left as it was stays the same object, and ``derive(new, old)``
+    (if given) hears of each renumbered one."""
+    def dead(end):
+        return (is_body(end) and end["body"] in gone_bodies) or (is_index(end) and end in gone)
+
+    def moved(end):
+        if is_body(end):
+            return dict(end, body=renumber_body(end["body"])) if renumber_body else end
+        return renumber(end) if is_index(end) else end
+
     kept = []
     for j in links:
-        if j["a"] in gone or (is_index(j["b"]) and j["b"] in gone):
+        if dead(j["a"]) or dead(j["b"]):
             continue
-        new = dict(j, a=renumber(j["a"]))
-        if is_index(j["b"]):
-            new["b"] = renumber(j["b"])
+        new = dict(j, a=moved(j["a"]), b=moved(j["b"]))
         if new != j and derive is not None:
             derive(new, j)
         kept.append(new if new != j else j)
     return kept
 
 
-def copied_links(links, refs, name, ball_map, offset):
-    """Copies of the links of list ``name`` in ``refs`` whose balls were all copied (``ball_map``:
-    old ball index -> the copy's), moved by ``offset`` where they hold an anchor."""
+def copied_links(links, refs, name, ball_map, offset, body_map=None):
+    """Copies of the links of list ``name`` in ``refs`` whose balls (and bodies) were all
+    copied (``ball_map``, ``body_map``: old index -> the copy's), moved by ``offset`` where
+    they hold an anchor."""
+    body_map = body_map or {}
+
+    def copied(end):
+        if is_body(end):
+            return end["body"] in body_map
+        return not is_index(end) or end in ball_map
+
+    def mapped(end):
+        if is_body(end):
+            return dict(end, body=body_map[end["body"]])
+        return ball_map[end] if is_index(end) else [end[0] + offset[0], end[1] + offset[1]]
+
     out = []
     for list_name, i in refs:
         s = links[i] if list_name == name else None
-        if s is not None and s["a"] in ball_map and (not is_index(s["b"]) or s["b"] in ball_map):
-            new = dict(s, a=ball_map[s["a"]])
-            new["b"] = ball_map[s["b"]] if is_index(s["b"]) else [s["b"][0] + offset[0], s["b"][1] + offset[1]]
-            out.append(new)
+        if s is not None and copied(s["a"]) and copied(s["b"]):
+            out.append(dict(s, a=mapped(s["a"]), b=mapped(s["b"])))
     return out
+
+
+# ---------------------------------------------------------------------- bodies
+
+BODY_POINT_KEYS = {"box": ("center",), "capsule": ("a", "b"), "polygon": ("points",)}
+
+
+def box_corners(center, size, angle):
+    """The four corners [x, y] of a box (counter-clockwise from its lower left, before turning)."""
+    (cx, cy), (w, h) = center, size
+    c, s = math.cos(angle), math.sin(angle)
+    out = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x, y = sx * w / 2, sy * h / 2
+        out.append([round(cx + c * x - s * y, 9), round(cy + s * x + c * y, 9)])
+    return out
+
+
+def body_outline(body):
+    """A body's defining points: a capsule's ends, a box's or polygon's corners (its radius
+    rounds them)."""
+    if body["shape"] == "capsule":
+        return [body["a"], body["b"]]
+    if body["shape"] == "box":
+        return box_corners(body["center"], body["size"], body["angle"])
+    return list(body["points"])
+
+
+def body_pose(body):
+    """((x, y) of a normalised body's centre of mass, its frame's angle in radians): the
+    origin and axes its joints' offsets are in (game.level.bodies.frame)."""
+    from game.level.bodies import frame
+    return frame(body, 1.0)
+
+
+def body_held_point(body, offset):
+    """Where ``offset`` (in ``body``'s frame) is in the world, [x, y] metres."""
+    (x, y), a = body_pose(body)
+    return [round(v, 9) for v in held_point({"pos": [x, y], "angle": a}, offset)]
+
+
+def body_local_offset(body, point):
+    """The offset in ``body``'s frame of the world ``point`` (the inverse of body_held_point)."""
+    (x, y), a = body_pose(body)
+    return [v + 0.0 for v in local_offset({"pos": [x, y], "angle": a}, point)]      # no -0
 
 
 # ---------------------------------------------------------------------- joints
@@ -139,20 +221,52 @@ def local_offset(ball, point):
     return [round(c * dx + s * dy, 9), round(-s * dx + c * dy, 9)]
 
 
-def joint_ends(joint, balls):
-    """The two points a joint holds ([x, y] each): on ball ``a``, and on ball ``b`` or its anchor."""
-    end_a = held_point(balls[joint["a"]], joint.get("offset_a", (0.0, 0.0)))
-    b = joint["b"]
-    end_b = held_point(balls[b], joint.get("offset_b", (0.0, 0.0))) if is_index(b) else [b[0], b[1]]
-    return end_a, end_b
+def end_point(end, offset, balls, bodies=None):
+    """Where a joint's end holds: on a ball (an index), a body ({"body": i}, ``offset`` in its
+    frame) or an anchor [x, y]."""
+    if is_body(end):
+        return body_held_point(bodies[end["body"]], offset)
+    if is_index(end):
+        return held_point(balls[end], offset)
+    return [end[0], end[1]]
+
+
+def joint_ends(joint, balls, bodies=None):
+    """The two points a joint holds ([x, y] each): on ball or body ``a``, and on ball or body
+    ``b`` or its anchor."""
+    return (end_point(joint["a"], joint.get("offset_a", (0.0, 0.0)), balls, bodies),
+            end_point(joint["b"], joint.get("offset_b", (0.0, 0.0)), balls, bodies))
+
+
+def held_by_bodies(joints, changes, bodies, rotate, factor):
+    """The joints (ref -> new joint) holding a body that ``changes`` turns by ``rotate``
+    degrees and scales by ``factor`` (``bodies``: index -> shape), so each still holds the
+    same point of it: an offset on a capsule or polygon (whose frame keeps the world's axes)
+    turns and grows with it, on a box (whose frame turns with its angle) it only grows. A
+    joint in ``changes`` already is taken from its old self, its other ends as ``changes``
+    made them."""
+    out = {}
+    for k, j in enumerate(joints):
+        ends = [(key, end) for key, end in (("offset_a", j["a"]), ("offset_b", j["b"]))
+                if is_body(end) and end["body"] in bodies]
+        if not ends:
+            continue
+        new = dict(changes.get(("joints", k), j))
+        for key, end in ends:
+            turn = 0.0 if bodies[end["body"]] == "box" else math.radians(rotate)
+            c, s = math.cos(turn), math.sin(turn)
+            x, y = j[key]
+            new[key] = [round(factor * (c * x - s * y), 9), round(factor * (s * x + c * y), 9)]
+        out[("joints", k)] = new
+    return out
 
 
 def is_pin(name, item):
     """A pin: a rod of length 0 to an anchor (an axle where its ball is held)."""
-    return name == "joints" and item["kind"] == "rod" and not is_index(item["b"]) and item.get("length") == 0
+    return name == "joints" and item["kind"] == "rod" and not is_end(item["b"]) and item.get("length") == 0
 
 
-def followed_joints(old_joints, joints, old_balls, balls, derive=None):
+def followed_joints(old_joints, joints, old_balls, balls, derive=None, old_bodies=None, bodies=None):
     """The joints after an edit moved some of their ends (balls moved or turned, an anchor
     dragged, an offset typed): a pin's anchor goes where its ball is held, and a rod whose
     length was its ends' distance keeps being that distance (a rod is drawn from end to
@@ -162,7 +276,7 @@ def followed_joints(old_joints, joints, old_balls, balls, derive=None):
     each joint changed here)."""
     out, changed = list(joints), False
     for k, (old, cur) in enumerate(zip(old_joints, joints)):
-        before, after = joint_ends(old, old_balls), joint_ends(cur, balls)
+        before, after = joint_ends(old, old_balls, old_bodies), joint_ends(cur, balls, bodies)
         if before == after:
             continue
         new = cur

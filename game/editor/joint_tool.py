@@ -7,18 +7,33 @@ keeps the distance its ends had (the loader measures it); a rope is made as long
 distance (a rope must say its length). A pin: one click on a ball makes a rod of length 0
 to an anchor where the ball is clicked: its centre (a click within the pick distance of
 it), else that point of the ball (an axle off its centre: a crank).
+
+A body (box, plank, polygon) is always held at the point clicked (snapped to the grid or a
+corner where that stays on it), its offset in the body's own frame (origin its centre of
+mass, axes the world's turned by a box's angle): a pin through a plank's middle to the world
+is a see-saw; a rod from a body to a ball holds the body where it was clicked.
 """
 import math
 
 from game.editor.document import EditRefused
-from game.editor.items import held_point, local_offset
+from game.editor.items import body_held_point, body_local_offset, held_point, local_offset
 
 JOINT_TOOLS = ("rod", "rope", "pin")
+KINDS = ("balls", "bodies")     # what a joint's end may hold
+
+
+def end_of(ref):
+    """A joint's end for the ball or body ``ref``: the ball's index, or {"body": i}."""
+    return ref[1] if ref[0] == "balls" else {"body": ref[1]}
+
+
+def _word(ref):
+    return f"{ref[0]}[{ref[1]}]"
 
 
 class JointTool:
     """The rod, rope and pin tools of an Editor (``editor.joints``). ``start`` is the end the
-    joint being made starts at, (ball index, offset_a, the point pressed), or None; the
+    joint being made starts at, (ball or body ref, offset_a, the point pressed), or None; the
     editor's ``preview`` is ("joint", [its held point, the pointer's end]) meanwhile."""
 
     def __init__(self, editor):
@@ -31,15 +46,15 @@ class JointTool:
 
     def press(self, p, tol, shift=False):
         ed, self.tol = self.ed, tol
-        ref = ed.pick(p, tol, kinds=("balls",))
+        ref = ed.pick(p, tol, kinds=KINDS)
         if self.start is None:
             if ref is None:
-                ed.message = f"a {ed.tool} starts on a ball: click one"
+                ed.message = f"a {ed.tool} starts on a ball or a body: click one"
             elif ed.tool == "pin":
                 self._pin(ref, p, tol)
             else:
-                self.start = (ref[1], self._offset(ref, p, shift), p)
-                ed.message = f"{ed.tool} from balls[{ref[1]}]: click a ball, or empty space for an anchor"
+                self.start = (ref, self._offset(ref, p, shift), p)
+                ed.message = f"{ed.tool} from {_word(ref)}: click a ball or body, or empty space for an anchor"
             return
         self._end(p, tol, shift, ref)
 
@@ -47,25 +62,42 @@ class JointTool:
         """A drag from the first ball ends the joint where the button comes up."""
         self.tol = tol
         if self.start is not None and math.dist(p, self.start[2]) > tol:
-            self._end(p, tol, shift, self.ed.pick(p, tol, kinds=("balls",)))
+            self._end(p, tol, shift, self.ed.pick(p, tol, kinds=KINDS))
 
     def motion(self, p, tol):
+        """The preview: from where the first end holds to where the second would (a ball's
+        centre, the point of a body under the pointer, or the anchor)."""
         ed = self.ed
-        ed.hover = ed.pick(p, tol, kinds=("balls",))
+        ed.hover = ed.pick(p, tol, kinds=KINDS)
         if self.start is None:
             ed.snap(p, tol)
+            if ed.hover is not None and ed.hover[0] == "bodies":
+                ed.preview = ("joint-end", [self._held(ed.hover, self._offset(ed.hover, p, True))])
+            else:
+                ed.preview = None
             return
-        a = held_point(ed.doc.item(("balls", self.start[0])), self.start[1])
-        if ed.hover is not None and ed.hover[1] != self.start[0]:
-            end = ed.doc.item(ed.hover)["pos"]
+        a = self._held(self.start[0], self.start[1])
+        if ed.hover is not None and ed.hover != self.start[0]:
+            end = self._held(ed.hover, self._offset(ed.hover, p, False))
         else:
-            end = ed.snap(p, tol, exclude=("balls", self.start[0]))
+            end = ed.snap(p, tol, exclude=self.start[0])
         ed.preview = ("joint", [a, list(end)])
 
     # ------------------------------------------------------------------ making them
 
+    def _held(self, ref, offset):
+        """Where the ball or body ``ref`` is held at ``offset`` in its frame, [x, y] metres."""
+        item = self.ed.doc.item(ref)
+        return body_held_point(item, offset) if ref[0] == "bodies" else held_point(item, offset)
+
     def _offset(self, ref, p, shift):
-        """Where a click at p holds the ball: its centre, or with Shift the point clicked."""
+        """Where a click at p holds the ball (its centre, or with Shift the point clicked) or
+        the body (the point clicked, snapped where that stays on it)."""
+        if ref[0] == "bodies":
+            body = self.ed.doc.item(ref)
+            q = self.ed.snap(p, self.tol)
+            on = self.ed.pick(q, self.tol, kinds=("bodies",)) == ref
+            return body_local_offset(body, q if on else list(p))
         ball = self.ed.doc.item(ref)
         if not shift or math.dist(p, ball["pos"]) > ball["radius"]:
             return [0.0, 0.0]
@@ -77,6 +109,12 @@ class JointTool:
         return q if math.dist(q, ball["pos"]) <= ball["radius"] else list(p)
 
     def _pin(self, ref, p, tol):
+        if ref[0] == "bodies":          # pinned to the world at the point clicked
+            offset = self._offset(ref, p, True)
+            item = {"kind": "rod", "a": end_of(ref), "b": self._held(ref, offset), "length": 0.0}
+            if offset != [0.0, 0.0]:
+                item["offset_a"] = offset
+            return self._add(item, "add pin")
         ball = self.ed.doc.item(ref)
         at = [float(ball["pos"][0]), float(ball["pos"][1])]
         offset = [0.0, 0.0]
@@ -91,22 +129,22 @@ class JointTool:
     def _end(self, p, tol, shift, ref):
         ed = self.ed
         a, offset_a, _ = self.start
-        item = {"kind": "rod" if ed.tool == "rod" else "rope", "a": a}
+        item = {"kind": "rod" if ed.tool == "rod" else "rope", "a": end_of(a)}
         if offset_a != [0.0, 0.0]:
             item["offset_a"] = offset_a
-        if ref is not None and ref[1] == a:
-            ed.message = f"a {ed.tool} joins two different balls: click another, or empty space for an anchor"
+        if ref is not None and ref == a:
+            ed.message = f"a {ed.tool} joins two different balls or bodies: click another, or empty space for an anchor"
             return
         if ref is not None:
-            item["b"] = ref[1]
+            item["b"] = end_of(ref)
             offset_b = self._offset(ref, p, shift)
             if offset_b != [0.0, 0.0]:
                 item["offset_b"] = offset_b
-            end = held_point(ed.doc.item(ref), offset_b)
+            end = self._held(ref, offset_b)
         else:
-            item["b"] = end = ed.snap(p, tol, exclude=("balls", a))
+            item["b"] = end = ed.snap(p, tol, exclude=a)
         if item["kind"] == "rope":
-            length = math.dist(held_point(ed.doc.item(("balls", a)), offset_a), end)
+            length = math.dist(self._held(a, offset_a), end)
             if length <= 0.0:
                 ed.message = "a rope needs its two ends apart: click further from the ball"
                 return

@@ -9,6 +9,7 @@ import math
 from game.level import LevelError, loads
 from game.editor.document import EditRefused
 from game.editor.items import ZONE_KINDS, ZONE_SHAPES
+from game.editor.panel_bodies import BODY_PREFIXES, BodyPanel, body_rows, selection_rows, toggle_row
 from game.editor.panel_parts import PREFIXES, STATICS, PanelParts, ball_rows, joint_rows, wall_rows
 from game.editor.shapes import arc_points
 from game.physics.integrators import ORDER
@@ -53,6 +54,7 @@ class Panel:
         self.ed = editor
         self.prop = 0
         self.parts = PanelParts(self)   # the joint and moving-wall rows' changes
+        self.bodies = BodyPanel(self)   # the body rows', the selection's place and angle, the plank tool's
 
     def title(self):
         """What the property panel is about: "balls[3]", "2 items", "level", "new arc"..."""
@@ -79,14 +81,15 @@ class Panel:
                     for label, key, index in ARC_ROWS]
         if self.ed.pending:
             return []                           # the panel shows the shape being drawn, not an old selection
+        tool = [("plank radius", "tool:radius", None, self.ed.bodies.radius)] if self.ed.tool == "plank" else []
         sel = [r for r in self.ed.doc.selection if self.ed.doc.exists(r)]
         if not sel:
-            return self._level_rows()
+            return tool + self._level_rows()
         name, _ = sel[0]
         item = self.ed.doc.item(sel[0])
         if name == "joints":
             return joint_rows(self.ed.doc, item)
-        rows = self._point_rows(sel[0], item) if len(sel) == 1 else []
+        rows = tool + selection_rows(self.ed) + (self._point_rows(sel[0], item) if len(sel) == 1 else [])
         if name == "zones":
             rows.append(("kind", "kind", None, item["kind"]))
             rows.append(("shape", "shape", None, next(k for k in ZONE_SHAPES if k in item)))
@@ -105,9 +108,11 @@ class Panel:
             other = "density" if "mass" in item else "mass"
             rows.append((f"use {other}", "swap", None, other))
             rows += ball_rows(self.ed.doc, sel[0][1])
+        if name == "bodies":
+            rows += body_rows(item)
         if name in STATICS:
             rows += wall_rows(item)
-        return rows
+        return rows + toggle_row(name)
 
     def _point_rows(self, ref, item):
         """The selected item's points, to type: a ball's or spawner's pos, a segment's ends,
@@ -115,9 +120,10 @@ class Panel:
         name = ref[0]
         if name in ("balls", "spawners"):
             return [("pos x", "pos", 0, item["pos"][0]), ("pos y", "pos", 1, item["pos"][1])]
-        if name == "segments":
+        shape = item.get("shape") if name == "bodies" else None
+        if name == "segments" or shape == "capsule":
             return [(f"{end} {axis}", end, k, item[end][k]) for end in ("a", "b") for k, axis in enumerate("xy")]
-        if name in ("polylines", "polygons"):
+        if name in ("polylines", "polygons") or shape == "polygon":
             if self.ed.doc.group_of(ref) is not None:
                 return []                       # a piece's corner is not one the author drew
             c = self.ed.corner[1] if self.ed.corner is not None and self.ed.corner[0] == ref else 0
@@ -152,7 +158,9 @@ class Panel:
         sel = self.ed.doc.selection
         up = direction > 0
         try:
-            if key.startswith(PREFIXES):
+            if key.startswith(BODY_PREFIXES):
+                self.bodies.step(row, direction, fine)
+            elif key.startswith(PREFIXES):
                 self.parts.step(row, direction, fine)
             elif key.startswith("arc:"):
                 key = key[4:]
@@ -199,9 +207,9 @@ class Panel:
         if row is None:
             return False
         label, key, index, value = row
-        if key.startswith(PREFIXES):
+        if key.startswith(PREFIXES + BODY_PREFIXES):
             try:
-                self.parts.type(row, text)
+                (self.bodies if key.startswith(BODY_PREFIXES) else self.parts).type(row, text)
             except EditRefused as e:
                 self.ed.message = f"{label}: {e}"
                 return False

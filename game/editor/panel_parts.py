@@ -160,7 +160,7 @@ class PanelParts:
         doc = self.ed.doc
         balls = {i for name, i in doc.selection if name == "balls"}
         doc.selection = [("joints", k) for k, j in enumerate(doc.definition.get("joints", []))
-                         if j["a"] in balls or (is_index(j["b"]) and j["b"] in balls)]
+                         if (is_index(j["a"]) and j["a"] in balls) or (is_index(j["b"]) and j["b"] in balls)]
 
     # ------------------------------------------------------------------ the edit
 

@@ -55,6 +55,14 @@ def scale_point(p, center, factor):
     return [round(center[0] + (p[0] - center[0]) * factor, 9), round(center[1] + (p[1] - center[1]) * factor, 9)]
 
 
+def turned_angle(angle, degrees):
+    """A box's ``angle`` (radians) turned by ``degrees``, kept in (-pi, pi] and rounded to
+    the nanoradian (a whole turn of steps comes back to the angle it started from)."""
+    a = math.remainder(angle + math.radians(degrees), 2.0 * math.pi)
+    a = round(a, 9)
+    return math.pi if a == round(-math.pi, 9) else (0.0 if a == 0 else a)
+
+
 def _rotate_vector(v, degrees):
     return rotate_point(v, (0.0, 0.0), degrees)
 
@@ -79,6 +87,20 @@ def transformed(name, item, point_map, rotate=0.0, factor=1.0):
             new["vel"] = _rotate_vector(item["vel"], rotate)
         if name == "spawners" and "jitter" in item:
             new["jitter"] = item["jitter"] * factor
+    elif name == "bodies":
+        shape = item["shape"]
+        if shape == "box":
+            new["center"] = point_map(item["center"])
+            new["size"] = [v * factor for v in item["size"]]
+            new["angle"] = turned_angle(item["angle"], rotate)
+        elif shape == "capsule":
+            new["a"], new["b"] = point_map(item["a"]), point_map(item["b"])
+        else:
+            new["points"] = [point_map(p) for p in item["points"]]
+        if "radius" in item:
+            new["radius"] = item["radius"] * factor
+        if rotate and any(item.get("vel", ())):
+            new["vel"] = _rotate_vector(item["vel"], rotate)
     elif name in ("springs", "joints"):
         if isinstance(item["b"], list):
             new["b"] = point_map(item["b"])

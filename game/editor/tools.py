@@ -18,21 +18,39 @@ from game.physics import geometry
 from game.editor.document import EditRefused
 from game.editor.files import LevelFile
 from game.editor.items import LISTS, ZONE_KINDS, bbox, handles, joint_ends, points_of
+from game.editor.body_tool import BODY_TOOL_KEYS, BODY_TOOLS, BodyTool
 from game.editor.joint_tool import JOINT_TOOLS, JointTool
 from game.editor.panel import FINE_RATIO, NUDGE, Panel
 from game.editor.shapes import arc_from, arc_points
+from game.editor.turning import SCALE_STEP, Turning
 
-TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc") + JOINT_TOOLS
-TOOL_KEYS = {**{str(k + 1): name for k, name in enumerate(TOOLS[:9])}, "j": "rod", "o": "rope", "p": "pin"}
+TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc") + JOINT_TOOLS \
+    + BODY_TOOLS
+TOOL_KEYS = {**{str(k + 1): name for k, name in enumerate(TOOLS[:9])}, "j": "rod", "o": "rope", "p": "pin",
+             **BODY_TOOL_KEYS}
 TOOL_KEY = {name: key.upper() for key, name in TOOL_KEYS.items()}      # the key shown on each button
 GRID = 0.5                  # m: the grid's starting size
 GRID_SIZES = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)   # m: sizes Ctrl+wheel steps through
 PEG_RADIUS = 0.2            # m: a click with the segment tool makes a round peg this big
 DUPLICATE_OFFSET = 0.5      # m: Ctrl+D puts the copy this far right and down
-PICK_ORDER = ("balls", "spawners", "springs", "joints", "segments", "polylines", "polygons", "zones")
-
-ROTATE_STEP = 15.0          # degrees R turns the selection (Shift: 1 degree)
-SCALE_STEP = 1.1            # . scales the selection up by this, , down (Shift: 1.01)
+PICK_ORDER = ("balls", "spawners", "springs", "joints", "bodies", "segments", "polylines", "polygons", "zones")
+# What a click and a drag do with each tool: one line on the status bar.
+TOOL_HINTS = {
+    "select": "click: select (Shift: add)   drag: move it, its handles, or box-select   R/,/.: turn, scale",
+    "segment": "drag: a wall from press to release   click: a round peg",
+    "polyline": "click: add a point   Enter or double click: end it   C: close it",
+    "polygon": "click: add a corner   Enter: close the wall polygon   Backspace: take one back",
+    "ball": "click: a ball", "spawner": "click: a spawner",
+    "zone": "drag: a zone rectangle   K: goal, kill or attractor",
+    "spring": "drag: from a ball to a ball or a point (an anchor)",
+    "arc": "drag: from the centre out to the arc's start   Enter: make it",
+    "rod": "click a ball or body, then another or empty space (an anchor); a body is held where clicked",
+    "rope": "click a ball or body, then another or empty space (an anchor); a body is held where clicked",
+    "pin": "click a ball or body: pinned to the world there (a pin through a plank: a see-saw)",
+    "box": "drag: a box (Shift: a square)   click: a 1 m box",
+    "plank": "drag: a plank from press to release   click: a 2 m plank   Shift+wheel: its radius",
+    "body": "click: add a corner (a concave one is refused)   click the first corner or Enter: close it",
+}
 
 class Editor:
     """The editing state: a Document, the current tool, the gesture in progress, the grid.
@@ -65,6 +83,8 @@ class Editor:
         self.panel = Panel(self)    # the property panel: its rows and the keys that change them
         self.files = LevelFile(self)    # saving, the file watcher, a change on disk
         self.joints = JointTool(self)   # the rod, rope and pin tools
+        self.bodies = BodyTool(self)    # the box, plank and body polygon tools; M: wall <-> body
+        self.turning = Turning(self)    # R, Shift+R, ".", ",": turn and scale the selection
 
     # ------------------------------------------------------------------ tools
 
@@ -75,10 +95,11 @@ class Editor:
         self.pending, self.preview, self.box, self._gesture = [], None, None, None
         self.arc = None
         self.joints.reset()
+        self.bodies.reset()
 
     def busy(self):
         """A joint half made, or a pivot to place: Esc drops it (and does not leave)."""
-        return self.joints.start is not None or self.panel.parts.placing
+        return self.joints.start is not None or self.panel.parts.placing or self.bodies.start is not None
 
     def press(self, p, tol, shift=False):
         """Left button down at p (metres)."""
@@ -90,6 +111,8 @@ class Editor:
             self.panel.parts.place(self.snap(p, tol))
         elif t in JOINT_TOOLS:
             self.joints.press(p, tol, shift)
+        elif t in BODY_TOOLS:
+            self.bodies.press(p, tol, shift)
         elif t == "select":
             self._press_select(p, tol, shift)
         elif t == "arc":
@@ -104,14 +127,16 @@ class Editor:
             else:
                 self._gesture = ("spring", ref)
 
-    def motion(self, p, tol):
-        """The pointer moved to p (button held or not)."""
+    def motion(self, p, tol, shift=False):
+        """The pointer moved to p (button held or not); ``shift`` keeps a box square."""
         p = _pt(p)
         self.cursor = p
         g = self._gesture
         self.hover = None
         if self.tool in JOINT_TOOLS:
             return self.joints.motion(p, tol)
+        if self.tool in BODY_TOOLS:
+            return self.bodies.motion(p, tol, shift)
         if g is None:
             if self.tool == "select":
                 self.hover = self.pick(p, tol)
@@ -150,7 +175,7 @@ class Editor:
     def release(self, p, tol, shift=False):
         """Left button up at p."""
         p = _pt(p)
-        self.motion(p, tol)
+        self.motion(p, tol, shift)
         g, self._gesture = self._gesture, None
         self.preview, self.box = None, None
         self.doc.end_merge()
@@ -158,6 +183,8 @@ class Editor:
         try:
             if t in JOINT_TOOLS:
                 self.joints.release(p, tol, shift)
+            elif t in BODY_TOOLS:
+                self.bodies.release(p, tol, shift)
             elif g is not None and g[0] == "box":
                 self._select_box(g[1], p, shift)
             elif g is not None and g[0] == "draw" and t == "segment":
@@ -202,6 +229,12 @@ class Editor:
         """End the polyline or polygon being clicked (Enter; C closes a polyline); the arc
         tool's arc becomes a polyline."""
         pts, t = self.pending, self.tool
+        if t == "body":
+            try:
+                return self.bodies.finish()
+            except EditRefused as e:
+                self.message = str(e)
+                return
         if t == "arc":
             if self.arc is None:
                 self.message = "drag from the centre out to the arc's start"
@@ -266,7 +299,7 @@ class Editor:
         if x1 - x0 > 0 or y1 - y0 > 0:
             for name in LISTS:
                 for i, item in enumerate(d.get(name, [])):
-                    bx0, by0, bx1, by1 = bbox(name, item, d.get("balls"))
+                    bx0, by0, bx1, by1 = bbox(name, item, d.get("balls"), d.get("bodies"))
                     if x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1:
                         found.append((name, i))
         if shift:
@@ -335,44 +368,32 @@ class Editor:
         elif name == "escape" and (self.pending or self._gesture or self.arc or self.busy()):
             self.pending, self.preview, self._gesture, self.box, self.arc = [], None, None, None, None
             self.joints.reset()
+            self.bodies.reset()
             self.panel.parts.placing = False
         elif name == "r" and doc.selection:
-            self.turn(-ROTATE_STEP if shift else ROTATE_STEP, fine=False)
+            self.turning.step(-1 if shift else 1)
         elif name in (".", ",") and doc.selection:
             self.resize(SCALE_STEP if name == "." else 1.0 / SCALE_STEP, fine=shift)
+        elif name == "m":
+            try:
+                self.bodies.toggle()
+            except EditRefused as e:
+                self.message = str(e)
         else:
             return False
         return True
 
     def selection_center(self):
         """The middle of the selection's bounding box (metres)."""
-        d = self.doc.definition
-        boxes = [bbox(n, self.doc.item((n, i)), d.get("balls")) for n, i in self.doc.selection if self.doc.exists((n, i))]
-        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        return ((x0 + x1) / 2, (y0 + y1) / 2)
+        return self.turning.center()
 
     def turn(self, degrees, fine=False):
-        """R / Shift+R: turn the selection about its centre (one undo step)."""
-        if not self.doc.selection:
-            return
-        try:
-            self.doc.transform(self.doc.selection, self.selection_center(), rotate=degrees)
-            self.message = f"turned {degrees:+g} degrees"
-        except EditRefused as e:
-            self.message = f"not turned: {e}"
+        """Turn the selection by ``degrees`` about its centre (one undo step); R snaps (turning.step)."""
+        self.turning.turn(degrees)
 
     def resize(self, factor, fine=False):
         """. / , (Shift: finer): scale the selection about its centre (one undo step)."""
-        if not self.doc.selection:
-            return
-        if fine:
-            factor = FINE_RATIO if factor > 1 else 1.0 / FINE_RATIO
-        try:
-            self.doc.transform(self.doc.selection, self.selection_center(), factor=factor)
-            self.message = f"scaled x{factor:.3g}"
-        except EditRefused as e:
-            self.message = f"not scaled: {e}"
+        self.turning.scale(factor, fine, FINE_RATIO)
 
     def _say_history(self, label, verb):
         self.message = f"{verb}: {label}" if label else f"nothing to {verb}"
@@ -469,7 +490,8 @@ class _Index:
         self.owners = np.asarray(owners, dtype=np.int64)
         self.pieces = {}
         balls = d.get("balls", [])
-        for name in ("balls", "spawners", "segments", "polylines", "polygons", "springs", "joints"):
+        bodies = d.get("bodies", [])
+        for name in ("balls", "spawners", "segments", "polylines", "polygons", "springs", "joints", "bodies"):
             a, b, r, owner = [], [], [], []
             for i, item in enumerate(d.get(name, [])):
                 if name in ("balls", "spawners"):
@@ -480,18 +502,19 @@ class _Index:
                     end = balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"]
                     a.append(balls[item["a"]]["pos"]), b.append(end), r.append(0.0), owner.append(i)
                 elif name == "joints":          # from held point to held point (a pin: one point)
-                    end_a, end_b = joint_ends(item, balls)
+                    end_a, end_b = joint_ends(item, balls, bodies)
                     a.append(end_a), b.append(end_b), r.append(0.0), owner.append(i)
                 else:
-                    q = item["points"]
-                    closed = name == "polygons" or item.get("closed", False)
+                    q = points_of(name, item)
+                    closed = name == "polygons" or item.get("closed", False) or (name == "bodies" and len(q) > 2)
                     for k in range(len(q) if closed else len(q) - 1):
                         a.append(q[k]), b.append(q[(k + 1) % len(q)])
-                        r.append(item.get("radius", 0.0) if name == "polylines" else 0.0)
+                        r.append(item.get("radius", 0.0) if name in ("polylines", "bodies") else 0.0)
                         owner.append(i)
             self.pieces[name] = (np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2),
                                  np.asarray(r, float), np.asarray(owner, np.int64))
         self.polygons = [np.asarray(poly["points"], float) for poly in d.get("polygons", [])]
+        self.solids = [np.asarray(points_of("bodies", body), float) for body in bodies]
 
     def code(self, ref):
         return LISTS.index(ref[0]) * (1 << 32) + ref[1]
@@ -513,8 +536,10 @@ class _Index:
             return (math.inf, -1)
         q = geometry.closest_point_on_segment(a, b, p)
         gap = np.maximum(np.hypot(p[0] - q[:, 0], p[1] - q[:, 1]) - r, 0.0)
-        if name == "polygons":          # inside a solid polygon is on it
-            for i, poly in enumerate(self.polygons):
+        if name in ("polygons", "bodies"):          # inside a solid polygon is on it
+            for i, poly in enumerate(self.polygons if name == "polygons" else self.solids):
+                if len(poly) < 3:
+                    continue
                 lo, hi = poly.min(axis=0), poly.max(axis=0)
                 if (lo <= p).all() and (p <= hi).all() and geometry.point_in_convex_polygon(p, poly):
                     return (0.0, i)

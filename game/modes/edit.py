@@ -49,11 +49,14 @@ EDIT_KEYMAP = (
     ("spring tool", "drag from a ball to a ball or a point"),
     ("arc tool", "drag from the centre to the start (half a circle: a cup); the panel sets angles; Enter"),
     ("J  O  P", "joint tools: rod, rope, pin"),
-    ("rod / rope tool", "click a ball, then a ball or empty space (an anchor); Shift: hold at the point clicked"),
-    ("pin tool", "click a ball: an axle at its centre, or at the point of the ball clicked"),
+    ("rod / rope tool", "click a ball or body, then another or empty space; a body (a ball with Shift) is held where clicked"),
+    ("pin tool", "click a ball (an axle at its centre or where clicked) or a body: pinned there to the world"),
     ("a joint selected", "the panel sets kind, length, offsets, anchor, motor (speed, torque), break force"),
     ("a wall selected", "the panel sets surface speed, kick, motion; place pivot: then click where it goes"),
-    ("R  Shift+R", "turn the selection 15 degrees counter-clockwise / clockwise"),
+    ("B  L  Y", "body tools: box (drag; Shift: square), plank (drag; Shift+wheel: radius), body polygon (click corners)"),
+    ("M", "turn the selected walls into bodies and bodies into walls, keeping their shape"),
+    ("a body selected", "the panel sets size, density or mass, friction, restitution, colour, name; shows mass, inertia"),
+    ("R  Shift+R", "turn the selection to the next 15 degrees counter-clockwise / clockwise"),
     (".  ,  (Shift: finer)", "scale the selection up / down by 10 % (1 %)"),
     ("nothing selected", "the panel sets the level: name, description, gravity, bounds, material, integrator, sub-steps"),
     ("[  ]", "previous / next property in the panel"),
@@ -413,7 +416,7 @@ class EditMode(Mode):
             self.app.camera.pan(pos[0] - last[0], pos[1] - last[1])
             self._pan = (self._pan[0], pos)
             return
-        self.editor.motion(self.world_point(pos), self.tol())
+        self.editor.motion(self.world_point(pos), self.tol(), shift=bool(_mods() & pygame.KMOD_SHIFT))
 
     def button_up(self, button, pos):
         if button in (2, 3):
@@ -434,6 +437,10 @@ class EditMode(Mode):
     def wheel(self, notches):
         if _mods() & pygame.KMOD_CTRL:
             self.editor.grid_step(notches)
+            return
+        ed = self.editor
+        if ed.tool == "plank" and (_mods() & pygame.KMOD_SHIFT or ed.bodies.start is not None):
+            ed.bodies.wheel(notches)            # the plank's radius: Shift+wheel, or the wheel mid-drag
             return
         row = self.panel_hit(self.app.mouse)
         if row is not None:

@@ -8,15 +8,15 @@ import os
 import numpy as np
 import pygame
 
-from game.editor.items import handles, is_pin, joint_ends
+from game.editor.items import body_outline, body_pose, handles, is_pin, joint_ends
 from game.editor.motion import ghosts, moved
-from game.editor.tools import TOOL_KEY, TOOLS
+from game.editor.tools import TOOL_HINTS, TOOL_KEY, TOOLS
 from game.draw.hud import HINT_HEIGHT, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError
 from game.draw.theme import EDITOR_DIM, TEXT, WARN
 
 TOOLBAR_TOP = 8              # px
-BUTTON_SIZE = (76, 30)       # px: a toolbar button (twelve fit a window 1,000 px wide)
+BUTTON_SIZE = (62, 30)       # px: a toolbar button (fifteen fit a window 1,000 px wide)
 PANEL_WIDTH = 240            # px: the property panel at the right
 ROW_HEIGHT = 24              # px: a property row
 STATUS_HEIGHT = 28           # px: the status line at the bottom
@@ -76,6 +76,7 @@ class EditView:
         camera = app.camera
         app.renderer.draw(surface, self.mode.shown_world(), camera)
         self.draw_moving_walls(surface)
+        self.draw_bodies(surface)
         self.draw_selection(surface)
         self.draw_preview(surface)
         self.draw_markers(surface)
@@ -126,8 +127,10 @@ class EditView:
             pygame.draw.lines(surface, colour, closed, pts, width + 1)
         elif name in ("balls", "spawners"):
             pygame.draw.circle(surface, colour, px(item["pos"]), min(item["radius"] * scale, MAX_PX) + 4, width)
+        elif name == "bodies":
+            pygame.draw.lines(surface, colour, True, [px(p) for p in rounded_outline(item)], width + 1)
         elif name == "joints":
-            a, b = (px(p) for p in joint_ends(item, self.doc.definition["balls"]))
+            a, b = (px(p) for p in joint_ends(item, self.doc.definition["balls"], self.doc.definition.get("bodies")))
             if is_pin(name, item) or a == b:
                 pygame.draw.circle(surface, colour, a, 7, width)
             else:
@@ -166,9 +169,36 @@ class EditView:
                 x, y = self._px(p)
                 pygame.draw.rect(surface, HANDLE, pygame.Rect(x - 4, y - 4, 9, 9), 2)
 
+    def draw_bodies(self, surface):
+        """Each body filled in its colour (the theme's when it has none), its outline, and a
+        cross at its centre of mass (its frame's origin, where a joint's offsets start) with a
+        tick along its frame's x axis: the editor's own view, whatever the game draws."""
+        for body in self.doc.definition.get("bodies", []):
+            colour = body_colour(body)
+            pts = [self._px(p) for p in rounded_outline(body)]
+            pygame.draw.polygon(surface, tuple(int(v * 0.55) for v in colour), pts)
+            pygame.draw.lines(surface, colour, True, pts, 2)
+            (x, y), angle = body_pose(body)
+            c, s = np.cos(angle), np.sin(angle)
+            o = self._px((x, y))
+            pygame.draw.line(surface, colour, (o[0] - 4, o[1]), (o[0] + 4, o[1]), 1)
+            pygame.draw.line(surface, colour, (o[0], o[1] - 4), (o[0], o[1] + 4), 1)
+            pygame.draw.line(surface, colour, o, (o[0] + 10 * c, o[1] - 10 * s), 1)
+        d = self.doc.definition
+        for joint in d.get("joints", []):           # where each joint holds a body (the game may not draw it)
+            if isinstance(joint["a"], dict) or isinstance(joint["b"], dict):
+                a, b = (self._px(p) for p in joint_ends(joint, d["balls"], d.get("bodies")))
+                if a != b:
+                    pygame.draw.line(surface, HANDLE, a, b, 2)
+                for end in (a, b):
+                    pygame.draw.circle(surface, MARKER_BACK, end, 5)
+                    pygame.draw.circle(surface, HANDLE, end, 5, 2)
+
     def draw_preview(self, surface):
         ed = self.editor
-        if ed.preview is not None:
+        if ed.preview is not None and ed.preview[0] in ("plank", "box", "body", "joint-end"):
+            self._body_preview(surface, ed.preview)
+        elif ed.preview is not None:
             kind, pts = ed.preview
             screen = [self._px(p) for p in pts]
             if kind == "zone" and len(screen) == 2:
@@ -190,6 +220,29 @@ class EditView:
             pygame.draw.circle(surface, SNAP, p, 6, 2)
             if not ed.snapped[1].startswith("grid"):
                 self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, SIZE_SMALL)
+
+    def _body_preview(self, surface, preview):
+        """A box, plank or body polygon being drawn (its refused corner ringed in red), or
+        where a joint would hold the body under the pointer."""
+        kind, pts = preview[0], preview[1]
+        if kind == "plank":
+            outline = rounded_outline({"shape": "capsule", "a": pts[0], "b": pts[1], "radius": preview[2]})
+            if pts[0] != pts[1]:
+                pygame.draw.lines(surface, PREVIEW, True, [self._px(p) for p in outline], 2)
+        elif kind == "joint-end":
+            x, y = self._px(pts[0])
+            pygame.draw.circle(surface, PREVIEW, (x, y), 6, 2)
+            pygame.draw.line(surface, PREVIEW, (x - 9, y), (x + 9, y))
+        elif len(pts) >= 2:
+            pygame.draw.lines(surface, PREVIEW, len(pts) > 2, [self._px(p) for p in pts], 2)
+        for p in pts:
+            pygame.draw.circle(surface, PREVIEW, self._px(p), 4)
+        reflex = self.editor.bodies.reflex
+        if kind == "body" and reflex is not None:
+            x, y = self._px(reflex)
+            pygame.draw.circle(surface, MARKER, (x, y), 10, 3)
+            pygame.draw.line(surface, MARKER, (x - 7, y - 7), (x + 7, y + 7), 3)
+            pygame.draw.line(surface, MARKER, (x - 7, y + 7), (x + 7, y - 7), 3)
 
     def draw_moving_walls(self, surface):
         """Each moving wall's path as a faint ghost of its poses (a rotor over a turn, a slider
@@ -298,6 +351,8 @@ class EditView:
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, EDITOR_DIM, rect, 1, border_radius=4)
             s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_SMALL, TEXT)
+            if s.get_width() > rect.width - 4:      # fifteen buttons: the long names smaller
+                s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_TINY, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 
     def draw_panel(self, surface):
@@ -350,6 +405,9 @@ class EditView:
         hud = self.app.hud
         if self.mode.check_notes:
             parts.append(self.mode.check_notes[0])
+        hint = TOOL_HINTS.get(ed.tool)            # what a click and a drag do, when nothing else is said
+        if hint and not ed.message and hud.font(SIZE_BODY).size("    ".join(parts + [hint]))[0] <= width - 20:
+            parts.append(hint)
         line = "    ".join(parts)
         message = ed.message
         if message and hud.font(SIZE_BODY).size(line + "    " + message)[0] <= width - 20:
@@ -399,3 +457,46 @@ def _fit_text(hud, text, size, width, bold=False):
     """``text`` cut with "..." to ``width`` px (the panel's columns)."""
     from game.draw.hud import _fit
     return _fit(hud.font(size, bold), text, width)
+
+
+BODY_COLOUR = (217, 164, 65)    # a body without a colour of its own
+ARC_PIECES = 6                  # chords a rounded corner or a plank's end is drawn with
+
+
+def body_colour(body):
+    """(r, g, b) of a body: its ``colour`` ("#rrggbb" or [r, g, b]), else BODY_COLOUR."""
+    c = body.get("colour")
+    if isinstance(c, str) and len(c) == 7:
+        return tuple(int(c[k:k + 2], 16) for k in (1, 3, 5))
+    if isinstance(c, (list, tuple)) and len(c) >= 3:
+        return tuple(int(v) for v in c[:3])
+    return BODY_COLOUR
+
+
+def rounded_outline(body):
+    """A body's outline in metres, rounded by its radius: a plank's two half circles, a box's
+    or polygon's corners each an arc (or the corners themselves without a radius)."""
+    corners = np.asarray(body_outline(body), float)
+    r = float(body.get("radius", 0.0))
+    if r <= 0:
+        return corners.tolist()
+    if len(corners) == 2:       # a plank: around both ends
+        d = corners[1] - corners[0]
+        start = np.arctan2(d[1], d[0]) - np.pi / 2
+        out = []
+        for k, (p, a0) in enumerate(((corners[1], start), (corners[0], start + np.pi))):
+            t = a0 + np.linspace(0, np.pi, 2 * ARC_PIECES + 1)
+            out += np.column_stack((p[0] + r * np.cos(t), p[1] + r * np.sin(t))).tolist()
+        return out
+    n, out = len(corners), []
+    area = np.sum(corners[:, 0] * np.roll(corners[:, 1], -1) - np.roll(corners[:, 0], -1) * corners[:, 1])
+    sign = 1.0 if area > 0 else -1.0
+    for k in range(n):
+        p, prev, nxt = corners[k], corners[k - 1], corners[(k + 1) % n]
+        e0, e1 = p - prev, nxt - p
+        a0 = np.arctan2(e0[1], e0[0]) - sign * np.pi / 2
+        a1 = np.arctan2(e1[1], e1[0]) - sign * np.pi / 2
+        sweep = (a1 - a0 + np.pi) % (2 * np.pi) - np.pi
+        t = a0 + np.linspace(0, sweep, ARC_PIECES + 1)
+        out += np.column_stack((p[0] + r * np.cos(t), p[1] + r * np.sin(t))).tolist()
+    return out
