@@ -110,7 +110,10 @@ def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
         rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
         _apply(st, inv, a, b, jf[k, IMPX], jf[k, IMPY], rax, ray, rbx, rby, False, h_move)
         if jf[k, IMPM] != 0.0:
-            _torque(st, inv, a, b, jf[k, IMPM], False, h_move)
+            if ji[k, 0] == MOUSE:       # the grab's brake acts on its body alone, as the solve gives it
+                st[a, W] += inv[a, II] * jf[k, IMPM]
+            else:
+                _torque(st, inv, a, b, jf[k, IMPM], False, h_move)
 
 
 @jit
