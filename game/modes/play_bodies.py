@@ -144,17 +144,18 @@ def _put_back(play, record):
     token = world.bodies.definitions[index]
     _retoken(play, record["token"], token)
     for d, ends in record["joints"]:
-        d = dict(d)
+        d, here = dict(d), True
         for key, (kind, i) in zip(("a", "b"), ends):
             if kind == "self":
                 d[key] = {"body": index}
             elif kind == "body":
                 d[key] = {"body": index_of(world, i)}
+                here = here and d[key]["body"] >= 0
             elif kind == "ball":
                 at = np.flatnonzero(world.ids == i)
                 d[key] = int(at[0]) if len(at) else -1
-        if all(not isinstance(d[k], (dict, int)) or (d[k]["body"] if isinstance(d[k], dict) else d[k]) >= 0
-               for k in ("a", "b")):
+                here = here and len(at) > 0
+        if here:                      # (an anchor's end stays as the definition has it)
             world.bodies.add_joints([d], world.ids, None)
     return index
 
