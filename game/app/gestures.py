@@ -25,6 +25,7 @@ class Fling:
     dragging: bool = False
     held: float = 0.0             # wall seconds pressed
     spraying: bool = False
+    sprays: bool = True           # a hold sprays (balls); a body's press held still adds one on release
 
     def move(self, pos):
         if not self.spraying:
@@ -33,7 +34,7 @@ class Fling:
     def hold(self, frame_dt):
         """Count wall time pressed; True once it has become a spray."""
         self.held += frame_dt
-        self.spraying = self.spraying or (not self.dragging and self.held >= SPRAY_DELAY)
+        self.spraying = self.spraying or (self.sprays and not self.dragging and self.held >= SPRAY_DELAY)
         return self.spraying
 
 
@@ -42,6 +43,16 @@ class Hold:
     """Left press on a ball: the world holds it by the grab ``handle`` until release."""
     start: tuple
     handle: int
+
+
+@dataclass
+class BodyHold:
+    """Left press on a body: the world holds it at the point pressed by the grab ``handle``
+    (game.physics.bodies.grab) until release; ``local`` (2,) m is that point in the body's
+    frame (where a paused drag puts the cursor)."""
+    start: tuple
+    handle: int
+    local: np.ndarray
 
 
 @dataclass

@@ -11,11 +11,12 @@ from game.app.gestures import Fling
 from game.draw.aim import draw_aim, draw_spin
 from game.draw.hud import energy_plot_rect, short_number
 from game.goals import DRAWN_RADIUS
-from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, ball_label, flight_preview, fling_spin, spawn_radius
+from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, flight_preview, fling_spin, spawn_radius
+from game.modes.play_picker import fling_radius, shape_label
 from game.modes.play_rules import blow_up_line, left_of, limited
 from game.draw.theme import BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
 
-HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C", "ball"), ("I", "integrator"),
+HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C/V", "ball"), ("I", "integrator"),
         ("E", "energy"), ("D", "debug"), ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
 
 
@@ -43,7 +44,7 @@ def draw_play(play, surface):
     if isinstance(play.left, Fling) and play.left.spraying and play.spot_taken:
         radius = spawn_radius(play) * app.camera.scale
         pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
-    elif play.left is None and play.pan is None and app.mouse_known:
+    elif play.left is None and play.pan is None and app.mouse_known and play.shape == "ball":
         draw_ball_preview(play, surface)
     play.draw_hud(surface)
 
@@ -70,7 +71,7 @@ def draw_fling_aim(play, surface):
     app, fling = play.app, play.left
     end_world = app.cursor_world()
     velocity = (end_world - fling.start_world) * FLING_GAIN
-    radius = spawn_radius(play)
+    radius = fling_radius(play)               # a body's extent: its spin turns that at the fling's speed
     path = app.camera.world_to_screen(flight_preview(play.world, fling.start_world, velocity, radius))
     speed = float(np.hypot(*velocity))
     mods = pygame.key.get_mods() if pygame.display.get_init() else 0
@@ -88,9 +89,9 @@ SCORE_PER_KICK = 100         # points a bumper's kick scores (world.kicks)
 
 
 def hint(play):
-    """The key hint, with the picker's next ball in it ("B/C ball 0.25 m rubber"), led by the
-    flipper keys in a level that has flippers."""
-    pairs = tuple((key, f"ball {ball_label(play)}") if key == "B/C" else (key, what) for key, what in HINT)
+    """The key hint, with the picker's next ball or body in it ("B/C/V ball 0.25 m rubber",
+    "B/C/V box 0.6 m wood"), led by the flipper keys in a level that has flippers."""
+    pairs = tuple((key, shape_label(play)) if key == "B/C/V" else (key, what) for key, what in HINT)
     sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
     if not sides:
         return pairs
@@ -112,15 +113,19 @@ def rules_line(play):
     rules, parts = play.rules, []
     if not limited(play) and play.tool == "balls":
         return parts
-    for tool, what, word in (("balls", "spawn", "balls"), ("draw", "draw", "segments")):
+    # Bodies show only where the level counts them (else "balls" speaks for what is added).
+    adding = "draw" if play.tool == "draw" else "balls" if play.shape == "ball" else "bodies"
+    for tool, what, word in (("balls", "spawn", "balls"), ("bodies", "bodies", "bodies"), ("draw", "draw", "segments")):
         left = left_of(play, what)
+        if what == "bodies" and left is None:
+            continue
         if left is None:
             text = f"{word}: no limit"
         elif rules[what] == 0:
-            text = "no new balls" if what == "spawn" else "no segments"
+            text = {"spawn": "no new balls", "bodies": "no new bodies"}.get(what, "no segments")
         else:
             text = f"{word} {left} of {rules[what]} left"
-        parts.append((text, play.tool == tool))
+        parts.append((text, adding == tool))
     parts.append(("W switches" if rules["draw"] != 0 else "", False))
     if not rules["grab"]:
         parts.append(("no grab", False))

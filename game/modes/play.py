@@ -18,7 +18,7 @@ from game.draw.debug import DEBUG_LAYERS
 from game.draw.hud import EnergyHistory, energy_plot_rect
 from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
-from game.modes import play_actions
+from game.modes import play_actions, play_picker, play_rules
 from game.modes.base import Mode
 from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
@@ -30,7 +30,6 @@ from game.modes.settings import SettingsMode
 from game.physics.integrators import ORDER, next_integrator
 from game.draw.theme import BAR_HEIGHT, HINT_HEIGHT, RULES_ROW
 
-BREAK_SOUND_SPEED = 12.0       # m/s: a joint's break sounds as loud as an impact this fast
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 
 # Debug layers, cycled with D.
@@ -43,17 +42,18 @@ DEBUG_MODES = (("off", ()),
 
 # Every action, as the help overlay (and the README) lists it.
 KEYMAP = (
-    ("left click", "spawn a ball"),
-    ("left drag", f"fling a ball (velocity = drag x {FLING_GAIN:g} per second)"),
+    ("left click", "spawn a ball, or the body V picked"),
+    ("left drag", f"fling a ball or body (velocity = drag x {FLING_GAIN:g} per second)"),
     ("Shift / Ctrl + fling", "with topspin / backspin (it would roll at its horizontal speed)"),
     ("left hold", "spray balls into the free spots nearest the pointer (a red ring: none free)"),
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
-    ("right click", "delete a ball"),
+    ("left drag a body", "grab it by that point: it hangs there and swings (paused: moved)"),
+    ("right click", "delete a ball, or a body and its joints"),
     ("W", "left button: add balls / draw segments (a puzzle says how many of each)"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
-    ("B   Shift+B", "bigger / smaller balls (the cursor shows the next ball)"),
-    ("C   Shift+C", "next / previous ball material: level's, rubber, steel, wood, ice"),
+    # B, C and V share a line: the help fits 800 x 450 in two columns (tests/app/test_app.py).
+    ("B   C   V", "ball size / material / ball, box, plank or triangle (Shift: back)"),
     ("Space", "pause / run"),
     (".", "step one tick (pauses)"),
     ("-   =", "slower / faster (time scale)"),
@@ -104,6 +104,8 @@ class PlayMode(Mode):
         self.recorded = False          # this run's completion went to the progress file
         self.tool = "balls"            # what the left button does: TOOLS
         self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back before it ticks)
+        self.bodies_spawned = 0        # and bodies (the level's "bodies" budget)
+        self.shape = "ball"            # what the left button adds: play_picker.SHAPES (V)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
         self.drawn_undone = 0          # segments taken back by Ctrl+Z after this run ticked: still spent
@@ -144,7 +146,7 @@ class PlayMode(Mode):
         self.rng = np.random.default_rng(PLAYER_SEED)
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
-        self.spawned = 0
+        self.spawned = self.bodies_spawned = 0
         self.drawn_undone = 0
         self.ran = False
         self.recorded = False
@@ -211,17 +213,8 @@ class PlayMode(Mode):
         return {**defaults.PLAYER, **self.app.session.doc.get("player", {})}
 
     def hear_breaks(self):
-        """A joint that broke since the last frame snaps: the loudest knock, panned to it."""
-        world, app = self.world, self.app
-        log = getattr(world, "break_log", [])
-        heard = getattr(self, "_break_heard", (None, 0.0))
-        since = heard[1] if heard[0] is world.level else -1.0        # a new world: all its breaks are news
-        fresh = [b for b in log if b[0] > since]
-        self._break_heard = (world.level, max([since] + [b[0] for b in fresh]))
-        if fresh and app.audio.enabled:
-            points = np.array([b[1:] for b in fresh], float)
-            pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
-            app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
+        """A joint that broke since the last frame snaps (play_rules.hear_breaks)."""
+        play_rules.hear_breaks(self)
 
     def record_energy(self):
         # "walls": the work done on the balls from outside, by moving walls and by motors (J)
@@ -336,8 +329,9 @@ class PlayMode(Mode):
             app.push(SettingsMode(app))
         elif key == pygame.K_b:
             play_actions.pick_radius(self, -1 if event.mod & pygame.KMOD_SHIFT else +1)
-        elif key == pygame.K_c:
-            play_actions.pick_material(self, -1 if event.mod & pygame.KMOD_SHIFT else +1)
+        elif key in (pygame.K_c, pygame.K_v):
+            pick = play_actions.pick_material if key == pygame.K_c else play_picker.pick_shape
+            pick(self, -1 if event.mod & pygame.KMOD_SHIFT else +1)
         elif key == pygame.K_F12:
             app.request_screenshot()
         elif key in (pygame.K_TAB, pygame.K_F2):

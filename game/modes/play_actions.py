@@ -1,6 +1,6 @@
 """The player's hand in play: what the mouse does to the running world (spawn, fling with
-spin, spray, grab, delete, draw segments), the ball picker (B, C), Ctrl+Z's undo and Ctrl+S's
-snapshot. Plain functions of the PlayMode (``play``), whose state they read and change: its
+spin, spray, grab, delete, draw segments; bodies: game.modes.play_bodies), Ctrl+Z's undo and
+Ctrl+S's snapshot (the picker, B, C and V: game.modes.play_picker). Plain functions of the PlayMode (``play``), whose state they read and change: its
 undo stack, the balls and segments the player added, the picker and the spray's clock."""
 import os
 
@@ -8,12 +8,15 @@ import numpy as np
 import pygame
 
 from game.app import placing
-from game.app.gestures import Fling, Hold, Pan, far
+from game.app.gestures import BodyHold, Fling, Hold, Pan, far
 from game.app.progress import my_levels_dir
-from game.goals import DRAWN_MIN_LENGTH, player_ball_radius, player_segment
+from game.goals import DRAWN_MIN_LENGTH, player_segment
 from game.level import LevelError, save
 from game.level.normalise import fill
-from game.modes.play_rules import left_of, observe_goal
+from game.modes import play_bodies
+from game.modes.play_picker import (BALL_MATERIALS, BALL_RADII, ball_label, fling_radius,  # noqa: F401 (the picker)
+                                    level_radius, pick_material, pick_radius, spawn_radius)
+from game.modes.play_rules import budget_note, left_of, observe_goal
 from game.physics import geometry
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
@@ -21,16 +24,6 @@ AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
 SPRAY_EVERY = 0.08           # wall s between the balls a held press sprays
 SPRAY_BACKLOG = 3            # balls a slow frame may owe the spray at most
 PLAYER_SEED = 2718           # the player's jitter: the same clicks make the same balls every run
-# The ball picker (B / Shift+B, C / Shift+C): radii in metres (the level's own joins them),
-# and materials, each (name, overrides of the level's material or None, preview colour).
-BALL_RADII = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)
-BALL_MATERIALS = (
-    ("level's", None, (235, 235, 235)),
-    ("rubber", {"restitution": 0.85, "friction": 0.9, "density": 1.2}, (240, 110, 110)),
-    ("steel", {"restitution": 0.3, "friction": 0.15, "density": 7.8}, (170, 185, 205)),
-    ("wood", {"restitution": 0.45, "friction": 0.5, "density": 0.6}, (200, 150, 90)),
-    ("ice", {"restitution": 0.1, "friction": 0.02, "density": 0.9}, (140, 220, 245)),
-)
 AIM_PREVIEW_SAMPLES = 49     # points along it (the dots drawn are every other one)
 
 
@@ -81,8 +74,11 @@ def fling_spin(velocity, radius, mods):
 
 def follow_grab(play):
     """Keep the held ball's grab at the cursor; a grab whose ball went ends here. While
-    the world is paused no spring can pull, so the ball is carried to the cursor."""
-    if isinstance(play.left, Hold):
+    the world is paused no spring can pull, so the ball is carried to the cursor. (A held
+    body: play_bodies.follow.)"""
+    if isinstance(play.left, BodyHold):
+        play_bodies.follow(play, play.left, play.app.cursor_world())
+    elif isinstance(play.left, Hold):
         if play.app.clock.paused:
             play.world.place_grabbed(play.left.handle, play.app.cursor_world())
         else:
@@ -138,8 +134,8 @@ def button_down(play, button, pos):
             play.left = Hold(pos, play.world.grab(hit, point))
             if play.lab is not None:
                 play.lab.grabbed(play.left.handle, int(play.world.ids[hit]), point)
-        else:
-            play.left = Fling(pos, point)
+        elif not play_bodies.grab(play, pos, point):
+            play.left = Fling(pos, point, sprays=play.shape == "ball")     # bodies: no spray
             play.spray_clock = 0.0
     elif button in (2, 3):
         play.pan = Pan(button, pos, pos)
@@ -151,12 +147,16 @@ def button_up(play, button, pos):
         play.spot_taken = False
         if isinstance(left, Stroke):
             draw_segment(play, left.start_world, play.app.camera.screen_to_world(pos))
+        elif isinstance(left, BodyHold):
+            play_bodies.release(play, left)
         elif isinstance(left, Hold):
             play.world.release(left.handle)
             if play.lab is not None:
                 play.lab.release(left.handle)
         elif left.spraying:
             pass                              # the spray made its balls already
+        elif not left.dragging and not far(pos, left.start) and play.shape != "ball":
+            play_bodies.spawn(play, left.start_world)
         elif not left.dragging and not far(pos, left.start):
             # A click: a small seeded jitter, so balls clicked onto one another topple
             # as real ones would (a column placed exactly in a level file still stands).
@@ -166,7 +166,8 @@ def button_up(play, button, pos):
             velocity = (end - left.start_world) * FLING_GAIN
             # Keyboard modifiers exist only with a display (headless tests have none).
             mods = pygame.key.get_mods() if pygame.display.get_init() else 0
-            spawn(play, left.start_world, velocity, fling_spin(velocity, spawn_radius(play), mods))
+            spin = fling_spin(velocity, fling_radius(play), mods)
+            (spawn if play.shape == "ball" else play_bodies.spawn)(play, left.start_world, velocity, spin)
     elif button in (2, 3) and play.pan is not None and play.pan.button == button:
         pan, play.pan = play.pan, None
         if button == 3 and not pan.moved:
@@ -222,8 +223,11 @@ def draw_segment(play, a, b):
 
 
 def delete_at(play, point):
+    """A right click deletes the ball there, else the body there (play_bodies.delete_at)."""
     world = play.world
     hit = world.ball_at(point)
+    if hit < 0:
+        return play_bodies.delete_at(play, point)
     if hit >= 0 and not play.rules["delete"]:
         play.app.toast("this level does not let you delete balls")
         return -1
@@ -243,7 +247,10 @@ def undo(play):
     world = play.world
     while play.undo_stack:
         what, detail = play.undo_stack.pop()
-        if what == "spawned":
+        if what in ("spawned body", "deleted body"):
+            if not play_bodies.undo(play, what, detail):
+                continue                      # gone already: undo the one before
+        elif what == "spawned":
             where = np.flatnonzero(world.ids == detail)
             if len(where) == 0:
                 continue                      # gone already (a kill zone): undo the one before
@@ -252,14 +259,14 @@ def undo(play):
                 play.spawned = max(0, play.spawned - 1)
             if play.lab is not None:
                 play.lab.removed(detail)
-            play.app.toast("undo: ball taken back" + _budget_note(play, "spawn"))
+            play.app.toast("undo: ball taken back" + budget_note(play, "spawn"))
         elif what == "drew":
             world.remove_segment(detail)
             play.drawn.remove(detail)
             if play.ran:                      # running: the segment's budget stays spent (play_rules)
                 play.drawn_undone += 1
             play.app.renderer.invalidate()
-            play.app.toast("undo: segment taken back" + _budget_note(play, "draw"))
+            play.app.toast("undo: segment taken back" + budget_note(play, "draw"))
         else:
             world.put_back(detail)
             if play.lab is not None:
@@ -270,49 +277,6 @@ def undo(play):
         return True
     play.app.toast("undo: nothing to undo")
     return False
-
-
-def _budget_note(play, what):
-    """", still spent until R" where Ctrl+Z during a run kept the item's budget spent."""
-    return ", still spent until R" if play.ran and play.rules[what] is not None else ""
-
-
-def spawn_radius(play):
-    """m: the radius of the player's next ball: the picker's, else the level's own."""
-    return play.picked_radius if play.picked_radius is not None else level_radius(play)
-
-
-def level_radius(play):
-    """m: the level's own ball size: its first spawner's, else its first ball's, else the
-    default (game.goals.player_ball_radius, which the puzzles' solutions use too)."""
-    return player_ball_radius(play.app.session.doc)
-
-
-def pick_radius(play, direction):
-    """B / Shift+B: the next bigger (+1) or smaller (-1) ball of BALL_RADII and the level's own."""
-    sizes = sorted(set(BALL_RADII) | {level_radius(play)})
-    now = spawn_radius(play)
-    if direction > 0:
-        bigger = [r for r in sizes if r > now + 1e-12]
-        radius = bigger[0] if bigger else sizes[-1]
-    else:
-        smaller = [r for r in sizes if r < now - 1e-12]
-        radius = smaller[-1] if smaller else sizes[0]
-    play.picked_radius = radius
-    play.picker_level = os.path.realpath(play.app.session.path)
-    play.app.toast(f"ball: {ball_label(play)}")
-
-
-def pick_material(play, direction):
-    """C / Shift+C: the next or previous material of BALL_MATERIALS."""
-    play.material_index = (play.material_index + direction) % len(BALL_MATERIALS)
-    play.app.toast(f"ball: {ball_label(play)}")
-
-
-def ball_label(play):
-    """ "0.25 m rubber": the picker's next ball, as the HUD shows it."""
-    name = BALL_MATERIALS[play.material_index][0]
-    return f"{spawn_radius(play):g} m " + ("level material" if name == "level's" else name)
 
 
 def save_snapshot(play):

@@ -3,10 +3,13 @@ to draw, grab, delete), the goal observed between ticks, the completion recorded
 the world blowing up. Plain functions of the PlayMode (``play``) and of worlds."""
 import os
 
+import numpy as np
+
 from game.goals import goal_inside
 from game.modes.menu import file_number
 
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
+BREAK_SOUND_SPEED = 12.0       # m/s: a joint's break sounds as loud as an impact this fast
 
 
 def world_is_finite(world):
@@ -54,14 +57,23 @@ def restart_puzzle(play):
 # still takes the item away but its budget stays spent until R starts the run again, so a
 # player cannot draw, watch, undo and draw again for ever while the balls fall.
 def spent(play, what):
-    """Balls ("spawn") or segments ("draw") counted against the budget in this run."""
+    """Balls ("spawn"), bodies ("bodies") or segments ("draw") counted against the budget in
+    this run."""
     if what == "spawn":
         return play.spawned
+    if what == "bodies":
+        return play.bodies_spawned
     return len(play.drawn) + play.drawn_undone
 
 
+def budget_note(play, what):
+    """", still spent until R" where Ctrl+Z during a run kept the item's budget spent."""
+    return ", still spent until R" if play.ran and play.rules[what] is not None else ""
+
+
 def left_of(play, what):
-    """Balls ("spawn") or segments ("draw") the player may still add; None: no limit."""
+    """Balls ("spawn"), bodies ("bodies") or segments ("draw") the player may still add;
+    None: no limit."""
     limit = play.rules[what]
     if limit is None:
         return None
@@ -77,7 +89,8 @@ def observe_goal(play):
 def limited(play):
     """Whether the level limits the player (a puzzle): its budgets show under the bar."""
     rules = play.rules
-    return rules["spawn"] is not None or rules["draw"] is not None or not rules["delete"] or not rules["grab"]
+    return (rules["spawn"] is not None or rules["bodies"] is not None or rules["draw"] is not None
+            or not rules["delete"] or not rules["grab"])
 
 
 def record_completion(play):
@@ -103,6 +116,8 @@ def work_to_lose(play):
         parts.append(f"your {n} drawn segment{'s' if n > 1 else ''}")
     if limited(play) and play.spawned:
         parts.append(f"{play.spawned} placed ball{'s' if play.spawned > 1 else ''}")
+    if limited(play) and play.bodies_spawned:
+        parts.append(f"{play.bodies_spawned} placed bod{'ies' if play.bodies_spawned > 1 else 'y'}")
     return " and ".join(parts)
 
 
@@ -117,3 +132,17 @@ def level_counter(play):
         return ""
     number = file_number(files[real.index(here)])
     return f"level {number}" if number is not None else f"{real.index(here) + 1}/{len(real)}"
+
+
+def hear_breaks(play):
+    """A joint that broke since the last frame snaps: the loudest knock, panned to it."""
+    world, app = play.world, play.app
+    log = getattr(world, "break_log", [])
+    heard = getattr(play, "_break_heard", (None, 0.0))
+    since = heard[1] if heard[0] is world.level else -1.0        # a new world: all its breaks are news
+    fresh = [b for b in log if b[0] > since]
+    play._break_heard = (world.level, max([since] + [b[0] for b in fresh]))
+    if fresh and app.audio.enabled:
+        points = np.array([b[1:] for b in fresh], float)
+        pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
+        app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
