@@ -197,7 +197,7 @@ class EditView:
     def draw_preview(self, surface):
         ed = self.editor
         if ed.preview is not None and ed.preview[0] in ("plank", "box", "body", "joint-end"):
-            self._body_preview(surface, ed.preview)
+            body_preview(self, surface, ed.preview)
         elif ed.preview is not None:
             kind, pts = ed.preview
             screen = [self._px(p) for p in pts]
@@ -220,29 +220,6 @@ class EditView:
             pygame.draw.circle(surface, SNAP, p, 6, 2)
             if not ed.snapped[1].startswith("grid"):
                 self._label(surface, "snap: " + ed.snapped[1], (p[0] + 10, p[1] + 8), SNAP, SIZE_SMALL)
-
-    def _body_preview(self, surface, preview):
-        """A box, plank or body polygon being drawn (its refused corner ringed in red), or
-        where a joint would hold the body under the pointer."""
-        kind, pts = preview[0], preview[1]
-        if kind == "plank":
-            outline = rounded_outline({"shape": "capsule", "a": pts[0], "b": pts[1], "radius": preview[2]})
-            if pts[0] != pts[1]:
-                pygame.draw.lines(surface, PREVIEW, True, [self._px(p) for p in outline], 2)
-        elif kind == "joint-end":
-            x, y = self._px(pts[0])
-            pygame.draw.circle(surface, PREVIEW, (x, y), 6, 2)
-            pygame.draw.line(surface, PREVIEW, (x - 9, y), (x + 9, y))
-        elif len(pts) >= 2:
-            pygame.draw.lines(surface, PREVIEW, len(pts) > 2, [self._px(p) for p in pts], 2)
-        for p in pts:
-            pygame.draw.circle(surface, PREVIEW, self._px(p), 4)
-        reflex = self.editor.bodies.reflex
-        if kind == "body" and reflex is not None:
-            x, y = self._px(reflex)
-            pygame.draw.circle(surface, MARKER, (x, y), 10, 3)
-            pygame.draw.line(surface, MARKER, (x - 7, y - 7), (x + 7, y + 7), 3)
-            pygame.draw.line(surface, MARKER, (x - 7, y + 7), (x + 7, y - 7), 3)
 
     def draw_moving_walls(self, surface):
         """Each moving wall's path as a faint ghost of its poses (a rotor over a turn, a slider
@@ -500,3 +477,27 @@ def rounded_outline(body):
         t = a0 + np.linspace(0, sweep, ARC_PIECES + 1)
         out += np.column_stack((p[0] + r * np.cos(t), p[1] + r * np.sin(t))).tolist()
     return out
+
+
+def body_preview(self, surface, preview):
+    """EditView ``self``'s preview of a box, plank or body polygon being drawn (its refused corner ringed in red), or
+    where a joint would hold the body under the pointer."""
+    kind, pts = preview[0], preview[1]
+    if kind == "plank":
+        outline = rounded_outline({"shape": "capsule", "a": pts[0], "b": pts[1], "radius": preview[2]})
+        if pts[0] != pts[1]:
+            pygame.draw.lines(surface, PREVIEW, True, [self._px(p) for p in outline], 2)
+    elif kind == "joint-end":
+        x, y = self._px(pts[0])
+        pygame.draw.circle(surface, PREVIEW, (x, y), 6, 2)
+        pygame.draw.line(surface, PREVIEW, (x - 9, y), (x + 9, y))
+    elif len(pts) >= 2:
+        pygame.draw.lines(surface, PREVIEW, len(pts) > 2, [self._px(p) for p in pts], 2)
+    for p in pts:
+        pygame.draw.circle(surface, PREVIEW, self._px(p), 4)
+    reflex = self.editor.bodies.reflex
+    if kind == "body" and reflex is not None:
+        x, y = self._px(reflex)
+        pygame.draw.circle(surface, MARKER, (x, y), 10, 3)
+        pygame.draw.line(surface, MARKER, (x - 7, y - 7), (x + 7, y + 7), 3)
+        pygame.draw.line(surface, MARKER, (x - 7, y + 7), (x + 7, y - 7), 3)

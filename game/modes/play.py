@@ -10,6 +10,7 @@ import numpy as np
 import pygame
 
 from game import defaults
+from game.app.audio import world_impacts
 from game.app.clock import TIME_SCALES
 from game.app.gestures import Fling
 from game.app.lab import Lab
@@ -175,7 +176,8 @@ class PlayMode(Mode):
         (K, 2) m, impact speeds (K,) m/s, the trail's Trails.take entry or None, (world time s,
         goal_inside) or None without goals)."""
         goal = (world.time, goal_inside(world)) if self.goal.has_goal else None
-        return world.impact_points, world.impact_speeds, Trails.take(world) if self.show_trails else None, goal
+        points, speeds = world_impacts(world)          # the balls' and the bodies' (a box landing)
+        return points, speeds, Trails.take(world) if self.show_trails else None, goal
 
     def after_tick(self, outcome=None):
         """After every tick: its impacts' sounds and the trail points. outcome: tick_outcome's,

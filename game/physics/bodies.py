@@ -669,7 +669,7 @@ def joint_definitions(world):
 GRAB_HERTZ = 5.0            # Hz: the grab's spring (Box2D's samples: 5 Hz, damping ratio 0.7)
 GRAB_DAMPING = 0.7
 GRAB_FORCE = 1000.0         # the grab pulls with at most this many times the body's weight (N / (kg g))
-GRAB_TURN_DAMPING = 0.2     # and brakes its turning with at most this times weight x extent (N m)
+GRAB_TURN_DAMPING = 2.0     # 1/s: and each pass takes this times h of the body's spin (a viscous brake)
 
 
 def add(world, definitions):
@@ -741,7 +741,7 @@ def grab(world, index, point):
     row = bodies.joint_rows[-1]
     bodies.joint_kind[-1] = K.MOUSE
     row[K.LENGTH], row[K.SPEED], row[K.TORQUE] = GRAB_HERTZ, GRAB_DAMPING, GRAB_FORCE * weight
-    row[K.DAMPING] = GRAB_TURN_DAMPING * weight * float(bodies.extent[index])
+    row[K.DAMPING] = GRAB_TURN_DAMPING
     bodies.asleep[index] = False
     bodies.rest_time[index] = 0.0
     bodies.grab_serial += 1

@@ -110,10 +110,7 @@ def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
         rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
         _apply(st, inv, a, b, jf[k, IMPX], jf[k, IMPY], rax, ray, rbx, rby, False, h_move)
         if jf[k, IMPM] != 0.0:
-            if ji[k, 0] == MOUSE:       # the grab's brake acts on its body alone, as the solve gives it
-                st[a, W] += inv[a, II] * jf[k, IMPM]
-            else:
-                _torque(st, inv, a, b, jf[k, IMPM], False, h_move)
+            _torque(st, inv, a, b, jf[k, IMPM], False, h_move)
 
 
 @jit
@@ -230,13 +227,9 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
         b = ji[k, 2]
         ma, ia, mb, ib = inv[a, IM], inv[a, II], inv[b, IM], inv[b, II]
         if kind == MOUSE and ia > 0.0:
-            # The grab damps the body's turning with at most DAMPING N m (it still swings).
-            impulse = -st[a, W] / ia
-            old = jf[k, IMPM]
-            limit = jf[k, DAMPING] * h
-            new = min(max(old + impulse, -limit), limit)
-            st[a, W] += ia * (new - old)
-            jf[k, IMPM] = new
+            # The grab damps the body's turning viscously: each pass takes DAMPING h of its spin
+            # (DAMPING 1/s), so it swings about the held point and comes to hang straight below it.
+            st[a, W] -= min(1.0, jf[k, DAMPING] * h) * st[a, W]
         elif jf[k, MOTOR] != 0.0 and ia + ib > 0.0:
             # The motor: a turns relative to b at SPEED rad/s with at most TORQUE N m.
             cdot = st[a, W] - st[b, W] - jf[k, SPEED]

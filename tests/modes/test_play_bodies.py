@@ -184,9 +184,6 @@ def test_a_body_grabbed_at_a_point_follows_the_cursor_by_that_point_and_falls_wh
     assert np.isclose(world.bodies.vel[0, 1], vy - 9.81 * 0.5, atol=0.2)   # it flies free under gravity
 
 
-@pytest.mark.xfail(reason="game.physics.body_kernels._warm applies the grab's turning brake (IMPM of a MOUSE "
-                          "joint) with _torque's sign, the opposite of _solve_joints': the brake spins the body "
-                          "up instead of braking it, so it turns round the held point for ever", strict=False)
 def test_a_body_held_by_a_point_comes_to_hang_below_it(tmp_path, data):
     g = make_game(tmp_path, BODY_LEVEL)
     hold = grab_and_lift(g, (8.4, 5.2), (-2.0, 1.5), 8.0)
