@@ -335,7 +335,7 @@ def bodies_and_balls(draw):
 
 
 @given(bodies_and_balls())
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_random_bodies_and_balls_in_a_box_stay_finite_inside_and_equal_on_both_executions(level):
     worlds = [World.from_level(level, execution=e) for e in ("compiled", "numpy")]
     for _ in range(90):

@@ -561,10 +561,12 @@ needs_kernels = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed
 @pytest.mark.parametrize("path", LEVELS, ids=os.path.basename)
 def test_numpy_and_compiled_give_the_same_bits_on_every_shipped_level(path):
     """600 ticks; 300 for a level of more than 500 balls (the 800-ball tumbler: 23 s of the
-    suite on numpy at 600)."""
+    suite on numpy at 600) or with bodies (the numpy execution runs the bodies' kernels as
+    Python: the dominoes took 18 s at 600; by 300 most of them have fallen)."""
     assert KERNELS is not None, "numba is installed but the compiled kernels did not load"
     level = load(path)
-    numpy_hash, compiled_hash = same_bits(level, 600 if len(level["balls"]) <= 500 else 300)
+    long = len(level["balls"]) <= 500 and not level.get("bodies")
+    numpy_hash, compiled_hash = same_bits(level, 600 if long else 300)
     assert numpy_hash == compiled_hash
 
 
