@@ -411,12 +411,7 @@ class _Normaliser:
         out["angle"] = get("angle", 0.0)
         out["spin"] = get("spin", _spin)
         out["radius"] = get("radius", _radius)
-        if "mass" in b:
-            out["mass"] = b["mass"]
-        else:
-            out["density"] = get("density", m["density"])
-        out["restitution"] = get("restitution", m["restitution"])
-        out["friction"] = get("friction", m["friction"])
+        _mass_and_surface(out, b, m)
         out["rolling"] = get("rolling", m["rolling"])
         return out
 
@@ -547,12 +542,7 @@ class _Normaliser:
         vel = get("vel")
         out["vel"] = [0, 0] if vel is None else _vec(vel)
         out["spin"] = get("spin", BODY_DEFAULTS["spin"])
-        if "mass" in b:
-            out["mass"] = b["mass"]
-        else:
-            out["density"] = get("density", m["density"])
-        out["restitution"] = get("restitution", m["restitution"])
-        out["friction"] = get("friction", m["friction"])
+        _mass_and_surface(out, b, m)
         if "colour" in b:
             out["colour"] = copy.copy(b["colour"])
         level_bodies.check_inertia(path, out)
@@ -646,6 +636,17 @@ def convex_pieces(path, points, split, corners=None, nonconvex=None):
         if abs(geometry.polygon_signed_area(q)) > 1e-12 * (float(np.abs(q).max()) or 1.0) ** 2:
             kept.append([list(ccw[k]) for k in piece])
     return kept
+
+
+def _mass_and_surface(out, item, material):
+    """A ball's or a body's ``mass`` (where given) or ``density``, restitution and friction into
+    ``out``, the level's ``material`` filling what ``item`` leaves out."""
+    if "mass" in item:
+        out["mass"] = item["mass"]
+    else:
+        out["density"] = item.get("density", material["density"])
+    out["restitution"] = item.get("restitution", material["restitution"])
+    out["friction"] = item.get("friction", material["friction"])
 
 
 def _comments(obj):

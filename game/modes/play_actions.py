@@ -16,7 +16,7 @@ from game.level.normalise import fill
 from game.modes import play_bodies
 from game.modes.play_picker import (BALL_MATERIALS, BALL_RADII, ball_label, fling_radius,  # noqa: F401 (the picker)
                                     level_radius, pick_material, pick_radius, spawn_radius)
-from game.modes.play_rules import budget_note, left_of, observe_goal
+from game.modes.play_rules import budget_note, left_of, may_add, observe_goal
 from game.physics import geometry
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
@@ -177,15 +177,7 @@ def button_up(play, button, pos):
 def spawn(play, point, velocity=(0.0, 0.0), spin=0.0):
     """Add a ball at a world point (metres) with a velocity (m/s) and a spin (rad/s,
     counter-clockwise); -1 if outside the level."""
-    x0, y0, x1, y1 = play.world.bounds
-    if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
-        play.app.toast("outside the level")
-        return -1
-    if left_of(play, "spawn") == 0:
-        limit = play.rules["spawn"]
-        play.app.toast("this level lets you add no balls" if limit == 0 else
-                       f"no balls left: this level lets you add {limit}"
-                       + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
+    if not may_add(play, point, "spawn", "balls"):
         return -1
     material = BALL_MATERIALS[play.material_index][1] or {}
     index = play.world.add_ball(point, velocity, radius=spawn_radius(play), spin=spin, **material)

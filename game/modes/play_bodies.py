@@ -13,7 +13,7 @@ import numpy as np
 
 from game.app.gestures import BodyHold
 from game.modes.play_picker import BALL_MATERIALS, BOX_SIZE, outline
-from game.modes.play_rules import budget_note, left_of, observe_goal
+from game.modes.play_rules import budget_note, may_add, observe_goal
 from game.physics import bodies as world_bodies
 
 
@@ -40,15 +40,7 @@ def spawn(play, point, velocity=(0.0, 0.0), spin=0.0):
     clicked onto one another stack, as built ones do); its index, or -1 (outside the level,
     or the level's "bodies" budget spent)."""
     world = play.world
-    x0, y0, x1, y1 = world.bounds
-    if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
-        play.app.toast("outside the level")
-        return -1
-    if left_of(play, "bodies") == 0:
-        limit = play.rules["bodies"]
-        play.app.toast("this level lets you add no bodies" if limit == 0 else
-                       f"no bodies left: this level lets you add {limit}"
-                       + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
+    if not may_add(play, point, "bodies", "bodies"):
         return -1
     index = world_bodies.add(world, [definition(play, play.shape, point, velocity, spin)])[0]
     play.bodies_spawned += 1

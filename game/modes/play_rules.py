@@ -146,3 +146,19 @@ def hear_breaks(play):
         points = np.array([b[1:] for b in fresh], float)
         pans = app.camera.world_to_screen(points)[:, 0] / max(1, app.camera.size[0])
         app.audio.play_impacts(np.full(len(fresh), BREAK_SOUND_SPEED), pans)
+
+
+def may_add(play, point, budget, noun):
+    """Whether the player may add a ``noun`` ("balls", "bodies") at ``point`` (m) now: inside the
+    level, and the level's ``budget`` ("spawn", "bodies") not spent; else a toast says why."""
+    x0, y0, x1, y1 = play.world.bounds
+    if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
+        play.app.toast("outside the level")
+        return False
+    if left_of(play, budget) == 0:
+        limit = play.rules[budget]
+        play.app.toast(f"this level lets you add no {noun}" if limit == 0 else
+                       f"no {noun} left: this level lets you add {limit}"
+                       + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
+        return False
+    return True

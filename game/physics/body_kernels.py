@@ -36,7 +36,7 @@ def jit(f):
 from game.physics.body_manifolds import (  # noqa: F401
     ANG, BREAK, DAMPING, EPS, FRIC, II, IM, IMPM, IMPN, IMPX, IMPY, LAX, LAY, LBX, LBY, LENGTH, LINEAR_SLOP, MAXPN, MN,
     MOTOR, MOUSE, MT, NCF, NJF, NX, NY, PEAK, PIN, PN, PT, RAX, RAY, RBX, RBY, RELVN, REST, RESTITUTION_PASSES, ROD,
-    ROPE, SEP, SPECULATIVE, SPEED, SVX, SVY, TORQUE, VX, VY, W, X, Y, _segment_distance, collide)
+    ROPE, SEP, SPECULATIVE, SPEED, SVX, SVY, TORQUE, VX, VY, W, X, Y, _max_separation, _segment_distance, collide)
 
 
 # ----------------------------------------------------------------------------- the solve
@@ -443,25 +443,16 @@ def _poly_distance(va, ca, ra, vb, cb, rb):
 
 @jit
 def _max_separation_free(v1, c1, v2, c2):
-    """_max_separation with the normals computed from the corners (c1 >= 3)."""
-    best = 0
-    most = -1e300
+    """_max_separation with poly 1's normals computed from its corners (c1 >= 3)."""
     if c1 < 3:
         return 0, -1e300
+    n1 = np.empty((c1, 2))
     for i in range(c1):
         i2 = i + 1 if i + 1 < c1 else 0
         ex, ey = v1[i2, 0] - v1[i, 0], v1[i2, 1] - v1[i, 1]
         el = math.sqrt(ex * ex + ey * ey)
-        nx, ny = ey / el, -ex / el
-        si = 1e300
-        for j in range(c2):
-            s = nx * (v2[j, 0] - v1[i, 0]) + ny * (v2[j, 1] - v1[i, 1])
-            if s < si:
-                si = s
-        if si > most:
-            most = si
-            best = i
-    return best, most
+        n1[i, 0], n1[i, 1] = ey / el, -ex / el
+    return _max_separation(v1, n1, c1, v2, c2)
 
 
 @jit

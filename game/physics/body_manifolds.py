@@ -216,6 +216,19 @@ def _clip(v1, n1, c1, r1, v2, c2, r2, e1, e2, flip, out, ids):
 
 
 @jit
+def _incident(sx, sy, normals, count):
+    """The incident edge: the one of ``normals`` (count) most against the reference normal (sx, sy)."""
+    edge = 0
+    least = 1e300
+    for i in range(count):
+        d = sx * normals[i, 0] + sy * normals[i, 1]
+        if d < least:
+            least = d
+            edge = i
+    return edge
+
+
+@jit
 def _polygons(va, na, ca, ra, vb, nb, cb, rb, out, ids, speculative):
     """b2CollidePolygons in world coordinates (normal from A to B): the separating axis, the
     incident edge, then the edges clipped, or the closest vertices where the shapes are apart
@@ -225,26 +238,11 @@ def _polygons(va, na, ca, ra, vb, nb, cb, rb, out, ids, speculative):
     radius = ra + rb
     if sep_a > speculative + radius or sep_b > speculative + radius:
         return 0
-    if sep_a >= sep_b:
-        flip = False
-        sx, sy = na[edge_a, 0], na[edge_a, 1]
-        edge_b = 0
-        least = 1e300
-        for i in range(cb):
-            d = sx * nb[i, 0] + sy * nb[i, 1]
-            if d < least:
-                least = d
-                edge_b = i
+    flip = sep_a < sep_b
+    if not flip:
+        edge_b = _incident(na[edge_a, 0], na[edge_a, 1], nb, cb)
     else:
-        flip = True
-        sx, sy = nb[edge_b, 0], nb[edge_b, 1]
-        edge_a = 0
-        least = 1e300
-        for i in range(ca):
-            d = sx * na[i, 0] + sy * na[i, 1]
-            if d < least:
-                least = d
-                edge_a = i
+        edge_a = _incident(nb[edge_b, 0], nb[edge_b, 1], na, ca)
     if sep_a > 0.1 * LINEAR_SLOP or sep_b > 0.1 * LINEAR_SLOP:
         i11 = edge_a
         i12 = edge_a + 1 if edge_a + 1 < ca else 0
