@@ -148,7 +148,7 @@ def _put_back(play, record):
                 d[key] = int(at[0]) if len(at) else -1
                 here = here and len(at) > 0
         if here:                      # (an anchor's end stays as the definition has it)
-            world.bodies.add_joints([d], world.ids, None)
+            world.bodies.add_joints([d], world.ids)
     return index
 
 

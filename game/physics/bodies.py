@@ -136,7 +136,7 @@ class Bodies:
             self.definitions.append(dict(d))
             self.frames.append(None if d["shape"] == "box" else corners)
 
-    def add_joints(self, joints, ball_ids, positions_of):
+    def add_joints(self, joints, ball_ids):
         """Add joints with a body at one end or both (normalised: ``a``, ``b`` a ball index, an
         anchor [x, y] or {"body": i}; ``length``, offsets in the ends' frames, ``motor``,
         ``break``). ``ball_ids``: the world's ball ids (a ball end is kept by id)."""
@@ -261,7 +261,7 @@ def load(world, level):
     joints = level.get("joints", [])
     held = [holds_body(j) for j in joints]
     world.joints.add([j for j, b in zip(joints, held) if not b])
-    world.bodies.add_joints([j for j, b in zip(joints, held) if b], world.ids, None)
+    world.bodies.add_joints([j for j, b in zip(joints, held) if b], world.ids)
 
 
 def holds_body(joint):
@@ -476,7 +476,8 @@ def _collide(world, bodies, dt, kern):
         cf[:, K.PN] = np.where(found, bodies._warm_pn[at], 0.0)
         cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
     if world.statics.walls and m:
-        body_statics.wall_velocities(world, statics, used, ci, cf, static_p, nb + ng)
+        slot = pair_j[cpair] - (nb + ng)                  # the static shape of each body-static row
+        body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)
     return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
                  bi=bi, bj=bj, st0=None)
 
@@ -737,7 +738,7 @@ def grab(world, index, point):
     local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]]
     weight = float(bodies.mass[index]) * max(float(np.hypot(*world.forces.gravity)), 1.0)
     bodies.add_joints([{"kind": "rod", "a": {"body": int(index)}, "b": [float(p[0]), float(p[1])], "length": 0.0,
-                        "offset_a": local, "offset_b": [0.0, 0.0]}], world.ids, None)
+                        "offset_a": local, "offset_b": [0.0, 0.0]}], world.ids)
     row = bodies.joint_rows[-1]
     bodies.joint_kind[-1] = K.MOUSE
     row[K.LENGTH], row[K.SPEED], row[K.TORQUE] = GRAB_HERTZ, GRAB_DAMPING, GRAB_FORCE * weight

@@ -119,40 +119,12 @@ def _boxes_at(bodies, pose, idx):
     return c.min(axis=1) - r, c.max(axis=1) + r
 
 
-def wall_velocities(world, statics, used, ci, cf, static_p, first_static):
-    """Moving walls, conveyors: the wall's velocity at each body-static point (SVX, SVY)."""
-    on = ci[:, 1] == static_p
-    if not on.any():
-        return
-    # ci holds participants; the static shape of a row is found again from the points' pairs.
-    rows = statics.row[used]
-    # Each static row's shape is the one nearest its point among those used (few): by the pair.
+def wall_velocities(world, statics, shapes, on, cf):
+    """Moving walls, conveyors: at each body-static point (rows ``on``, with the static shape
+    of each, ``shapes``, an index into ``statics``) the wall's velocity there (SVX, SVY)."""
     k = np.flatnonzero(on)
+    if not len(k):
+        return
     points = cf[k, K.RAX:K.RAY + 1]
-    best = np.argmin(((statics.v[used][None, :, 0, :] - points[:, None, :]) ** 2).sum(axis=2), axis=1) \
-        if len(used) == 1 else _nearest_static(statics, used, points)
-    v = motion.velocity_at(world.statics, rows[best], points)
+    v = motion.velocity_at(world.statics, statics.row[shapes[k]], points)
     cf[k, K.SVX], cf[k, K.SVY] = v[:, 0], v[:, 1]
-
-
-def _nearest_static(statics, used, points):
-    """For each point, which of ``used`` statics' cores is nearest (the one its contact is with)."""
-    best = np.zeros(len(points), np.int64)
-    least = np.full(len(points), np.inf)
-    for u, s in enumerate(used):
-        c = statics.c[s]
-        v = statics.v[s, :c]
-        if c == 1:
-            d = np.sqrt(((points - v[0]) ** 2).sum(axis=1))
-        else:
-            d = np.full(len(points), np.inf)
-            for e in range(c if c > 2 else 1):
-                a, b = v[e], v[(e + 1) % c]
-                ab = b - a
-                t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-300), 0.0, 1.0)
-                q = a + t[:, None] * ab
-                d = np.minimum(d, np.sqrt(((points - q) ** 2).sum(axis=1)))
-        d = d - statics.f[s, 0]
-        better = d < least
-        best[better], least[better] = u, d[better]
-    return best

@@ -475,3 +475,18 @@ def test_a_heavy_box_dropped_fast_on_a_ball_never_pushes_it_through_a_thin_floor
     for _ in range(120):
         w.step(TICK)
         assert w.pos[0, 1] > 0 and w.bodies.pos[0, 1] > 0
+
+
+def test_a_belt_carries_a_box_at_its_speed_and_a_lift_raises_one(execution):
+    belt = complete({"segments": [{"a": [-20, 0], "b": [20, 0], "surface_speed": 2.0, "friction": 0.8}],
+                     "bounds": [-21, -1, 21, 20], "bodies": [box(0, 0.5, 1, 1, friction=0.8)]})
+    w = run(belt, 2.0, execution)
+    assert w.bodies.vel[0, 0] == pytest.approx(2.0, abs=0.01)        # it rides the belt at the belt's speed
+    lift = complete({"segments": [{"a": [-20, 0], "b": [20, 0]},
+                                  {"a": [-3, 2], "b": [3, 2], "radius": 0.1,
+                                   "motion": {"kind": "slide", "to": [0, 2], "period": 4}}],
+                     "bounds": [-21, -1, 21, 20], "bodies": [box(0, 2.6, 1, 1)]})
+    heights = []
+    run(lift, 4.0, execution, each=lambda w: heights.append(w.bodies.pos[0, 1]))
+    # It rides the platform (top 2.1 m) up 2 m and back: its bottom on the top, 0.5 m below its centre.
+    assert max(heights) == pytest.approx(2.1 + 2 + 0.5, abs=0.02) and min(heights) > 2.6 - 0.02
