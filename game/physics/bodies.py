@@ -335,7 +335,7 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
     kern = _kernels(world) or K
     if first or bodies._tick is None or bodies._tick.nb != nb or bodies._tick.count != world.count:
         bodies._tick = _collide(world, bodies, h * world.substeps, kern)
-        k = 0
+        first, k = True, 0              # (a sub-step run on its own starts its own tick)
     tick = bodies._tick
     awake = ~bodies.asleep
     prev = np.concatenate((bodies.pos, bodies.angle[:, None]), axis=1)
