@@ -37,6 +37,19 @@ EPS = 1.1920929e-07        # FLT_EPSILON, as Box2D compares with it
 
 # ----------------------------------------------------------------------------- manifolds
 @jit
+def _circle_point(out, qx, qy, nx, ny, pr, cv, cr, separation):
+    """The one point of a circle's manifold into ``out`` row 0: normal (nx, ny), the midpoint of
+    the polygon's surface point (its core's point q pushed out by its radius pr) and the
+    circle's deepest point, the separation. Returns 1."""
+    ax, ay = qx + pr * nx, qy + pr * ny
+    bx, by = cv[0] - cr * nx, cv[1] - cr * ny
+    out[0, 0], out[0, 1] = nx, ny
+    out[0, 2], out[0, 3] = 0.5 * (ax + bx), 0.5 * (ay + by)
+    out[0, 4] = separation
+    return 1
+
+
+@jit
 def _circle_polygon(cv, cr, pv, pn, pcount, pr, out, speculative):
     """Box2D's b2CollidePolygonAndCircle in world coordinates: polygon (pv, pn, pcount, pr)
     against a circle at cv of radius cr. ``out`` (2, 5): rows nx, ny, px, py, separation of a
@@ -62,12 +75,7 @@ def _circle_polygon(cv, cr, pv, pn, pcount, pr, out, speculative):
             nx, ny = pn[0, 0], pn[0, 1]
         else:
             nx, ny = dx / d, dy / d
-        ax, ay = qx + pr * nx, qy + pr * ny
-        bx, by = cv[0] - cr * nx, cv[1] - cr * ny
-        out[0, 0], out[0, 1] = nx, ny
-        out[0, 2], out[0, 3] = 0.5 * (ax + bx), 0.5 * (ay + by)
-        out[0, 4] = d - radius
-        return 1
+        return _circle_point(out, qx, qy, nx, ny, pr, cv, cr, d - radius)
     best = 0
     separation = -1e300
     for i in range(pcount):
@@ -92,15 +100,10 @@ def _circle_polygon(cv, cr, pv, pn, pcount, pr, out, speculative):
             nx, ny = dx / d, dy / d
         if d - radius > speculative:
             return 0
-        ax, ay = vx + pr * nx, vy + pr * ny
-        bx, by = cv[0] - cr * nx, cv[1] - cr * ny
-        out[0, 0], out[0, 1] = nx, ny
-        out[0, 2], out[0, 3] = 0.5 * (ax + bx), 0.5 * (ay + by)
-        out[0, 4] = d - radius
-        return 1
+        return _circle_point(out, vx, vy, nx, ny, pr, cv, cr, d - radius)
     nx, ny = pn[best, 0], pn[best, 1]
     depth = (cv[0] - v1x) * nx + (cv[1] - v1y) * ny
-    ax, ay = cv[0] + (pr - depth) * nx, cv[1] + (pr - depth) * ny
+    ax, ay = cv[0] + (pr - depth) * nx, cv[1] + (pr - depth) * ny       # the face's point, as Box2D writes it
     bx, by = cv[0] - cr * nx, cv[1] - cr * ny
     out[0, 0], out[0, 1] = nx, ny
     out[0, 2], out[0, 3] = 0.5 * (ax + bx), 0.5 * (ay + by)
