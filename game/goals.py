@@ -12,36 +12,39 @@ live: balls leaving take completion back until the goal is held again; ``complet
 keeps the first time it was held (the run's time, which the progress file records).
 
 Also here, because play mode and the tests that prove the puzzles must agree on them: the
-segment a player draws (``player_segment``) and the ball a player adds
-(``player_ball_radius``), and ``with_solution``, a level with its solution added as a player
-would add it.
+segment a player draws (``player_segment``), the ball and the body a player adds
+(``player_ball_radius``, ``player_body``), and ``with_solution``, a level with its solution
+added as a player would add it.
 """
 import copy
+import math
 
 import numpy as np
 
 from game import defaults
 from game.defaults import TICK
+from game.physics.zones import goal_members
 
 HOLD_SLACK = TICK / 2         # s: world time sums ticks, so a hold of k ticks may read k ticks less a hair
 DRAWN_RADIUS = 0.1            # m: a segment the player draws is a stadium this thick
 DRAWN_MIN_LENGTH = 0.3        # m: a shorter drag draws nothing (a click, a slip)
 DRAWN_FRICTION = 0.1          # a drawn segment's friction: slick enough to roll balls along it
 
+# The bodies a player adds (play's spawn tool, V): their shapes and sizes.
+BODY_SHAPES = ("box", "plank", "triangle")
+BOX_SIZE = 0.6               # m: the side of the player's box
+PLANK_LENGTH = 2.0           # m: the player's plank end to end (a capsule of PLANK_RADIUS)
+PLANK_RADIUS = 0.08          # m: half its thickness
+TRIANGLE_SIDE = 0.7          # m: the side of the player's equilateral triangle
+BODY_SIZES = {"box": BOX_SIZE, "plank": PLANK_LENGTH, "triangle": TRIANGLE_SIDE}   # m, as labels give them
+
 
 def goal_inside(world):
     """[(K,) int64 ids of the balls whose centre is inside each goal zone now], in zone order;
     a zone that counts bodies (``count_bodies``) adds the bodies whose centre of mass is inside,
-    as ids below 0 (-1 - the body's id)."""
-    out = []
-    for zone in world.zones:
-        if zone.kind != "goal":
-            continue
-        ids = world.ids[zone.contains(world.pos)] if world.count else world.ids[:0]
-        if getattr(zone, "count_bodies", False) and len(world.bodies):
-            ids = np.concatenate((ids, -1 - world.bodies.ids[zone.contains(world.bodies.pos)]))
-        out.append(ids)
-    return out
+    as ids below 0 (-1 - the body's id); one that names a body (``body``) counts only it.
+    (game.physics.zones.goal_members)"""
+    return goal_members(world)
 
 
 def goal_rules(world):
@@ -133,10 +136,42 @@ def player_ball_radius(doc):
     return defaults.BALL_RADIUS
 
 
+def outline(shape):
+    """((K, 2) corners m about the centre of mass, counter-clockwise; the rounding radius m)
+    of the player's body of ``shape`` (one of BODY_SHAPES) lying flat."""
+    if shape == "box":
+        h = 0.5 * BOX_SIZE
+        return np.array([[-h, -h], [h, -h], [h, h], [-h, h]]), 0.0
+    if shape == "plank":
+        h = 0.5 * PLANK_LENGTH - PLANK_RADIUS
+        return np.array([[-h, 0.0], [h, 0.0]]), PLANK_RADIUS
+    height = TRIANGLE_SIDE * math.sqrt(3.0) / 2.0       # the centroid is a third of it up
+    return np.array([[-0.5 * TRIANGLE_SIDE, -height / 3.0], [0.5 * TRIANGLE_SIDE, -height / 3.0],
+                     [0.0, 2.0 * height / 3.0]]), 0.0
+
+
+def player_body(shape, point, material, velocity=(0.0, 0.0), spin=0.0):
+    """The normalised definition (as game.level.complete makes a level's "bodies") of the
+    player's body of ``shape`` (BODY_SHAPES) with its centre of mass at ``point`` m, moving at
+    ``velocity`` m/s and ``spin`` rad/s, of ``material`` (density, restitution, friction)."""
+    x, y = float(point[0]), float(point[1])
+    corners, radius = outline(shape)
+    if shape == "box":
+        out = {"shape": "box", "center": [x, y], "size": [BOX_SIZE, BOX_SIZE], "angle": 0.0, "radius": 0.0}
+    elif shape == "plank":
+        out = {"shape": "capsule", "a": [x + float(corners[0, 0]), y], "b": [x + float(corners[1, 0]), y], "radius": radius}
+    else:
+        out = {"shape": "polygon", "points": [[x + float(cx), y + float(cy)] for cx, cy in corners], "radius": 0.0}
+    out.update(vel=[float(velocity[0]), float(velocity[1])], spin=float(spin), density=material["density"],
+               restitution=material["restitution"], friction=material["friction"])
+    return out
+
+
 def with_solution(document):
     """A copy of a level document (as written or normalised) with its ``solution`` added as a
-    player would add it: the segments drawn, the balls added where and as fast as it says.
-    The solution itself is left out of the copy."""
+    player would add it: the segments drawn, the balls and bodies (``{"shape": "box" |
+    "plank" | "triangle", "pos", "vel", "spin"}``, of the level's material) added where and
+    as fast as it says. The solution itself is left out of the copy."""
     doc = copy.deepcopy(document)
     solution = doc.pop("solution", {}) or {}
     radius = player_ball_radius(doc)
@@ -144,4 +179,9 @@ def with_solution(document):
                                                         for s in solution.get("segments", [])]
     doc["balls"] = list(doc.get("balls", [])) + [{"pos": list(b["pos"]), "vel": list(b.get("vel", [0, 0])),
                                                   "radius": radius} for b in solution.get("balls", [])]
+    if solution.get("bodies"):
+        material = {**defaults.MATERIAL, **doc.get("material", {})}
+        doc["bodies"] = list(doc.get("bodies", [])) + [
+            player_body(b["shape"], b["pos"], material, b.get("vel", (0.0, 0.0)), b.get("spin", 0.0))
+            for b in solution["bodies"]]
     return doc

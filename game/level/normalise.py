@@ -577,6 +577,12 @@ class _Normaliser:
         out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
         if z.get("count_bodies") is True:       # left out where false: levels without it are as before
             out["count_bodies"] = True
+        if "body" in z:                         # only the body of this name counts
+            names = [b["name"] for b in self.bodies if "name" in b]
+            if z["body"] not in names:
+                raise Problem(("zones", i, "body"), f"expected the name of one of the level's bodies "
+                                                    f"({', '.join(map(repr, names)) or 'none is named'}), got {z['body']!r}")
+            out["body"] = z["body"]
         return out
 
 

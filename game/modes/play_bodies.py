@@ -12,27 +12,18 @@ import math
 import numpy as np
 
 from game.app.gestures import BodyHold
-from game.modes.play_picker import BALL_MATERIALS, BOX_SIZE, outline
+from game.goals import player_body
+from game.modes.play_picker import BALL_MATERIALS
 from game.modes.play_rules import budget_note, may_add, observe_goal
 from game.physics import bodies as world_bodies
 
 
 def definition(play, shape, point, velocity=(0.0, 0.0), spin=0.0):
-    """The normalised definition (as game.level.complete makes a level's "bodies") of the
-    player's ``shape`` at ``point`` m, with ``velocity`` m/s and ``spin`` rad/s, of the
-    material the picker chose (C) or the level's."""
+    """The normalised definition (game.goals.player_body) of the player's ``shape`` at
+    ``point`` m, with ``velocity`` m/s and ``spin`` rad/s, of the material the picker chose
+    (C) or the level's."""
     material = {**play.world.material, **(BALL_MATERIALS[play.material_index][1] or {})}
-    x, y = float(point[0]), float(point[1])
-    corners, radius = outline(shape)
-    if shape == "box":
-        out = {"shape": "box", "center": [x, y], "size": [BOX_SIZE, BOX_SIZE], "angle": 0.0, "radius": 0.0}
-    elif shape == "plank":
-        out = {"shape": "capsule", "a": [x + float(corners[0, 0]), y], "b": [x + float(corners[1, 0]), y], "radius": radius}
-    else:
-        out = {"shape": "polygon", "points": [[x + float(cx), y + float(cy)] for cx, cy in corners], "radius": 0.0}
-    out.update(vel=[float(velocity[0]), float(velocity[1])], spin=float(spin), density=material["density"],
-               restitution=material["restitution"], friction=material["friction"])
-    return out
+    return player_body(shape, point, material, velocity, spin)
 
 
 def spawn(play, point, velocity=(0.0, 0.0), spin=0.0):

@@ -1,12 +1,11 @@
 """What the left button adds next (the picker): the spawn tool's shape (V / Shift+V: ball,
 box, plank, triangle), the ball's size (B / Shift+B) and the material of either (C / Shift+C),
 with the bodies' outlines and sizes. Plain functions of the PlayMode (``play``); no pygame."""
-import math
 import os
 
 import numpy as np
 
-from game.goals import player_ball_radius
+from game.goals import BODY_SHAPES, BODY_SIZES, outline, player_ball_radius
 
 # The ball picker (B / Shift+B, C / Shift+C): radii in metres (the level's own joins them),
 # and materials, each (name, overrides of the level's material or None, preview colour).
@@ -18,12 +17,7 @@ BALL_MATERIALS = (
     ("wood", {"restitution": 0.45, "friction": 0.5, "density": 0.6}, (200, 150, 90)),
     ("ice", {"restitution": 0.1, "friction": 0.02, "density": 0.9}, (140, 220, 245)),
 )
-SHAPES = ("ball", "box", "plank", "triangle")     # what the left button adds (V / Shift+V)
-BOX_SIZE = 0.6               # m: the side of the player's box
-PLANK_LENGTH = 2.0           # m: the player's plank end to end (a capsule of PLANK_RADIUS)
-PLANK_RADIUS = 0.08          # m: half its thickness
-TRIANGLE_SIDE = 0.7          # m: the side of the player's equilateral triangle
-BODY_SIZES = {"box": BOX_SIZE, "plank": PLANK_LENGTH, "triangle": TRIANGLE_SIDE}   # m, as labels give them
+SHAPES = ("ball",) + BODY_SHAPES      # what the left button adds (V / Shift+V)
 
 
 def spawn_radius(play):
@@ -76,20 +70,6 @@ def shape_label(play):
         return "ball " + ball_label(play)
     name = BALL_MATERIALS[play.material_index][0]
     return f"{play.shape} {BODY_SIZES[play.shape]:g} m " + ("level material" if name == "level's" else name)
-
-
-def outline(shape):
-    """((K, 2) corners m about the centre of mass, counter-clockwise; the rounding radius m)
-    of the player's body of ``shape`` (not "ball") lying flat."""
-    if shape == "box":
-        h = 0.5 * BOX_SIZE
-        return np.array([[-h, -h], [h, -h], [h, h], [-h, h]]), 0.0
-    if shape == "plank":
-        h = 0.5 * PLANK_LENGTH - PLANK_RADIUS
-        return np.array([[-h, 0.0], [h, 0.0]]), PLANK_RADIUS
-    height = TRIANGLE_SIDE * math.sqrt(3.0) / 2.0       # the centroid is a third of it up
-    return np.array([[-0.5 * TRIANGLE_SIDE, -height / 3.0], [0.5 * TRIANGLE_SIDE, -height / 3.0],
-                     [0.0, 2.0 * height / 3.0]]), 0.0
 
 
 def extent(shape):

@@ -34,6 +34,7 @@ class Zone:
         polygon convex and counter-clockwise, count and strength present."""
         zone = cls._shaped(z)
         zone.count_bodies = bool(z.get("count_bodies", False))    # a goal that counts bodies too
+        zone.body_name = z.get("body")          # a goal that counts only the body of this name
         return zone
 
     @classmethod
@@ -184,6 +185,29 @@ def goal_progress(world):
     goals = [z for z in world.zones if z.kind == "goal"]
     if not goals:
         return None
-    inside = sum(int(z.contains(world.pos).sum()) for z in goals)
-    inside += sum(int(z.contains(world.bodies.pos).sum()) for z in goals if getattr(z, "count_bodies", False))
+    inside = sum(len(ids) for ids in goal_members(world))
     return inside, sum(z.count for z in goals)
+
+
+def goal_members(world):
+    """[(K,) int64 ids of what is inside each goal zone now], in zone order: the balls whose
+    centre is inside; where the zone counts bodies (``count_bodies``), also the bodies whose
+    centre of mass is inside, as ids below 0 (-1 - the body's id); where it names one body
+    (``body``), only that body."""
+    out = []
+    for zone in world.zones:
+        if zone.kind != "goal":
+            continue
+        name = getattr(zone, "body_name", None)
+        if name is None:
+            ids = world.ids[zone.contains(world.pos)] if world.count else world.ids[:0]
+        else:
+            ids = world.ids[:0]
+        bodies = world.bodies
+        if (name is not None or getattr(zone, "count_bodies", False)) and len(bodies):
+            inside = zone.contains(bodies.pos)
+            if name is not None:
+                inside &= np.array([d.get("name") == name for d in bodies.definitions], bool)
+            ids = np.concatenate((ids, -1 - bodies.ids[inside]))
+        out.append(ids)
+    return out
