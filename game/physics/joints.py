@@ -74,10 +74,12 @@ import typing
 
 import numpy as np
 
+from game.physics.joint_order import plan_blocks, solve_order
 from game.physics.joint_sums import _apply_summed, _trust
 from game.physics.solver import soft
 
 JOINT_HERTZ = math.inf        # Hz: the joints' stiffness; inf: rigid (bias rate 1 / h_move), see the docstring
+BLOCKS_HERTZ = 60.0           # Hz: the joints' stiffness where they are solved in several blocks (joint_order)
 JOINT_DAMPING_RATIO = 2.0     # of critical, where JOINT_HERTZ is finite (Box2D v3's jointDampingRatio)
 PIVOT_FLOOR = 1e-10            # a row whose pivot is below this fraction of its K entry depends on rows before it
 ROPE_ROUNDS = 4               # solves a pass at most: the ropes that would push leave, and it is solved again
@@ -124,6 +126,7 @@ class JointRows(typing.NamedTuple):
     imp_m: np.ndarray
     peak: np.ndarray
     work: np.ndarray
+    blocks: np.ndarray
 
 
 class JointParams(typing.NamedTuple):
@@ -153,7 +156,7 @@ def substep_kernel(balls, rows, params):
     Plain scalar Python that numba compiles as it is (game.physics.compiled.joints)."""
     px, py, vx, vy, angle, spin, w, inv_i, radius = balls
     (a, b, kind, anchor_x, anchor_y, off_ax, off_ay, off_bx, off_by, length, has_motor, speed, torque,
-     imp_x, imp_y, imp_m, peak, work) = rows
+     imp_x, imp_y, imp_m, peak, work, blocks) = rows
     h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations = params
     n_joints = a.shape[0]
     # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y).
@@ -175,24 +178,31 @@ def substep_kernel(balls, rows, params):
     dvx = np.zeros(w.shape[0])                  # scratch: the balls' velocity change of a pass
     dvy = np.zeros(w.shape[0])
     dsp = np.zeros(w.shape[0])                  # scratch: the balls' angular impulse of a pass
+    # Each block's rows couple only to the block's own (a ball's first row before the block's
+    # is not this block's); block_row: the first row of each block.
+    block_row = np.empty(blocks.shape[0], np.int64)
     r = 0
-    for j in range(n_joints):
-        n_own = 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
-        for _ in range(n_own):
-            ia = a[j]
-            ib = b[j]
-            if first_row[ia] < 0:
-                first_row[ia] = r
-            s0 = first_row[ia]
-            if ib >= 0:
-                if first_row[ib] < 0:
-                    first_row[ib] = r
-                s0 = min(s0, first_row[ib])
-            row_joint[r] = j
-            row_ball_a[r] = ia
-            row_ball_b[r] = ib
-            start[r] = s0
-            r += 1
+    for blk in range(blocks.shape[0] - 1):
+        r0 = r
+        block_row[blk] = r0
+        for j in range(blocks[blk], blocks[blk + 1]):
+            n_own = 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
+            for _ in range(n_own):
+                ia = a[j]
+                ib = b[j]
+                if first_row[ia] < r0:
+                    first_row[ia] = r
+                s0 = first_row[ia]
+                if ib >= 0:
+                    if first_row[ib] < r0:
+                        first_row[ib] = r
+                    s0 = min(s0, first_row[ib])
+                row_joint[r] = j
+                row_ball_a[r] = ia
+                row_ball_b[r] = ib
+                start[r] = s0
+                r += 1
+    block_row[blocks.shape[0] - 1] = r
     # The skyline: row r's entries of K from start[r] to r, at offset[r] in a flat array.
     offset = np.empty(n_rows + 1, np.int64)
     offset[0] = 0
@@ -347,231 +357,237 @@ def substep_kernel(balls, rows, params):
                 _apply_summed(row_ball_a, row_ball_b, balls, dvx, dvy, dsp, h_move)
         if warm:
             continue
-        # Every rod, rope and pin row at once. The rows are taken as above; the error C is
-        # measured at the held points now, the bias acts on C0 = C - h_move Cdot (rate C0:
-        # rate 1 / h_move, the rigid limit, puts the positions on the constraint).
-        r = 0
-        for j in range(n_joints):
-            ia = a[j]
-            ib = b[j]
-            spa = spin[ia]
-            ca = math.cos(angle[ia])
-            sa = math.sin(angle[ia])
-            cax = px[ia] + (ca * off_ax[j] - sa * off_ay[j])
-            cay = py[ia] + (sa * off_ax[j] + ca * off_ay[j])
-            ca = math.cos(angle[ia] - back * spa)
-            sa = math.sin(angle[ia] - back * spa)
-            rax = ca * off_ax[j] - sa * off_ay[j]
-            ray = sa * off_ax[j] + ca * off_ay[j]
-            if ib >= 0:
-                spb = spin[ib]
-                cb = math.cos(angle[ib])
-                sb = math.sin(angle[ib])
-                cbx = px[ib] + (cb * off_bx[j] - sb * off_by[j])
-                cby = py[ib] + (sb * off_bx[j] + cb * off_by[j])
-                cb = math.cos(angle[ib] - back * spb)
-                sb = math.sin(angle[ib] - back * spb)
-                rbx = cb * off_bx[j] - sb * off_by[j]
-                rby = sb * off_bx[j] + cb * off_by[j]
-                qbx = (px[ib] - back * vx[ib]) + rbx
-                qby = (py[ib] - back * vy[ib]) + rby
-                rvx = (vx[ib] - spb * rby) - (vx[ia] - spa * ray)
-                rvy = (vy[ib] + spb * rbx) - (vy[ia] + spa * rax)
-            else:
-                rbx, rby = 0.0, 0.0
-                cbx, cby, qbx, qby = anchor_x[j], anchor_y[j], anchor_x[j], anchor_y[j]
-                rvx = 0.0 - (vx[ia] - spa * ray)
-                rvy = 0.0 - (vy[ia] + spa * rax)
-            cdx = cbx - cax                      # held_b - held_a now: the error's
-            cdy = cby - cay
-            dx = qbx - ((px[ia] - back * vx[ia]) + rax)   # and at the start: the rows'
-            dy = qby - ((py[ia] - back * vy[ia]) + ray)
-            if length[j] == 0.0 and kind[j] == ROD:
-                # A pin: C = held_b - held_a (2,), its x and y rows.
-                for axis in range(2):
-                    ux = 1.0 if axis == 0 else 0.0
-                    uy = 1.0 - ux
+        fix = np.zeros(n_rows)                  # the dlam of the rows out of the solve
+        dl = np.zeros(n_rows)
+        # Block after block (Joints.plan: one block, the whole, unless that would not fit).
+        for blk in range(blocks.shape[0] - 1):
+            j0 = blocks[blk]
+            j1 = blocks[blk + 1]
+            r0 = block_row[blk]
+            r1 = block_row[blk + 1]
+            # Every rod, rope and pin row at once. The rows are taken as above; the error C is
+            # measured at the held points now, the bias acts on C0 = C - h_move Cdot (rate C0:
+            # rate 1 / h_move, the rigid limit, puts the positions on the constraint).
+            r = r0
+            for j in range(j0, j1):
+                ia = a[j]
+                ib = b[j]
+                spa = spin[ia]
+                ca = math.cos(angle[ia])
+                sa = math.sin(angle[ia])
+                cax = px[ia] + (ca * off_ax[j] - sa * off_ay[j])
+                cay = py[ia] + (sa * off_ax[j] + ca * off_ay[j])
+                ca = math.cos(angle[ia] - back * spa)
+                sa = math.sin(angle[ia] - back * spa)
+                rax = ca * off_ax[j] - sa * off_ay[j]
+                ray = sa * off_ax[j] + ca * off_ay[j]
+                if ib >= 0:
+                    spb = spin[ib]
+                    cb = math.cos(angle[ib])
+                    sb = math.sin(angle[ib])
+                    cbx = px[ib] + (cb * off_bx[j] - sb * off_by[j])
+                    cby = py[ib] + (sb * off_bx[j] + cb * off_by[j])
+                    cb = math.cos(angle[ib] - back * spb)
+                    sb = math.sin(angle[ib] - back * spb)
+                    rbx = cb * off_bx[j] - sb * off_by[j]
+                    rby = sb * off_bx[j] + cb * off_by[j]
+                    qbx = (px[ib] - back * vx[ib]) + rbx
+                    qby = (py[ib] - back * vy[ib]) + rby
+                    rvx = (vx[ib] - spb * rby) - (vx[ia] - spa * ray)
+                    rvy = (vy[ib] + spb * rbx) - (vy[ia] + spa * rax)
+                else:
+                    rbx, rby = 0.0, 0.0
+                    cbx, cby, qbx, qby = anchor_x[j], anchor_y[j], anchor_x[j], anchor_y[j]
+                    rvx = 0.0 - (vx[ia] - spa * ray)
+                    rvy = 0.0 - (vy[ia] + spa * rax)
+                cdx = cbx - cax                      # held_b - held_a now: the error's
+                cdy = cby - cay
+                dx = qbx - ((px[ia] - back * vx[ia]) + rax)   # and at the start: the rows'
+                dy = qby - ((py[ia] - back * vy[ia]) + ray)
+                if length[j] == 0.0 and kind[j] == ROD:
+                    # A pin: C = held_b - held_a (2,), its x and y rows.
+                    for axis in range(2):
+                        ux = 1.0 if axis == 0 else 0.0
+                        uy = 1.0 - ux
+                        ux_r[r] = ux
+                        uy_r[r] = uy
+                        ga_r[r] = rax * uy - ray * ux
+                        gb_r[r] = rbx * uy - rby * ux
+                        cd = ux * rvx + uy * rvy
+                        bias = 0.0
+                        if use_bias:
+                            bias = rate * ((ux * cdx + uy * cdy) - h_move * cd)
+                        rhs[r] = 0.0 - (cd + bias)
+                        soft_r[r] = impulse_scale / mass_scale if use_bias else 0.0
+                        live[r] = True
+                        solved[r] = imp_x[j] if axis == 0 else imp_y[j]
+                        r += 1
+                else:
+                    dd = math.sqrt(dx * dx + dy * dy)
+                    ux = 0.0
+                    uy = 0.0
+                    if dd > 1e-12:
+                        ux = dx / dd
+                        uy = dy / dd
                     ux_r[r] = ux
                     uy_r[r] = uy
                     ga_r[r] = rax * uy - ray * ux
                     gb_r[r] = rbx * uy - rby * ux
-                    cd = ux * rvx + uy * rvy
+                    cd = ux * rvx + uy * rvy                 # the stretching speed
+                    c0 = (math.sqrt(cdx * cdx + cdy * cdy) - length[j]) - h_move * cd   # the stretch, less this sub-step's
                     bias = 0.0
-                    if use_bias:
-                        bias = rate * ((ux * cdx + uy * cdy) - h_move * cd)
+                    soft_r[r] = 0.0
+                    if kind[j] == ROPE and c0 < 0.0:
+                        # A rope slack at the sub-step's start: only what would overshoot its
+                        # length (Box2D's speculative limit), rigidly.
+                        bias = c0 / h_move
+                    elif use_bias:
+                        bias = rate * c0
+                        soft_r[r] = impulse_scale / mass_scale
                     rhs[r] = 0.0 - (cd + bias)
-                    soft_r[r] = impulse_scale / mass_scale if use_bias else 0.0
-                    live[r] = True
-                    solved[r] = imp_x[j] if axis == 0 else imp_y[j]
+                    live[r] = dd > 1e-12
+                    solved[r] = imp_x[j]
                     r += 1
-            else:
-                dd = math.sqrt(dx * dx + dy * dy)
-                ux = 0.0
-                uy = 0.0
-                if dd > 1e-12:
-                    ux = dx / dd
-                    uy = dy / dd
-                ux_r[r] = ux
-                uy_r[r] = uy
-                ga_r[r] = rax * uy - ray * ux
-                gb_r[r] = rbx * uy - rby * ux
-                cd = ux * rvx + uy * rvy                 # the stretching speed
-                c0 = (math.sqrt(cdx * cdx + cdy * cdy) - length[j]) - h_move * cd   # the stretch, less this sub-step's
-                bias = 0.0
-                soft_r[r] = 0.0
-                if kind[j] == ROPE and c0 < 0.0:
-                    # A rope slack at the sub-step's start: only what would overshoot its
-                    # length (Box2D's speculative limit), rigidly.
-                    bias = c0 / h_move
-                elif use_bias:
-                    bias = rate * c0
-                    soft_r[r] = impulse_scale / mass_scale
-                rhs[r] = 0.0 - (cd + bias)
-                live[r] = dd > 1e-12
-                solved[r] = imp_x[j]
-                r += 1
-        # K = J M^-1 J^T on the skyline (rows sharing a ball), plus each row's softness on the
-        # diagonal (soft_r of its own K: Box2D's soft step, row by row).
-        for r in range(n_rows):
-            ia = row_ball_a[r]
-            ib = row_ball_b[r]
-            for s in range(start[r], r + 1):
-                sa_ = row_ball_a[s]
-                sb_ = row_ball_b[s]
-                v = 0.0
-                dot = ux_r[r] * ux_r[s] + uy_r[r] * uy_r[s]
-                # Row r's Jacobian: ball a (-u, -g_a), ball b (+u, +g_b).
-                if sa_ == ia:
-                    v += w[ia] * dot + inv_i[ia] * ga_r[r] * ga_r[s]
-                if sb_ == ia:
-                    v -= w[ia] * dot + inv_i[ia] * ga_r[r] * gb_r[s]
-                if ib >= 0:
-                    if sa_ == ib:
-                        v -= w[ib] * dot + inv_i[ib] * gb_r[r] * ga_r[s]
-                    if sb_ == ib:
-                        v += w[ib] * dot + inv_i[ib] * gb_r[r] * gb_r[s]
-                kmat[offset[r] + s - start[r]] = v
-            kmat[offset[r + 1] - 1] *= 1.0 + soft_r[r]
-            for e in range(offset[r], offset[r + 1]):
-                kold[e] = kmat[e]
-        # The direct solve; then the ropes that would push leave it, their impulse set to 0,
-        # and it is solved again (an active set, at most ROPE_ROUNDS rounds).
-        fix = np.zeros(n_rows)                  # the dlam of the rows out of the solve
-        dl = np.zeros(n_rows)
-        for rnd in range(ROPE_ROUNDS):
-            # LDL^T on the skyline; a row whose pivot falls below PIVOT_FLOOR of its diagonal
-            # depends on the rows before it (a second rod between the same held points):
-            # it leaves this solve and lets go (its impulse to 0, as a slack rope's).
-            for r in range(n_rows):
-                o = offset[r]
-                for s in range(start[r], r):
-                    e = o + s - start[r]
-                    if not (live[r] and live[s]):
-                        kmat[e] = 0.0
-                        continue
-                    v = kold[e]
-                    os_ = offset[s]
-                    for q in range(max(start[r], start[s]), s):
-                        v -= kmat[o + q - start[r]] * kmat[offset[q + 1] - 1] * kmat[os_ + q - start[s]]
-                    kmat[e] = v / kmat[offset[s + 1] - 1]
-                dia = offset[r + 1] - 1
-                v = kold[dia]
-                if live[r]:
-                    for q in range(start[r], r):
-                        lq = kmat[o + q - start[r]]
-                        v -= lq * lq * kmat[offset[q + 1] - 1]
-                    if not (v > PIVOT_FLOOR * kold[dia]):
-                        live[r] = False
-                        fix[r] = 0.0 - solved[r]       # and lets go: no impulse to warm start
-                        for q in range(start[r], r):
-                            kmat[o + q - start[r]] = 0.0
-                if not live[r]:
-                    v = 1.0
-                kmat[dia] = v
-            # The right-hand side -(J v + bias) - softness lam, less what the rows out of the
-            # solve do; then L z = it, D y = z, L^T dlam = y.
-            for r in range(n_rows):
-                dl[r] = 0.0
-                if live[r]:
-                    dl[r] = rhs[r] - soft_r[r] * (kold[offset[r + 1] - 1] / (1.0 + soft_r[r])) * solved[r]
-            for r in range(n_rows):
-                o = offset[r]
-                for s in range(start[r], r):
-                    if live[r] and not live[s]:
-                        dl[r] -= kold[o + s - start[r]] * fix[s]
-                    elif live[s] and not live[r]:
-                        dl[s] -= kold[o + s - start[r]] * fix[r]
-            for r in range(n_rows):
-                if live[r]:
+            # K = J M^-1 J^T on the skyline (rows sharing a ball), plus each row's softness on the
+            # diagonal (soft_r of its own K: Box2D's soft step, row by row).
+            for r in range(r0, r1):
+                ia = row_ball_a[r]
+                ib = row_ball_b[r]
+                for s in range(start[r], r + 1):
+                    sa_ = row_ball_a[s]
+                    sb_ = row_ball_b[s]
+                    v = 0.0
+                    dot = ux_r[r] * ux_r[s] + uy_r[r] * uy_r[s]
+                    # Row r's Jacobian: ball a (-u, -g_a), ball b (+u, +g_b).
+                    if sa_ == ia:
+                        v += w[ia] * dot + inv_i[ia] * ga_r[r] * ga_r[s]
+                    if sb_ == ia:
+                        v -= w[ia] * dot + inv_i[ia] * ga_r[r] * gb_r[s]
+                    if ib >= 0:
+                        if sa_ == ib:
+                            v -= w[ib] * dot + inv_i[ib] * gb_r[r] * ga_r[s]
+                        if sb_ == ib:
+                            v += w[ib] * dot + inv_i[ib] * gb_r[r] * gb_r[s]
+                    kmat[offset[r] + s - start[r]] = v
+                kmat[offset[r + 1] - 1] *= 1.0 + soft_r[r]
+                for e in range(offset[r], offset[r + 1]):
+                    kold[e] = kmat[e]
+            # The direct solve; then the ropes that would push leave it, their impulse set to 0,
+            # and it is solved again (an active set, at most ROPE_ROUNDS rounds).
+            for rnd in range(ROPE_ROUNDS):
+                # LDL^T on the skyline; a row whose pivot falls below PIVOT_FLOOR of its diagonal
+                # depends on the rows before it (a second rod between the same held points):
+                # it leaves this solve and lets go (its impulse to 0, as a slack rope's).
+                for r in range(r0, r1):
                     o = offset[r]
-                    v = dl[r]
+                    for s in range(start[r], r):
+                        e = o + s - start[r]
+                        if not (live[r] and live[s]):
+                            kmat[e] = 0.0
+                            continue
+                        v = kold[e]
+                        os_ = offset[s]
+                        for q in range(max(start[r], start[s]), s):
+                            v -= kmat[o + q - start[r]] * kmat[offset[q + 1] - 1] * kmat[os_ + q - start[s]]
+                        kmat[e] = v / kmat[offset[s + 1] - 1]
+                    dia = offset[r + 1] - 1
+                    v = kold[dia]
+                    if live[r]:
+                        for q in range(start[r], r):
+                            lq = kmat[o + q - start[r]]
+                            v -= lq * lq * kmat[offset[q + 1] - 1]
+                        if not (v > PIVOT_FLOOR * kold[dia]):
+                            live[r] = False
+                            fix[r] = 0.0 - solved[r]       # and lets go: no impulse to warm start
+                            for q in range(start[r], r):
+                                kmat[o + q - start[r]] = 0.0
+                    if not live[r]:
+                        v = 1.0
+                    kmat[dia] = v
+                # The right-hand side -(J v + bias) - softness lam, less what the rows out of the
+                # solve do; then L z = it, D y = z, L^T dlam = y.
+                for r in range(r0, r1):
+                    dl[r] = 0.0
+                    if live[r]:
+                        dl[r] = rhs[r] - soft_r[r] * (kold[offset[r + 1] - 1] / (1.0 + soft_r[r])) * solved[r]
+                for r in range(r0, r1):
+                    o = offset[r]
+                    for s in range(start[r], r):
+                        if live[r] and not live[s]:
+                            dl[r] -= kold[o + s - start[r]] * fix[s]
+                        elif live[s] and not live[r]:
+                            dl[s] -= kold[o + s - start[r]] * fix[r]
+                for r in range(r0, r1):
+                    if live[r]:
+                        o = offset[r]
+                        v = dl[r]
+                        for q in range(start[r], r):
+                            v -= kmat[o + q - start[r]] * dl[q]
+                        dl[r] = v
+                for r in range(r0, r1):
+                    dl[r] = dl[r] / kmat[offset[r + 1] - 1]
+                for r in range(r1 - 1, r0 - 1, -1):
+                    o = offset[r]
                     for q in range(start[r], r):
-                        v -= kmat[o + q - start[r]] * dl[q]
-                    dl[r] = v
-            for r in range(n_rows):
-                dl[r] = dl[r] / kmat[offset[r + 1] - 1]
-            for r in range(n_rows - 1, -1, -1):
-                o = offset[r]
-                for q in range(start[r], r):
-                    dl[q] -= kmat[o + q - start[r]] * dl[r]
-            for r in range(n_rows):
-                if not live[r]:
-                    dl[r] = fix[r]
-            # A rope's accumulated impulse stays <= 0 (it only pulls).
-            again = False
-            for r in range(n_rows):
-                if live[r] and kind[row_joint[r]] == ROPE and solved[r] + dl[r] > 0.0:
-                    if rnd == ROPE_ROUNDS - 1:
-                        dl[r] = 0.0 - solved[r]         # the last round: clamped where it stands
+                        dl[q] -= kmat[o + q - start[r]] * dl[r]
+                for r in range(r0, r1):
+                    if not live[r]:
+                        dl[r] = fix[r]
+                # A rope's accumulated impulse stays <= 0 (it only pulls).
+                again = False
+                for r in range(r0, r1):
+                    if live[r] and kind[row_joint[r]] == ROPE and solved[r] + dl[r] > 0.0:
+                        if rnd == ROPE_ROUNDS - 1:
+                            dl[r] = 0.0 - solved[r]         # the last round: clamped where it stands
+                        else:
+                            live[r] = False
+                            fix[r] = 0.0 - solved[r]
+                            again = True
+                if not again:
+                    break
+            # A trust region (``_trust``): every dlam of the pass scaled down alike where it would
+            # fling a ball (impulses stay equal and opposite).
+            for r in range(r0, r1):
+                ia = row_ball_a[r]
+                ib = row_ball_b[r]
+                dvx[ia] -= w[ia] * dl[r] * ux_r[r]
+                dvy[ia] -= w[ia] * dl[r] * uy_r[r]
+                if ib >= 0:
+                    dvx[ib] += w[ib] * dl[r] * ux_r[r]
+                    dvy[ib] += w[ib] * dl[r] * uy_r[r]
+            scale = _trust(a[j0:j1], b[j0:j1], length[j0:j1], radius, dvx, dvy, h)
+            if scale < 1.0:
+                for r in range(r0, r1):
+                    dl[r] = dl[r] * scale
+            # Apply the impulses dlam u at the held points (on b, minus on a): summed per ball
+            # first (dvx, dvy, dsp: impulses, then velocity changes), so two balls that only
+            # share rows get exactly opposite sums even where rows that nearly repeat each other
+            # exchange large impulses that cancel (their rounding would leave a momentum).
+            for r in range(r0, r1):
+                j = row_joint[r]
+                lam = dl[r]
+                if lam == 0.0:
+                    continue
+                total = solved[r] + lam
+                if length[j] == 0.0 and kind[j] == ROD:
+                    if uy_r[r] == 0.0:
+                        imp_x[j] = total
                     else:
-                        live[r] = False
-                        fix[r] = 0.0 - solved[r]
-                        again = True
-            if not again:
-                break
-        # A trust region (``_trust``): every dlam of the pass scaled down alike where it would
-        # fling a ball (impulses stay equal and opposite).
-        for r in range(n_rows):
-            ia = row_ball_a[r]
-            ib = row_ball_b[r]
-            dvx[ia] -= w[ia] * dl[r] * ux_r[r]
-            dvy[ia] -= w[ia] * dl[r] * uy_r[r]
-            if ib >= 0:
-                dvx[ib] += w[ib] * dl[r] * ux_r[r]
-                dvy[ib] += w[ib] * dl[r] * uy_r[r]
-        scale = _trust(a, b, length, radius, dvx, dvy, h)
-        if scale < 1.0:
-            for r in range(n_rows):
-                dl[r] = dl[r] * scale
-        # Apply the impulses dlam u at the held points (on b, minus on a): summed per ball
-        # first (dvx, dvy, dsp: impulses, then velocity changes), so two balls that only
-        # share rows get exactly opposite sums even where rows that nearly repeat each other
-        # exchange large impulses that cancel (their rounding would leave a momentum).
-        for r in range(n_rows):
-            j = row_joint[r]
-            lam = dl[r]
-            if lam == 0.0:
-                continue
-            total = solved[r] + lam
-            if length[j] == 0.0 and kind[j] == ROD:
-                if uy_r[r] == 0.0:
-                    imp_x[j] = total
+                        imp_y[j] = total
                 else:
-                    imp_y[j] = total
-            else:
-                imp_x[j] = total
-            ia = row_ball_a[r]
-            ib = row_ball_b[r]
-            pxx = lam * ux_r[r]
-            pyy = lam * uy_r[r]
-            dvx[ia] -= pxx
-            dvy[ia] -= pyy
-            dsp[ia] -= lam * ga_r[r]
-            if ib >= 0:
-                dvx[ib] += pxx
-                dvy[ib] += pyy
-                dsp[ib] += lam * gb_r[r]
-        _apply_summed(row_ball_a, row_ball_b, balls, dvx, dvy, dsp, h_move if moves else 0.0)
+                    imp_x[j] = total
+                ia = row_ball_a[r]
+                ib = row_ball_b[r]
+                pxx = lam * ux_r[r]
+                pyy = lam * uy_r[r]
+                dvx[ia] -= pxx
+                dvy[ia] -= pyy
+                dsp[ia] -= lam * ga_r[r]
+                if ib >= 0:
+                    dvx[ib] += pxx
+                    dvy[ib] += pyy
+                    dsp[ib] += lam * gb_r[r]
+            _apply_summed(row_ball_a[r0:r1], row_ball_b[r0:r1], balls, dvx, dvy, dsp, h_move if moves else 0.0)
     # The force each joint held this sub-step (its impulse over h): the break test's.
     for j in range(n_joints):
         f = math.sqrt(imp_x[j] * imp_x[j] + imp_y[j] * imp_y[j]) / h
@@ -596,6 +612,7 @@ class Joints:
     def __init__(self):
         for name, dtype in _FIELDS:
             setattr(self, name, np.zeros(0, dtype))
+        self.blocks = np.zeros(1, np.int64)
 
     def __len__(self):
         return len(self.a)
@@ -617,6 +634,11 @@ class Joints:
                 rows[name].append(values[name])
         for name, dtype in _FIELDS:
             setattr(self, name, np.concatenate((getattr(self, name), np.array(rows[name], dtype))))
+        order = solve_order(self.a, self.b, self.length == 0.0)
+        if order is not None:
+            for name, _ in _FIELDS:
+                setattr(self, name, getattr(self, name)[order])
+        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
 
     origin = None    # (J,) int64: in a part of the joints (``part``), each row's place in the whole
 
@@ -626,6 +648,7 @@ class Joints:
             setattr(self, name, getattr(self, name)[mask])
         if self.origin is not None:
             self.origin = self.origin[mask]
+        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
 
     def part(self, new_index):
         """The joints of the balls ``new_index`` (N,) keeps (old index -> new, -1: left out), in
@@ -689,6 +712,7 @@ class Joints:
             at = min(k, len(self))
             for name, dtype in _FIELDS:
                 setattr(self, name, np.insert(getattr(self, name), at, np.array(row[name], dtype)))
+        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
 
     def unjoined(self, candidates, n):
         """The candidate pairs (collide.find_candidates' (i, j, ball, capsule)) without the
@@ -733,7 +757,8 @@ class Joints:
         """Once a tick: the softness for sub-steps that move positions by h_move dv, and the
         peak forces and the motors' work cleared (the warm-start impulses carry over, as Box2D's do)."""
         rigid = (1.0 / h_move, 1.0, 0.0) if h_move > 0.0 else (0.0, 1.0, 0.0)
-        self._soft = rigid if math.isinf(JOINT_HERTZ) else soft(JOINT_HERTZ, JOINT_DAMPING_RATIO, h_move)
+        hertz = JOINT_HERTZ if len(self.blocks) <= 2 else BLOCKS_HERTZ
+        self._soft = rigid if math.isinf(hertz) else soft(hertz, JOINT_DAMPING_RATIO, h_move)
         self.peak = np.zeros(len(self))
         self.work = np.zeros(len(self))
 
@@ -767,7 +792,7 @@ class Joints:
         the impulses and peaks in place)."""
         return JointRows(self.a, self.b, self.kind, self.anchor_x, self.anchor_y, self.off_ax, self.off_ay,
                          self.off_bx, self.off_by, self.length, self.has_motor, self.speed, self.torque,
-                         self.imp_x, self.imp_y, self.imp_m, self.peak, self.work)
+                         self.imp_x, self.imp_y, self.imp_m, self.peak, self.work, self.blocks)
 
     def broken(self):
         """(J,) bool: the joints whose force this tick exceeded their break force."""
