@@ -253,3 +253,15 @@ def test_the_ghosts_bodies_are_drawn_as_outlines_in_its_colour(tmp_path, data):
     assert tuple(pixels[centre]) != colour
     world_centre = screen(g, g.world.bodies.pos[0])
     assert tuple(pixels[world_centre]) != colour                        # the real body is filled as ever
+
+
+def test_a_body_grab_held_when_the_lab_starts_is_held_and_let_go_in_the_ghost_too(tmp_path, data):
+    g = make_game(tmp_path, JOINED)
+    press = screen(g, (8.3, 5.1))
+    drag(g, press, press, release=False)
+    assert g.world.bodies.joint_handle.any()
+    key(g, pygame.K_g)
+    lab = g.play.lab
+    assert lab.ghost.bodies.joint_handle.tolist() == g.world.bodies.joint_handle.tolist()
+    _post(g, pygame.MOUSEBUTTONUP, pos=press, button=1)
+    assert not g.world.bodies.joint_handle.any() and not lab.ghost.bodies.joint_handle.any()
