@@ -2,27 +2,34 @@
 
 ``Lab(world, integrator)`` copies the world (``World.copy``: the same state to the bit, the
 same execution) and steps the copy, the ghost, under ``integrator`` tick for tick with the
-world; the player's actions go to both (``spawned``, ``deleted``, ``grabbed`` ...: the
-ghost's ball is the one with the same id). Whatever differs between the two then comes from
-the integrators alone, and the lab reads it off:
+world; the player's actions go to both (``spawned``, ``removed``, ``grabbed`` ... for balls,
+``spawned_body``, ``removed_body``, ``grabbed_body`` ... for bodies: the ghost's ball or body
+is the one with the same id, ``World.ids`` or ``Bodies.ids``). Whatever differs between the
+two then comes from the integrators alone, and the lab reads it off:
 
 - ``energy_change()``: each world's total energy relative to the moment the comparison
-  began, the energy of balls that came or went since (the player's spawns and deletes, the
-  level's spawners and kill zones) left out, so a ball added is not mistaken for drift;
+  began, the energy of balls and bodies that came or went since (the player's spawns and
+  deletes, the level's spawners and kill zones) left out, so a ball added is not mistaken
+  for drift;
 - ``gap()``: the largest distance in metres between a ball in the world and the ghost's ball
-  of the same id, max |p_world - p_ghost|.
+  of the same id, max |p_world - p_ghost|, or between a point of a body and the same point
+  of the ghost's body of the same id (``body_gap``).
 
 The play mode owns a Lab while the lab is on (G), draws the ghost as outlines over the real
-balls (``draw_ghost``) and the two energy lines in place of the energy plot (``draw_plot``).
-Nothing here changes the world: the lab only steps its own ghost.
+balls and bodies (``draw_ghost``) and the two energy lines in place of the energy plot
+(``draw_plot``). Nothing here changes the world: the lab only steps its own ghost.
 """
+import copy
 from collections import deque
 
 import numpy as np
 import pygame
 
+from game.draw.bodies import draw_body_outlines
 from game.draw.hud import energy_plot_rect, short_number
 from game.app.clock import THREAD_CLOCK
+from game.physics import bodies as world_bodies
+from game.physics import body_hand
 from game.physics.integrators import next_integrator
 from game.draw.theme import INTEGRATOR_COLOURS, PANEL_EDGE, PLOT_PANEL, SIZE_SMALL, SUNKEN, TEXT, TEXT_DIM, WARN
 
@@ -42,6 +49,34 @@ def ball_energies(world):
         return kinetic + rotational - mass * (world.pos @ world.forces.gravity)
 
 
+def body_energies(world):
+    """(B,) J: each body's kinetic, rotational and gravitational energy, 0.5 m v^2 +
+    0.5 I w^2 - m g.p (Bodies.energy's terms, body by body)."""
+    b = world.bodies
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        return (0.5 * b.mass * np.einsum("ij,ij->i", b.vel, b.vel) + 0.5 * b.inertia * b.spin * b.spin
+                - b.mass * (b.pos @ np.asarray(world.forces.gravity, float)))
+
+
+def body_gap(world, ghost):
+    """Largest distance in metres between a point of a body of ``world`` and the same point
+    of the body of ``ghost`` with the same id (0.0 where they share none; inf where one is
+    not finite). A point's move from one pose to the other, d(x) = dp + (R1 - R2) x, is
+    affine in x, so its largest over the rounded shape (the core grown by a disc of radius
+    r) is at a corner of the core, plus r |R1 - R2| = 2 r |sin(dangle / 2)|."""
+    a, b = world.bodies, ghost.bodies
+    if not len(a) or not len(b):
+        return 0.0
+    _, i, j = np.intersect1d(a.ids, b.ids, assume_unique=True, return_indices=True)
+    if len(i) == 0:
+        return 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = a.corners()[i] - b.corners()[j]                  # (padding rows: the centre of mass, inside)
+        turn = 2.0 * a.radius[i] * np.abs(np.sin(0.5 * (a.angle[i] - b.angle[j])))
+        gap = float(np.max(np.hypot(d[..., 0], d[..., 1]).max(axis=1) + turn))
+    return gap if np.isfinite(gap) else float("inf")
+
+
 def position_gap(world, ghost):
     """Largest distance in metres between a ball of ``world`` and the ball of ``ghost`` with
     the same id, max over those ids of |p_world - p_ghost| (0.0 where they share none; inf
@@ -58,29 +93,30 @@ def position_gap(world, ghost):
     return gap if np.isfinite(gap) else float("inf")
 
 
+# What a ledger books: (the ids of one kind of thing in a world, their energies): balls, bodies.
+_KINDS = ((lambda world: world.ids, ball_energies), (lambda world: world.bodies.ids, body_energies))
+
+
 class _Ledger:
     """One world's energy book: its total when the comparison began, and the energy of the
-    balls that came (spawned, put back) or went (deleted, killed) since, each counted at its
-    last reading."""
+    balls and bodies that came (spawned, put back) or went (deleted, killed) since, each
+    counted at its last reading."""
 
     def __init__(self, world):
         self.start = world.energy()["total"]
-        self.moved_in = 0.0          # J the balls that came brought, less what those that went took
-        self.ids = world.ids
-        self.energies = ball_energies(world)
+        self.moved_in = 0.0          # J what came brought, less what went took
+        self.read = [(ids_of(world), energies_of(world)) for ids_of, energies_of in _KINDS]
 
     def account(self, world):
-        """Book the balls that came or went since the last call (the ids array is a new one
-        whenever balls come or go), and read every ball's energy for the next."""
-        if world.ids is not self.ids:
-            gone = ~np.isin(self.ids, world.ids)
-            came = ~np.isin(world.ids, self.ids)
-            new = ball_energies(world)
-            with np.errstate(over="ignore", invalid="ignore"):
-                self.moved_in += float(new[came].sum()) - float(self.energies[gone].sum())
-            self.ids, self.energies = world.ids, new
-        else:
-            self.energies = ball_energies(world)
+        """Book the balls and bodies that came or went since the last call (an ids array is a
+        new one whenever they come or go), and read each one's energy for the next."""
+        for k, ((ids_of, energies_of), (ids, energies)) in enumerate(zip(_KINDS, self.read)):
+            now, new = ids_of(world), energies_of(world)
+            if now is not ids:
+                gone, came = ~np.isin(ids, now), ~np.isin(now, ids)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    self.moved_in += float(new[came].sum()) - float(energies[gone].sum())
+            self.read[k] = (now, new)
 
     def change(self, world):
         """J: the world's total now less its total at the start and what balls brought in."""
@@ -102,7 +138,9 @@ class Lab:
         self.history = deque()
         # The world's grab handle -> the ghost's: a grab held now was copied with its handle.
         self.grabs = {handle: handle for handle in self.ghost.grabs}
+        self.body_grabs = {int(h): int(h) for h in self.ghost.bodies.joint_handle if h}   # bodies' grabs, alike
         self.deleted = {}            # ball id -> the ghost's BallRecord of it (for undo)
+        self.deleted_bodies = {}     # body id -> the ghost's record of it (body_hand.take)
         self.tick_ms = 0.0
         self.blown_up = False        # the ghost went non-finite: it stops stepping
         self.last_gap = 0.0
@@ -142,12 +180,13 @@ class Lab:
         self._view = None
 
     def energy_change(self):
-        """(world's, ghost's) J since the comparison began, balls come and gone left out."""
+        """(world's, ghost's) J since the comparison began, balls and bodies come and gone left out."""
         return self.ledgers[0].change(self.world), self.ledgers[1].change(self.ghost)
 
     def gap(self):
-        """The largest position gap between matching balls, metres (position_gap)."""
-        return position_gap(self.world, self.ghost)
+        """The largest position gap between matching balls or bodies, metres (position_gap,
+        body_gap)."""
+        return max(position_gap(self.world, self.ghost), body_gap(self.world, self.ghost))
 
     def record(self):
         """A sample for the plot and the gap line (after a frame's ticks or an action)."""
@@ -206,6 +245,46 @@ class Lab:
         if handle in self.grabs:
             self.ghost.release(self.grabs.pop(handle))
 
+    # (bodies: the ghost's body is the one with the world's body's id)
+    def spawned_body(self, definition):
+        """The player added a body of ``definition`` to the world: the ghost gets the same, with
+        the same id (the copy numbers its bodies on from where the world's numbering was)."""
+        world_bodies.add(self.ghost, [copy.deepcopy(definition)])
+        self.record()
+
+    def removed_body(self, body_id, keep=False):
+        """The world's body ``body_id`` was deleted (``keep``: kept for an undo) or taken back."""
+        k = body_hand.index_of(self.ghost, body_id)
+        if k >= 0:
+            if keep:
+                self.deleted_bodies[body_id] = body_hand.take(self.ghost, k)
+            else:
+                world_bodies.remove(self.ghost, [k])
+        self.record()
+
+    def put_back_body(self, body_id):
+        """Undo of a delete: the ghost's body comes back as it was when deleted, with its joints."""
+        record = self.deleted_bodies.pop(body_id, None)
+        if record is not None:
+            body_hand.put_back(self.ghost, record)
+        self.record()
+
+    def grabbed_body(self, handle, body_id, point, local):
+        """The world's body ``body_id`` was grabbed (``handle``) at ``point`` m, ``local`` (2,) m
+        in its frame: the ghost's body is held by that same point of it, wherever the ghost
+        has it, towards the same cursor."""
+        k = body_hand.index_of(self.ghost, body_id)
+        if k >= 0:
+            self.body_grabs[handle] = world_bodies.grab(self.ghost, k, point, local)
+
+    def move_body_grab(self, handle, point, paused=False):
+        if handle in self.body_grabs:
+            (body_hand.carry if paused else world_bodies.move_grab)(self.ghost, self.body_grabs[handle], point)
+
+    def release_body(self, handle):
+        if handle in self.body_grabs:
+            world_bodies.release(self.ghost, self.body_grabs.pop(handle))
+
     # ---- drawing -----------------------------------------------------------------------------
     def colour(self):
         return INTEGRATOR_COLOURS.get(self.integrator, TEXT)
@@ -223,8 +302,10 @@ class Lab:
         return sprite
 
     def draw_ghost(self, surface, camera):
-        """The ghost's balls as outlines in its integrator's colour, over the real balls."""
+        """The ghost's bodies and balls as outlines in its integrator's colour, over the real
+        ones (a body's outline as game.draw.bodies draws it)."""
         ghost = self.shown
+        draw_body_outlines(surface, ghost, camera, self.colour(), OUTLINE_PX)
         if ghost.count == 0:
             return
         with np.errstate(over="ignore", invalid="ignore"):
@@ -266,7 +347,7 @@ class Lab:
         hud._panel(surface, rect, PLOT_PANEL)
         surface.blit(hud.text(f"energy since the lab began (J), last {HISTORY_SPAN:g} s", SIZE_SMALL, TEXT_DIM),
                      (rect.x + 8, rect.y + 6))
-        surface.blit(hud.text("balls added or removed left out", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 22))
+        surface.blit(hud.text("balls and bodies added or removed left out", SIZE_SMALL, TEXT_DIM), (rect.x + 8, rect.y + 22))
         rows = np.array(self.history, float).reshape(-1, 3)
         world_colour = INTEGRATOR_COLOURS.get(self.world.integrator, TEXT)
         labels = [(f"world, {self.world.integrator}", world_colour, 1), (f"ghost, {self.integrator}", self.colour(), 2)]

@@ -78,6 +78,44 @@ def _turned(vectors, angle):
     return np.stack((c * vectors[:, 0] - s * vectors[:, 1], s * vectors[:, 0] + c * vectors[:, 1]), axis=1)
 
 
+def _on_screen(bodies, camera, size):
+    """(indices of the bodies whose outline may be on a screen of ``size`` px, reach (B,) px:
+    from a centre of mass to the farthest point of its outline, plus 2)."""
+    width, height = size
+    centres = camera.world_to_screen(np.asarray(bodies.pos, float))
+    reach = np.asarray(bodies.extent, float) * float(camera.scale) + 2.0    # extent: to the rounded outline
+    with np.errstate(invalid="ignore"):
+        shown = ((centres[:, 0] + reach >= 0) & (centres[:, 0] - reach < width)
+                 & (centres[:, 1] + reach >= 0) & (centres[:, 1] - reach < height))
+    return np.flatnonzero(shown).tolist(), reach
+
+
+def body_outline(bodies, b, scale):
+    """(corners (n, 2) m, outline (K, 2) m) of body ``b`` as it is now: its corners in the
+    world and its rounded outline (rounded_outline at ``scale`` px/m); None if its angle is
+    not finite."""
+    n, angle, radius = int(bodies.count[b]), float(bodies.angle[b]), float(bodies.radius[b])
+    if not math.isfinite(angle):
+        return None
+    corners = bodies.pos[b] + _turned(bodies.local[b, :n], angle)
+    return corners, rounded_outline(corners, _turned(bodies.normals[b, :n], angle), radius, scale)
+
+
+def draw_body_outlines(surface, world, camera, colour, width):
+    """Every body's outline only, ``width`` px in ``colour`` (the integrator lab's ghost,
+    game.app.lab: over the real bodies, the level showing through)."""
+    bodies = getattr(world, "bodies", None)
+    if bodies is None or len(bodies) == 0:
+        return
+    size = surface.get_size()
+    shown, _ = _on_screen(bodies, camera, size)
+    for b in shown:
+        shape = body_outline(bodies, b, float(camera.scale))
+        points = [] if shape is None else clip_convex(camera.world_to_screen(shape[1]), size)
+        if len(points) >= 2:
+            pygame.draw.lines(surface, colour, len(points) >= 3, points, width)
+
+
 def draw_bodies(surface, world, camera):
     """Every body: filled, outlined, its turn marked (game.draw.bodies' docstring). Off-screen
     or non-finite bodies are skipped."""
@@ -85,19 +123,13 @@ def draw_bodies(surface, world, camera):
     if bodies is None or len(bodies) == 0:
         return
     size = surface.get_size()
-    width, height = size
-    scale = float(camera.scale)
-    centres = camera.world_to_screen(np.asarray(bodies.pos, float))
-    reach = np.asarray(bodies.extent, float) * scale + 2.0          # extent: to the rounded outline
-    with np.errstate(invalid="ignore"):
-        shown = ((centres[:, 0] + reach >= 0) & (centres[:, 0] - reach < width)
-                 & (centres[:, 1] + reach >= 0) & (centres[:, 1] - reach < height))
-    for b in np.flatnonzero(shown).tolist():
-        n, angle, radius = int(bodies.count[b]), float(bodies.angle[b]), float(bodies.radius[b])
-        if not math.isfinite(angle):
+    shown, reach = _on_screen(bodies, camera, size)
+    for b in shown:
+        shape = body_outline(bodies, b, float(camera.scale))
+        if shape is None:
             continue
-        corners = bodies.pos[b] + _turned(bodies.local[b, :n], angle)
-        outline = rounded_outline(corners, _turned(bodies.normals[b, :n], angle), radius, scale)
+        corners, outline = shape
+        radius = float(bodies.radius[b])
         fill = body_colour(bodies, b)
         edge = shade(fill, BODY_EDGE_SHADE)
         points = clip_convex(camera.world_to_screen(outline), size)

@@ -254,10 +254,11 @@ class Document:
         self._replace_items(changes, label or f"move {_count(refs)}", merge,
                             outline_map=lambda pts: [[p[0] + dx, p[1] + dy] for p in pts])
 
-    def transform(self, refs, center, rotate=0.0, factor=1.0, label=None):
+    def transform(self, refs, center, rotate=0.0, factor=1.0, label=None, merge=None):
         """Turn the items by ``rotate`` degrees (counter-clockwise) and scale them by
-        ``factor`` about ``center`` (metres), as one undoable edit; refused (EditRefused,
-        nothing changes) where the loader would refuse an item so changed."""
+        ``factor`` about ``center`` (metres), as one undoable edit (``merge``: folded into the
+        last edit of that key, the frames of one drag); refused (EditRefused, nothing
+        changes) where the loader would refuse an item so changed."""
         from game.editor.shapes import rotate_point, scale_point, transformed
 
         def point_map(p):
@@ -277,7 +278,7 @@ class Document:
         if bodies:      # a joint holds a turned body at the same point of it
             changes.update(held_by_bodies(self.definition.get("joints", []), changes, bodies, rotate, factor))
         what = label or (f"rotate {_count(refs)}" if rotate else f"scale {_count(refs)}")
-        self._replace_items(changes, what, outline_map=lambda pts: [point_map(p) for p in pts])
+        self._replace_items(changes, what, merge, outline_map=lambda pts: [point_map(p) for p in pts])
 
     def move_handle(self, ref, handle, point, merge=None):
         """Move one handle (see ``handles``) of an item to ``point``; refused (EditRefused)

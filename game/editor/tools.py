@@ -36,7 +36,7 @@ DUPLICATE_OFFSET = 0.5      # m: Ctrl+D puts the copy this far right and down
 PICK_ORDER = ("balls", "spawners", "springs", "joints", "bodies", "segments", "polylines", "polygons", "zones")
 # What a click and a drag do with each tool: one line on the status bar.
 TOOL_HINTS = {
-    "select": "click: select (Shift: add)   drag: move it, its handles, or box-select   R/,/.: turn, scale",
+    "select": "click: select (Shift: add)   drag: move, box-select, handles (round: turn, scale)   R/,/. too",
     "segment": "drag: a wall from press to release   click: a round peg",
     "polyline": "click: add a point   Enter or double click: end it   C: close it",
     "polygon": "click: add a corner   Enter: close the wall polygon   Backspace: take one back",
@@ -58,6 +58,7 @@ class Editor:
     Attributes the mode draws: ``tool``, ``doc.selection``, ``preview`` (shape being drawn:
     (kind, points) or None), ``box`` (selection rectangle corners or None), ``snapped``
     ((point, what) of the last snap or None), ``hover`` (the ref under the pointer or None),
+    ``handle_hover`` ("turn" or "scale": the selection's handle under the pointer, or None),
     ``cursor`` (metres), ``message`` (one line for the player or None), ``grid`` (m),
     ``grid_on``, ``zone_kind``, ``panel`` (a Panel: its ``prop`` is the property row the keys
     change), ``files`` (a LevelFile).
@@ -77,6 +78,7 @@ class Editor:
         self.arc = None             # the arc tool's shape being set: center, radius, start, end, pieces
         self.corner = None          # (ref, corner index): the polyline or polygon corner last dragged
         self.hover = None           # the item under the pointer (select and spring tools)
+        self.handle_hover = None    # "turn" or "scale": the selection's handle under the pointer (turning)
         self._index_cache, self._index_key = None, None
         self._gesture = None
         self._merge = 0
@@ -128,18 +130,20 @@ class Editor:
                 self._gesture = ("spring", ref)
 
     def motion(self, p, tol, shift=False):
-        """The pointer moved to p (button held or not); ``shift`` keeps a box square."""
+        """The pointer moved to p (button held or not); ``shift`` keeps a box square and puts
+        a turn handle's drag on 15-degree steps."""
         p = _pt(p)
         self.cursor = p
         g = self._gesture
-        self.hover = None
+        self.hover, self.handle_hover = None, None
         if self.tool in JOINT_TOOLS:
             return self.joints.motion(p, tol)
         if self.tool in BODY_TOOLS:
             return self.bodies.motion(p, tol, shift)
         if g is None:
             if self.tool == "select":
-                self.hover = self.pick(p, tol)
+                self.handle_hover = self.turning.handle_at(p, tol)
+                self.hover = None if self.handle_hover else self.pick(p, tol)
             elif self.tool == "spring":
                 self.hover = self.pick(p, tol, kinds=("balls",))
             else:
@@ -151,11 +155,13 @@ class Editor:
         try:
             if kind == "move":
                 _, start, done = g
-                want = self._snap_delta(p[0] - start[0], p[1] - start[1])
+                want = _on_grid((p[0] - start[0], p[1] - start[1]), self.grid if self.grid_on else None)
                 step = (want[0] - done[0], want[1] - done[1])
                 if step != (0.0, 0.0):
                     self.doc.move(self.doc.selection, step, merge=self._merge)
                     self._gesture = ("move", start, want)
+            elif kind in ("turn", "scale"):
+                self._gesture = self.turning.drag(g, p, shift, self._merge)
             elif kind == "handle":
                 _, ref, h = g
                 self.doc.move_handle(ref, h, self.snap(p, tol, exclude=ref), merge=self._merge)
@@ -175,7 +181,10 @@ class Editor:
     def release(self, p, tol, shift=False):
         """Left button up at p."""
         p = _pt(p)
-        self.motion(p, tol, shift)
+        # A turn let go where the last frame was stays as that frame left it: Shift may be up by
+        # now (the mode reads the keys when it handles the event, not when it happened).
+        if not (p == self.cursor and self._gesture is not None and self._gesture[0] in ("turn", "scale")):
+            self.motion(p, tol, shift)
         g, self._gesture = self._gesture, None
         self.preview, self.box = None, None
         self.doc.end_merge()
@@ -267,6 +276,11 @@ class Editor:
 
     def _press_select(self, p, tol, shift):
         sel = self.doc.selection
+        turning = self.turning.grab(p, tol)         # the selection's turn or scale handle
+        if turning is not None:
+            self._merge += 1
+            self._gesture = turning
+            return
         for ref in sel:
             for h, q in handles(ref[0], self.doc.item(ref)):
                 if math.dist(p, q) <= tol:
@@ -292,16 +306,7 @@ class Editor:
             self._gesture = ("move", p, (0.0, 0.0))
 
     def _select_box(self, a, b, shift):
-        x0, x1 = sorted((a[0], b[0]))
-        y0, y1 = sorted((a[1], b[1]))
-        found = []
-        d = self.doc.definition
-        if x1 - x0 > 0 or y1 - y0 > 0:
-            for name in LISTS:
-                for i, item in enumerate(d.get(name, [])):
-                    bx0, by0, bx1, by1 = bbox(name, item, d.get("balls"), d.get("bodies"))
-                    if x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1:
-                        found.append((name, i))
+        found = items_in_box(self.doc.definition, a, b)
         if shift:
             self.doc.selection = self.doc.selection + [r for r in found if r not in self.doc.selection]
         else:
@@ -314,12 +319,6 @@ class Editor:
             return
         b = b_ref[1] if b_ref is not None else self.snap(p, tol)
         self.doc.add("springs", {"a": a_ref[1], "b": b})
-
-    def _snap_delta(self, dx, dy):
-        if self.grid_on:
-            g = self.grid
-            return (round(dx / g) * g, round(dy / g) * g)
-        return (dx, dy)
 
     # ------------------------------------------------------------------ keys
 
@@ -456,6 +455,28 @@ class Editor:
 
 def _pt(p):
     return (float(p[0]), float(p[1]))
+
+
+def _on_grid(delta, grid):
+    """A move ``delta`` (metres) in whole steps of ``grid`` (None: as it is)."""
+    if grid is None:
+        return delta
+    return (round(delta[0] / grid) * grid, round(delta[1] / grid) * grid)
+
+
+def items_in_box(d, a, b):
+    """The refs of the items of definition ``d`` whose boxes lie within the rectangle of
+    corners ``a`` and ``b`` (metres); none for a rectangle without an area or a width."""
+    x0, x1 = sorted((a[0], b[0]))
+    y0, y1 = sorted((a[1], b[1]))
+    found = []
+    if x1 - x0 > 0 or y1 - y0 > 0:
+        for name in LISTS:
+            for i, item in enumerate(d.get(name, [])):
+                bx0, by0, bx1, by1 = bbox(name, item, d.get("balls"), d.get("bodies"))
+                if x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1:
+                    found.append((name, i))
+    return found
 
 
 def _num(x):

@@ -58,6 +58,7 @@ EDIT_KEYMAP = (
     ("a body selected", "the panel sets size, density or mass, friction, restitution, colour, name; shows mass, inertia"),
     ("R  Shift+R", "turn the selection to the next 15 degrees counter-clockwise / clockwise"),
     (".  ,  (Shift: finer)", "scale the selection up / down by 10 % (1 %)"),
+    ("round handles", "drag the one above the selection: turn it (Shift: 15-degree steps); off its corner: scale it"),
     ("nothing selected", "the panel sets the level: name, description, gravity, bounds, material, integrator, sub-steps"),
     ("[  ]", "previous / next property in the panel"),
     ("+  -  wheel on panel", "change it (sizes by 10 %; Shift: finer); click a row or V: type a value"),

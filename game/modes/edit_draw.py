@@ -11,6 +11,7 @@ import pygame
 from game.editor.items import body_outline, body_pose, handles, is_pin, joint_ends
 from game.editor.motion import ghosts, moved
 from game.editor.tools import TOOL_HINTS, TOOL_KEY, TOOLS
+from game.editor.turning import HANDLE_HINTS
 from game.draw.hud import HINT_HEIGHT, SIZE_BODY, SIZE_SMALL, SIZE_TINY, SIZE_TITLE
 from game.level import LevelError
 from game.draw.theme import EDITOR_DIM, TEXT, WARN
@@ -39,6 +40,7 @@ BOX = (255, 220, 90)
 PANEL_BG = (12, 14, 20, 225)
 BUTTON_BG = (34, 38, 50)
 BUTTON_ON = (70, 120, 200)
+TURN_HANDLE_PX = 7           # px: the radius of the selection's round turn and scale handles
 GHOST = (105, 120, 190)      # a moving wall's path: where it will be (its poses, faint)
 GHOST_NOW = (190, 210, 255)  # where it is now in the motion playing while the editor is paused
 CONVEYOR = (120, 230, 200)   # a conveyor's chevrons, along its surface's motion
@@ -168,6 +170,8 @@ class EditView:
             for _, p in handles(ref[0], item):
                 x, y = self._px(p)
                 pygame.draw.rect(surface, HANDLE, pygame.Rect(x - 4, y - 4, 9, 9), 2)
+        if self.editor.tool == "select":
+            draw_turn_handles(self, surface)
 
     def draw_bodies(self, surface):
         """Each body filled in its colour (the theme's when it has none), its outline, and a
@@ -382,7 +386,9 @@ class EditView:
         hud = self.app.hud
         if self.mode.check_notes:
             parts.append(self.mode.check_notes[0])
-        hint = TOOL_HINTS.get(ed.tool)            # what a click and a drag do, when nothing else is said
+        # What a click and a drag do (over a turn or scale handle: what its drag does), when
+        # nothing else is said.
+        hint = HANDLE_HINTS.get(ed.handle_hover) or TOOL_HINTS.get(ed.tool)
         if hint and not ed.message and hud.font(SIZE_BODY).size("    ".join(parts + [hint]))[0] <= width - 20:
             parts.append(hint)
         line = "    ".join(parts)
@@ -501,3 +507,39 @@ def body_preview(self, surface, preview):
         pygame.draw.circle(surface, MARKER, (x, y), 10, 3)
         pygame.draw.line(surface, MARKER, (x - 7, y - 7), (x + 7, y + 7), 3)
         pygame.draw.line(surface, MARKER, (x - 7, y + 7), (x + 7, y - 7), 3)
+
+
+def draw_turn_handles(self, surface):
+    """EditView ``self``'s selection box (thin), its round turn handle above it on a stem and
+    its scale handle off its corner (game.editor.turning: where they are picked is where they
+    are drawn). While one is dragged: the centre it turns or scales about and a line from it to
+    the pointer; a turn's handle goes round with the pointer (the box would swing under it)."""
+    ed = self.editor
+    at = ed.turning.handles(self.mode.tol())
+    if not at:
+        return
+    gesture = ed._gesture
+    dragged = gesture[0] if gesture is not None and gesture[0] in at else None
+    if dragged == "turn":
+        at = {"turn": ed.cursor}
+    else:
+        x0, y0, x1, y1 = ed.turning.box()
+        (ax, ay), (bx, by) = self._px((x0, y1)), self._px((x1, y0))
+        pygame.draw.rect(surface, EDITOR_DIM, pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)), 1)
+        pygame.draw.line(surface, EDITOR_DIM, self._px(((x0 + x1) / 2, y1)), self._px(at["turn"]), 1)
+        pygame.draw.line(surface, EDITOR_DIM, (bx, by), self._px(at["scale"]), 1)
+    if dragged is not None:
+        cx, cy = self._px(gesture[1])
+        pygame.draw.line(surface, SELECTED, (cx, cy), self._px(ed.cursor), 1)
+        pygame.draw.line(surface, SELECTED, (cx - 6, cy), (cx + 6, cy), 2)
+        pygame.draw.line(surface, SELECTED, (cx, cy - 6), (cx, cy + 6), 2)
+    for name, p in at.items():
+        x, y = self._px(p)
+        lit = name == dragged or name == ed.handle_hover
+        pygame.draw.circle(surface, SELECTED if lit else MARKER_BACK, (x, y), TURN_HANDLE_PX)
+        pygame.draw.circle(surface, HANDLE, (x, y), TURN_HANDLE_PX, 2)
+        if name == "turn":            # an open ring: turns
+            r = TURN_HANDLE_PX - 3
+            pygame.draw.arc(surface, HANDLE, pygame.Rect(x - r, y - r, 2 * r + 1, 2 * r + 1), 0.3, 4.4, 1)
+        else:                         # a diagonal: scales
+            pygame.draw.line(surface, HANDLE, (x - 3, y - 3), (x + 3, y + 3), 1)

@@ -5,10 +5,9 @@ from that point and swings about it, as in Box2D's samples and Algodoo) and carr
 while paused, a right click that deletes one (its joints with it), Ctrl+Z for both, and the
 level's "bodies" budget. Plain functions of the PlayMode (``play``), as play_actions' are.
 
-A body's identity for Ctrl+Z is its definition's dict in ``world.bodies.definitions`` (the
-same object while the body lives, whatever index it moves to as others go)."""
-import math
-
+A body's identity for Ctrl+Z is its id (``world.bodies.ids``: a deleted body comes back with
+it, game.physics.body_hand). While the integrator lab is on, each action goes to its ghost
+too (game.app.lab: the ghost's body of the same id)."""
 import numpy as np
 
 from game.app.gestures import BodyHold
@@ -16,6 +15,8 @@ from game.goals import player_body
 from game.modes.play_picker import BALL_MATERIALS
 from game.modes.play_rules import budget_note, may_add, observe_goal
 from game.physics import bodies as world_bodies
+from game.physics import body_hand
+from game.physics.body_kernels import LAX, LAY
 
 
 def definition(play, shape, point, velocity=(0.0, 0.0), spin=0.0):
@@ -33,17 +34,15 @@ def spawn(play, point, velocity=(0.0, 0.0), spin=0.0):
     world = play.world
     if not may_add(play, point, "bodies", "bodies"):
         return -1
-    index = world_bodies.add(world, [definition(play, play.shape, point, velocity, spin)])[0]
+    made = definition(play, play.shape, point, velocity, spin)
+    index = world_bodies.add(world, [made])[0]
     play.bodies_spawned += 1
-    play.undo_stack.append(("spawned body", world.bodies.definitions[index]))
+    play.undo_stack.append(("spawned body", int(world.bodies.ids[index])))
+    if play.lab is not None:
+        play.lab.spawned_body(made)
     play.record_energy()
     observe_goal(play)
     return index
-
-
-def index_of(world, token):
-    """The index now of the body whose definition is ``token``, -1 if it is gone."""
-    return next((i for i, d in enumerate(world.bodies.definitions) if d is token), -1)
 
 
 # ---- the hand ---------------------------------------------------------------------------------
@@ -58,36 +57,34 @@ def grab(play, pos, point):
         play.app.toast("this level does not let you grab bodies")
         play.left = None
         return True
-    c, s = math.cos(world.bodies.angle[hit]), math.sin(world.bodies.angle[hit])
-    d = np.asarray(point, float) - world.bodies.pos[hit]
-    local = np.array([c * d[0] + s * d[1], -s * d[0] + c * d[1]])
-    play.left = BodyHold(pos, world_bodies.grab(world, hit, point), local)
+    handle = world_bodies.grab(world, hit, point)
+    k = int(np.flatnonzero(world.bodies.joint_handle == handle)[0])
+    local = world.bodies.joint_rows[k, LAX:LAY + 1].copy()     # the point pressed, in the body's frame
+    play.left = BodyHold(pos, handle, local)
+    if play.lab is not None:
+        play.lab.grabbed_body(handle, int(world.bodies.ids[hit]), point, local)
     return True
 
 
 def follow(play, hold, cursor):
     """Keep the held point's grab at ``cursor`` m. While paused no joint pulls, so the body
-    is put with the point held on the cursor, at rest (its angle kept)."""
-    world = play.world
-    if play.app.clock.paused:
-        b = world_bodies.grabbed(world, hold.handle)
-        if b >= 0:
-            bodies = world.bodies
-            c, s = math.cos(bodies.angle[b]), math.sin(bodies.angle[b])
-            pos, vel, spin = bodies.pos.copy(), bodies.vel.copy(), bodies.spin.copy()
-            pos[b] = cursor - np.array([c * hold.local[0] - s * hold.local[1], s * hold.local[0] + c * hold.local[1]])
-            vel[b], spin[b] = 0.0, 0.0
-            bodies.pos, bodies.vel, bodies.spin = pos, vel, spin
-    world_bodies.move_grab(world, hold.handle, cursor)
+    is put with the point held on the cursor, at rest (its angle kept: body_hand.carry)."""
+    paused = play.app.clock.paused
+    (body_hand.carry if paused else world_bodies.move_grab)(play.world, hold.handle, cursor)
+    if play.lab is not None:
+        play.lab.move_body_grab(hold.handle, cursor, paused=paused)
 
 
 def release(play, hold):
     world_bodies.release(play.world, hold.handle)
+    if play.lab is not None:
+        play.lab.release_body(hold.handle)
 
 
 # ---- delete and undo ----------------------------------------------------------------------------
 def delete_at(play, point):
-    """A right click on a body deletes it and its joints (kept for Ctrl+Z); its index or -1."""
+    """A right click on a body deletes it and its joints (kept for Ctrl+Z: body_hand.take);
+    its index or -1."""
     world = play.world
     hit = world_bodies.at(world, point)
     if hit < 0:
@@ -95,77 +92,33 @@ def delete_at(play, point):
     if not play.rules["delete"]:
         play.app.toast("this level does not let you delete bodies")
         return -1
-    play.undo_stack.append(("deleted body", _take(world, hit)))
+    record = body_hand.take(world, hit)
+    play.undo_stack.append(("deleted body", record))
+    if play.lab is not None:
+        play.lab.removed_body(record["id"], keep=True)
     play.record_energy()
     observe_goal(play)
     return hit
 
 
-def _take(world, index):
-    """Remove body ``index`` and return what puts it back: its definition at its pose now
-    (Bodies.to_definitions: its state to the bit), the joints that held it (their other ends
-    by body definition, ball id or anchor) and its identity."""
-    bodies = world.bodies
-    joints = []
-    for k, ends in enumerate(bodies.joint_ends):
-        if bodies.joint_handle[k] or ("body", index) not in ends:
-            continue                                  # the player's grab is not put back
-        kept = []
-        for kind, i in ends:
-            kept.append(("self", None) if (kind, i) == ("body", index) else
-                        ("body", bodies.definitions[i]) if kind == "body" else (kind, i))
-        joints.append((bodies.joint_definitions[k], kept))
-    record = {"definition": bodies.to_definitions()[index], "joints": joints, "token": bodies.definitions[index]}
-    world_bodies.remove(world, [index])
-    return record
-
-
-def _put_back(play, record):
-    """Ctrl+Z of a delete: the body as it was, and its joints whose other ends are still here."""
-    world = play.world
-    index = world_bodies.add(world, [record["definition"]])[0]
-    token = world.bodies.definitions[index]
-    _retoken(play, record["token"], token)
-    for d, ends in record["joints"]:
-        d, here = dict(d), True
-        for key, (kind, i) in zip(("a", "b"), ends):
-            if kind == "self":
-                d[key] = {"body": index}
-            elif kind == "body":
-                d[key] = {"body": index_of(world, i)}
-                here = here and d[key]["body"] >= 0
-            elif kind == "ball":
-                at = np.flatnonzero(world.ids == i)
-                d[key] = int(at[0]) if len(at) else -1
-                here = here and len(at) > 0
-        if here:                      # (an anchor's end stays as the definition has it)
-            world.bodies.add_joints([d], world.ids)
-    return index
-
-
-def _retoken(play, old, new):
-    """A body put back is a new definition object: the undo stack's mentions of it follow."""
-    for k, (what, detail) in enumerate(play.undo_stack):
-        if what == "spawned body" and detail is old:
-            play.undo_stack[k] = (what, new)
-        elif what == "deleted body":
-            detail["joints"] = [(d, [(kind, new if kind == "body" and i is old else i) for kind, i in ends])
-                                for d, ends in detail["joints"]]
-
-
 def undo(play, what, detail):
-    """Ctrl+Z of a body's spawn ("spawned body") or delete ("deleted body"); False if the
-    spawned body is gone already (the undo goes on to the action before)."""
+    """Ctrl+Z of a body's spawn ("spawned body", its id) or delete ("deleted body", its
+    record: it comes back with its id and joints); False if the spawned body is gone already
+    (the undo goes on to the action before)."""
     world = play.world
     if what == "spawned body":
-        index = index_of(world, detail)
+        index = body_hand.index_of(world, detail)
         if index < 0:
             return False
         world_bodies.remove(world, [index])
+        if play.lab is not None:
+            play.lab.removed_body(detail)
         if not play.ran:                  # building: the body's budget comes back (play_rules)
             play.bodies_spawned = max(0, play.bodies_spawned - 1)
         play.app.toast("undo: body taken back" + budget_note(play, "bodies"))
     else:
-        _put_back(play, detail)
+        body_hand.put_back(world, detail)
+        if play.lab is not None:
+            play.lab.put_back_body(detail["id"])
         play.app.toast("undo: body put back")
     return True

@@ -726,16 +726,18 @@ def at(world, point):
     return best
 
 
-def grab(world, index, point):
+def grab(world, index, point, local=None):
     """Hold body ``index`` at ``point`` (2,) m, the point of it under the cursor: a soft spring
     (GRAB_HERTZ, GRAB_DAMPING, at most GRAB_FORCE times its weight) from that point of the body
     to the cursor, so it hangs from where it was taken and swings about it (Box2D's mouse
-    joint). Returns a handle for move_grab and release."""
+    joint). ``local`` (2,) m: hold it by that point in its frame instead, the cursor at ``point``
+    (a copy of the world holding its body as the world holds its own). Returns a handle for
+    move_grab and release."""
     bodies = world.bodies
     p = np.asarray(point, float)
     c, s = math.cos(bodies.angle[index]), math.sin(bodies.angle[index])
     d = p - bodies.pos[index]
-    local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]]
+    local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]] if local is None else [float(v) for v in local]
     weight = float(bodies.mass[index]) * max(float(np.hypot(*world.forces.gravity)), 1.0)
     bodies.add_joints([{"kind": "rod", "a": {"body": int(index)}, "b": [float(p[0]), float(p[1])], "length": 0.0,
                         "offset_a": local, "offset_b": [0.0, 0.0]}], world.ids)
