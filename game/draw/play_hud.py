@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pygame
 
+from game.physics import motor_keys
 from game.app.gestures import Fling
 from game.draw.aim import draw_aim, draw_spin
 from game.draw.hud import energy_plot_rect, short_number
@@ -95,7 +96,9 @@ def hint(play):
     sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
     if not sides:
         return pairs
-    return ((" ".join(FLIPPER_HINT[side] for side in sides), "flippers"),) + pairs
+    flippers, motors = bool(play.world.motions.flipper_keys), bool(motor_keys.keys(play.world))
+    what = "flippers, motors" if flippers and motors else "flippers" if flippers else "motors"
+    return ((" ".join(FLIPPER_HINT[side] for side in sides), what),) + pairs
 
 
 def score(world):

@@ -491,7 +491,8 @@ class _Normaliser:
         out = {**_comments(j), "kind": j["kind"], "a": a, "b": b, "length": length,
                "offset_a": offset_a, "offset_b": offset_b}
         if "motor" in j:
-            out["motor"] = {**_comments(j["motor"]), "speed": j["motor"]["speed"], "torque": j["motor"]["torque"]}
+            out["motor"] = {**_comments(j["motor"]), "speed": j["motor"]["speed"], "torque": j["motor"]["torque"],
+                            **({"key": j["motor"]["key"]} if "key" in j["motor"] else {})}
         if "break" in j:
             out["break"] = j["break"]
         return out

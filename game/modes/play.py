@@ -71,8 +71,8 @@ KEYMAP = (
     ("F", "fit the level to the window"),
     ("M", "mute / unmute sound"),
     ("Ctrl+Z", "undo the last spawn, fling, delete or drawn segment"),
-    ("Z   Left", "left flipper (hold it up; levels with flippers)"),
-    ("/   Right", "right flipper (hold it up; levels with flippers)"),
+    ("Z   Left", "left flipper up, left-key motors reversed, while held (levels with them)"),
+    ("/   Right", "right flipper up, right-key motors reversed, while held (levels with them)"),
     ("Ctrl+S", "save the running world to my levels"),
     ("F12", "screenshot to screenshots/"),
     ("Tab / F2", "level editor: build and play-test this level"),
@@ -377,7 +377,7 @@ class PlayMode(Mode):
         return False
 
     def keymap(self):
-        """The help's keys: the flipper keys only in a level that has flippers."""
+        """The help's keys: the flipper keys only in a level that has flippers or keyed motors."""
         if getattr(self.world, "flipper_keys", ()):
             return KEYMAP
         return tuple(entry for entry in KEYMAP if "flipper" not in entry[1])

@@ -33,22 +33,18 @@ one pass (more passes, colours or a relax do not change the order of that). Here
 solves every rod, rope and pin row at once: K dlam = -(J v + bias) with K = J M^-1 J^T, by
 an LDL^T factorisation on K's skyline (the rows in the joints' order: row r couples back to
 the first row that shares one of its balls, so a chain is tridiagonal and a loop costs one
-long row: O(rows x width^2)). A tree of joints (a chain, a pendulum) is then exact whatever
-the masses; the bias is rigid (rate 1 / h_move: the positions land on the constraint, the
-limit of Box2D's soft step as its hertz grows; JOINT_HERTZ finite gives the soft step back,
-its softness on K's diagonal row by row). What a direct solve must add:
+long row: O(rows x width^2); joint_order bounds it). A tree of joints is then exact whatever
+the masses; the bias is rigid (rate 1 / h_move: the limit of Box2D's soft step as its hertz
+grows; a finite JOINT_HERTZ gives the soft step back). What a direct solve must add:
 - a row whose pivot falls below PIVOT_FLOOR of its diagonal depends on the rows before it
   (two rods between the same held points): it leaves the solve and lets go (impulse 0);
 - a rope that would push leaves the solve with its impulse set to 0, and the rest is solved
   again (an active set, ROPE_ROUNDS rounds at most);
-- a trust region (``_trust``): where a pass (or the warm start) would change a ball's velocity
-  by more than moves it joint_sums.JOINT_MOVE of its joint's length plus its radius in a sub-step, the
-  whole pass is scaled down alike (impulses stay equal and opposite, so momentum is kept).
-  This happens where rows nearly lose their rank and one linear step overshoots: a fold of
-  light links snapping straight. Its known limit: a light ball in the middle of two rods
-  (anchor, 1 g, 1,000 kg) folds as the heavy ball swings and does not keep its length.
-Motors are solved before the block, one after another (as Box2D's revolute joint solves its
-motor first).
+- a trust region (``_trust``): where a pass (or the warm start) would move a ball more than
+  joint_sums.JOINT_MOVE of its joint's length plus its radius in a sub-step, the whole pass is
+  scaled down alike (momentum kept): rows that nearly lose their rank (a fold of light links
+  snapping straight). Known limit: a 1 g ball between an anchor and a 1,000 kg one folds.
+Motors are solved before the block, one by one (Box2D's revolute joint solves its motor first).
 
 This engine has integrated the positions before the solve (x* = x + h v): a velocity change
 dv of the warm start and the biased passes moves positions by ``h_move`` dv, as the
@@ -76,6 +72,7 @@ import numpy as np
 
 from game.physics.joint_order import plan_blocks, solve_order
 from game.physics.joint_sums import _apply_summed, _trust
+from game.physics.motor_keys import MOTOR_KEYS, key_code
 from game.physics.solver import soft
 
 JOINT_HERTZ = math.inf        # Hz: the joints' stiffness; inf: rigid (bias rate 1 / h_move), see the docstring
@@ -598,7 +595,8 @@ def substep_kernel(balls, rows, params):
 _FIELDS = (("a", np.int64), ("b", np.int64), ("kind", np.int64), ("anchor_x", float), ("anchor_y", float),
            ("off_ax", float), ("off_ay", float), ("off_bx", float), ("off_by", float), ("length", float),
            ("has_motor", np.bool_), ("speed", float), ("torque", float), ("imp_x", float), ("imp_y", float),
-           ("imp_m", float), ("peak", float), ("break_force", float), ("work", float))
+           ("imp_m", float), ("peak", float), ("break_force", float), ("work", float), ("key", np.int64),
+           ("base_speed", float))
 
 
 class Joints:
@@ -629,7 +627,9 @@ class Joints:
                       "off_bx": d["offset_b"][0], "off_by": d["offset_b"][1], "length": d["length"],
                       "has_motor": motor is not None, "speed": motor["speed"] if motor else 0.0,
                       "torque": motor["torque"] if motor else 0.0, "imp_x": 0.0, "imp_y": 0.0, "imp_m": 0.0,
-                      "peak": 0.0, "break_force": d.get("break", NO_BREAK), "work": 0.0}
+                      "peak": 0.0, "break_force": d.get("break", NO_BREAK), "work": 0.0,
+                      "key": key_code(motor),
+                      "base_speed": motor["speed"] if motor else 0.0}
             for name, _ in _FIELDS:
                 rows[name].append(values[name])
         for name, dtype in _FIELDS:
@@ -736,7 +736,8 @@ class Joints:
                  "length": float(self.length[j]), "offset_a": [float(self.off_ax[j]), float(self.off_ay[j])],
                  "offset_b": [float(self.off_bx[j]), float(self.off_by[j])]}
             if self.has_motor[j]:
-                d["motor"] = {"speed": float(self.speed[j]), "torque": float(self.torque[j])}
+                d["motor"] = {"speed": float(self.base_speed[j]), "torque": float(self.torque[j]),
+                              **({"key": MOTOR_KEYS[self.key[j] - 1]} if self.key[j] else {})}   # (motor_keys)
             if self.break_force[j] != NO_BREAK:
                 d["break"] = float(self.break_force[j])
             out.append(d)

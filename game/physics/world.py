@@ -17,6 +17,7 @@ import hashlib
 
 import numpy as np
 
+from game.physics import motor_keys
 from game.physics import collide
 
 from game import defaults
@@ -400,13 +401,14 @@ class World:
 
     # --------------------------------------------------------------- moving walls
     def press_flipper(self, key, held):
-        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right") from the (motion.press_flipper)"""
-        return self.motions.press(key, held)
+        """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"), and reverse its motors (motion.press, motor_keys.press)"""
+        self.motions.press(key, held)
+        motor_keys.press(self, key, held)
 
     @property
     def flipper_keys(self):
-        """frozenset of the keys ("left", "right") the level's flippers use; empty if none."""
-        return self.motions.flipper_keys
+        """frozenset of the keys ("left", "right") the level's flippers and motors use; empty if none."""
+        return self.motions.flipper_keys | motor_keys.keys(self)
 
     def wall_velocity(self, static_indices, points):
         """(K, 2) m/s: the velocity of capsules ``static_indices`` (K,) at ``points`` (K, 2) m (motion.velocity_at)"""
