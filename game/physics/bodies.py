@@ -431,8 +431,15 @@ def _collide(world, bodies, dt, kern):
     joint_balls = _joint_balls(world, bodies)
     gathered = np.unique(np.concatenate((gj, joint_balls)))
     ng = len(gathered)
+    # The gathered balls' own wall contacts are solved here too, with the bodies and joints
+    # that press them there: solved only by the balls' solve (a ball's mass alone), a light
+    # wheel under a heavy car, or a ball under a heavy box, sank through the floor.
+    if ng:
+        gsi, gsj = aabb_pairs(blo[gathered], bhi[gathered], statics.lo, statics.hi, False, kern)
+    else:
+        gsi = gsj = np.zeros(0, np.int64)
     # Shapes: bodies 0..nb-1, gathered balls nb.., the statics the pairs name after them.
-    used = np.unique(sj)
+    used = np.unique(np.concatenate((sj, gsj)))
     kk = statics.v.shape[1]
     total = nb + ng + len(used)
     sv = np.zeros((total, kk, 2))
@@ -456,10 +463,11 @@ def _collide(world, bodies, dt, kern):
     sf[nb + ng:] = statics.f[used]
     ball_slot = np.searchsorted(gathered, gj)
     static_slot = np.searchsorted(used, sj)
-    pair_i = np.concatenate((bi, si, gi)).astype(np.int64)
-    pair_j = np.concatenate((bj, nb + ng + static_slot, nb + ball_slot)).astype(np.int64)
+    pair_i = np.concatenate((bi, si, gi, nb + gsi)).astype(np.int64)
+    pair_j = np.concatenate((bj, nb + ng + static_slot, nb + ball_slot, nb + ng + np.searchsorted(used, gsj))).astype(np.int64)
     ball_margin = (grow - world.radius)[gj] if nballs else np.zeros(0)
-    pair_margin = np.concatenate((margin[bi] + margin[bj], margin[si], margin[gi] + ball_margin))
+    wall_margin = (grow - world.radius)[gathered[gsi]] if len(gsi) else np.zeros(0)
+    pair_margin = np.concatenate((margin[bi] + margin[bj], margin[si], margin[gi] + ball_margin, wall_margin))
     np_ = len(pair_i)
     ci = np.zeros((2 * np_, 2), np.int64)
     cf = np.zeros((2 * np_, K.NCF))
