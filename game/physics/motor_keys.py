@@ -30,7 +30,9 @@ def keys(world):
 
 
 def press(world, key, held):
-    """The motors of ``key`` turn at minus their speed while it is ``held``, at it otherwise."""
+    """The player holds (``held``) or lets go of ``key``: its flippers go up or fall back
+    (motion.Motions.press), its motors turn at minus their speed while it is held."""
+    world.motions.press(key, held)
     joints = world.joints
     mine = joints.key == 1 + MOTOR_KEYS.index(key)
     if mine.any():

@@ -402,7 +402,6 @@ class World:
     # --------------------------------------------------------------- moving walls
     def press_flipper(self, key, held):
         """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"), and reverse its motors (motion.press, motor_keys.press)"""
-        self.motions.press(key, held)
         motor_keys.press(self, key, held)
 
     @property
