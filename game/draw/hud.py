@@ -28,6 +28,7 @@ ENERGY_LABELS = {"kinetic": "kinetic", "gravitational": "potential", "spring": "
 STATS_MIN_WIDTH = 290       # px: the stats block is at least this wide (its cells have fixed widths)
 STATS_GAP = 18              # px between the cells of a stats row
 MESSAGE_LINES = 3           # a toast wraps onto at most this many lines (the last cut with "...")
+ALERT_LINES = 6             # an error banner wraps onto at most this many (a level's error is one line, often long)
 GOAL_WIDTH = 170            # px
 MIN_TITLE_ROOM = 260        # px the level's name keeps beside the goal, or the goal moves down
 WIDE = 1000                 # px: narrower windows get the smaller HUD text
@@ -201,12 +202,20 @@ class Hud:
         self.draw_alert(surface, f"{lead}  {message}")
 
     def draw_alert(self, surface, line):
-        """One line on the alarm colour in the key hint's row (cut with "..." if too long)."""
+        """The message on the alarm colour over the key hint's row, wrapped onto as many lines
+        as it needs (at most ALERT_LINES, the last cut with "..."), growing up from the bottom
+        edge. Returns its box."""
         width, height = surface.get_size()
-        row = pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT)
+        lines = self.wrap_fit(line, SIZE_BODY, width - 2 * MARGIN, max_lines=ALERT_LINES)
+        step = self.font(SIZE_BODY).get_linesize()
+        tall = max(HINT_HEIGHT, len(lines) * step + (HINT_HEIGHT - step))
+        row = pygame.Rect(0, height - tall, width, tall)
         self._panel(surface, row, ERROR_BG)
-        s = self.text(_fit(self.font(SIZE_BODY), line, width - 2 * MARGIN), SIZE_BODY, TEXT)
-        surface.blit(s, s.get_rect(midleft=(MARGIN, row.centery)))
+        top = row.y + (HINT_HEIGHT - step) // 2
+        for k, text in enumerate(lines):
+            s = self.text(text, SIZE_BODY, TEXT)
+            surface.blit(s, (MARGIN, top + k * step))
+        return row
 
     def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):
         """The bar across the top: level name and description on the left, the goal's

@@ -5,7 +5,7 @@ import pygame
 import pytest
 
 from game.draw.hud import EnergyHistory, Hud
-from game.draw.theme import HINT_HEIGHT, KEY_CAP
+from game.draw.theme import HINT_HEIGHT, KEY_CAP, SIZE_BODY
 from game.app.toasts import TOAST_SECONDS, Toasts
 
 
@@ -55,16 +55,35 @@ def _changed_rows(draw, size=(1280, 720)):
     return np.flatnonzero(changed)
 
 
-@pytest.mark.parametrize("piece", ["banner", "toast", "hint"])
-def test_the_banner_toast_and_hint_keep_to_the_bottom_row_and_never_cover_the_level(piece):
+@pytest.mark.parametrize("piece", ["toast", "hint"])
+def test_the_toast_and_hint_keep_to_the_bottom_row_and_never_cover_the_level(piece):
     hud = Hud()
-    message = "levels/x.json:12:7: segments[3].b: expected [x, y], got [1, \"a\"] " * 4   # too long
-    draw = {"banner": lambda s: hud.draw_banner(s, message),
-            "toast": lambda s: hud.draw_toast(s, ("reloaded x.json", 1.0)),
+    draw = {"toast": lambda s: hud.draw_toast(s, ("reloaded x.json", 1.0)),
             "hint": lambda s: hud.draw_hint(s, [("I", "integrator"), ("E", "energy")])}[piece]
     rows = _changed_rows(draw)
     assert len(rows) and rows.min() >= 720 - HINT_HEIGHT           # one line, where the level is not
     assert len(_changed_rows(lambda s: hud.draw_banner(s, ""))) == 0
+
+
+@pytest.mark.parametrize("width", [1280, 640, 320])
+def test_an_error_banner_wraps_onto_as_many_lines_as_it_needs_from_the_bottom_edge(width):
+    """Issue 38: a long error was cut at the window's edge. Every word of it is on one of the
+    banner's lines, each line fits the window, and the banner grows up from the bottom row
+    by a line a line (a short error stays in the bottom row)."""
+    from game.draw.hud import ALERT_LINES
+    hud = Hud()
+    message = "levels/x.json:12:7: segments[3].b: expected [x, y] in metres, got [1, \"a\"] (a string)"
+    lines = hud.wrap_fit("not loaded: " + message, SIZE_BODY, width - 20, max_lines=ALERT_LINES)
+    assert " ".join(lines) == "not loaded: " + message, "nothing cut"
+    assert all(hud.font(SIZE_BODY).size(t)[0] <= width - 20 for t in lines)
+    surface = pygame.Surface((width, 720))
+    box = hud.draw_alert(surface, "not loaded: " + message)
+    assert box.bottom == 720 and box.height >= len(lines) * hud.font(SIZE_BODY).get_linesize()
+    assert len(lines) > 1 or width == 1280, "a narrow window: more than one line"
+    rows = _changed_rows(lambda s: hud.draw_alert(s, "not loaded: " + message), (width, 720))
+    assert rows.min() >= box.top and rows.max() < 720
+    short = hud.draw_alert(pygame.Surface((width, 720)), "bad")
+    assert short.height == HINT_HEIGHT, "one line: the bottom row only"
 
 
 def test_a_key_in_the_hint_stands_on_its_own_cap():
