@@ -68,7 +68,10 @@ def draw_ball_preview(play, surface):
 
 
 def draw_fling_aim(play, surface):
-    """The fling being dragged: its aim line, the predicted flight, the speed and any spin."""
+    """The fling being dragged: its aim line, the predicted flight, the speed and any spin
+    (none where the level lets the player add no ball, or no body, of the spawn tool's shape)."""
+    if play.rules["spawn" if play.shape == "ball" else "bodies"] == 0:
+        return
     app, fling = play.app, play.left
     end_world = app.cursor_world()
     velocity = (end_world - fling.start_world) * FLING_GAIN

@@ -387,6 +387,9 @@ class PlayMode(Mode):
         if self.tool == "balls" and self.rules["draw"] == 0:
             self.app.toast("this level lets you draw no segments")
             return
+        if self.tool == "draw" and play_rules.hand_is_empty(self):
+            self.app.toast("this level lets you add, fling and grab nothing: the left button draws")
+            return
         self.tool = TOOLS[(TOOLS.index(self.tool) + 1) % len(TOOLS)]
         self.left = None
         left = self.left_of("draw")

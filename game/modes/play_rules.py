@@ -32,6 +32,13 @@ def is_puzzle(play):
     return limited(play) and play.rules["draw"] not in (0, None)
 
 
+def hand_is_empty(play):
+    """The left button's ball tool would do nothing here: the level lets the player add no
+    balls and no bodies, and grab nothing (level 10: draw one segment, nothing else)."""
+    rules = play.rules
+    return rules["spawn"] == 0 and rules["bodies"] == 0 and not rules["grab"]
+
+
 def start_puzzle(play):
     """A puzzle (a level with a budget of segments) opens paused with the left button on
     drawing: the player builds, then Space lets the balls come."""
@@ -39,7 +46,8 @@ def start_puzzle(play):
     if is_puzzle(play):
         play.app.clock.paused = True
         play.tool = "draw"
-        play.app.toast("a puzzle: draw with the mouse (W: balls), then Space runs it")
+        play.app.toast("a puzzle: draw with the mouse" + ("" if hand_is_empty(play) else " (W: balls)")
+                       + ", then Space runs it")
 
 
 def restart_puzzle(play):

@@ -169,3 +169,29 @@ def test_a_level_without_a_goal_shows_no_stars(tmp_path, data):
     assert menu.goals == {menu.files[0]: False, menu.files[1]: True}
     assert len(stars) == 3                                   # the goal level's three, none for the box
     assert all(p[0][0] > menu.cell_rect(1).x for p in stars)
+
+
+# ---------------------------------------------------------------------------- a level's controls
+
+def test_a_puzzle_that_lets_the_player_only_draw_keeps_the_left_button_on_drawing(tmp_path, data):
+    """Issue 38: level 10 opens on drawing and its text said "press W", which switched to a
+    ball tool the level does not allow (no balls, no bodies, no grab) and drew an aim line for
+    a fling that could never be. Now W stays on drawing and says why, the text says what to
+    do, and no aim is drawn for a shape the level lets the player add none of."""
+    only_draw = dict(RULES, player={"spawn": 0, "bodies": 0, "draw": 1, "delete": False, "grab": False})
+    g = make_game(tmp_path, only_draw, "only_draw.json")
+    assert g.play.tool == "draw" and g.clock.paused
+    key(g, pygame.K_w)
+    assert g.play.tool == "draw"
+    assert any("draws" in t for t in g.toasts.texts())
+    with open("levels/10_first_ramp.json", encoding="utf-8") as f:
+        assert "W" not in json.load(f)["description"].split()
+
+
+def test_a_puzzle_with_a_ball_to_add_still_switches_to_balls_with_w(tmp_path, data):
+    g = make_game(tmp_path, PUZZLE, "puzzle.json")
+    first = g.play.tool
+    key(g, pygame.K_w)
+    assert g.play.tool != first
+    key(g, pygame.K_w)
+    assert g.play.tool == first
