@@ -237,10 +237,20 @@ def _goals(level):
     # the player's balls count where the level gives a number of them (no limit adds none here)
     spawn = level.get("player", {}).get("spawn")
     supply = len(level.get("balls", [])) + sum(s["max"] for s in level.get("spawners", [])) + (spawn or 0)
+    # bodies: the level's (a zone that names one: that one) and the player's where numbered
+    player_bodies = level.get("player", {}).get("bodies")
     for i, z in enumerate(level.get("zones", [])):
         if z["kind"] != "goal":
             continue
         centre, area = _zone_centre_area(z)
+        if "body" in z:
+            continue                                # the named body: the loader made sure it exists
+        if z.get("count_bodies"):
+            bodies = len(level.get("bodies", [])) + (player_bodies if player_bodies is not None else z["count"])
+            if supply + bodies < z["count"]:
+                out.append(Finding(centre, f"zones[{i}] wants {z['count']} balls or bodies but the level only "
+                                           f"ever has {supply + bodies}"))
+            continue
         if supply < z["count"]:
             out.append(Finding(centre, f"zones[{i}] wants {_balls(z['count'])} but the level only ever has {supply}"))
         elif radii:

@@ -92,3 +92,17 @@ def test_check_prints_the_body_findings_one_line_each(tmp_path):
     assert lines == [f"{path}:(3, 0.3): bodies[0] starts inside a wall: 0.2 m into segments[0]",
                      f"{path}:(25, 3): bodies[1] is outside the bounds: its centre (25, 3) is not in "
                      f"[0, 0, 20, 12] (escaped at once)"]
+
+
+def test_a_goal_that_counts_bodies_counts_the_levels_and_the_players_bodies():
+    """A zone with count_bodies in a level without balls is not "wants 1 ball but the level
+    only ever has 0" when the player may add bodies (level 48 had to carry a ball for it)."""
+    from game.checks import check
+    from game.level import complete
+    box = {"polylines": [{"points": [[0, 0], [20, 0], [20, 12], [0, 12]], "closed": True}]}
+    zone = {"kind": "goal", "rect": [[5, 5], [8, 8]], "count": 3, "count_bodies": True}
+    assert check(complete(dict(box, player={"bodies": 3, "spawn": 0}, zones=[zone]))) == []
+    assert check(complete(dict(box, bodies=[{"shape": "box", "center": [10, 1], "size": [1, 1]}],
+                               player={"bodies": 2, "spawn": 0}, zones=[zone]))) == []
+    short = check(complete(dict(box, player={"bodies": 1, "spawn": 0}, zones=[zone])))
+    assert [f.reason for f in short] == ["zones[0] wants 3 balls or bodies but the level only ever has 1"]
