@@ -680,8 +680,10 @@ def solve(contacts, balls, params):
 @njit(cache=True)
 def keep_sides(contacts, statics, prev, pos, vel):
     """solver.keep_sides (the same bundles: ContactRows, Statics), contact by contact in the
-    solve order with the same arithmetic: a ball sent back has not moved, so no later
-    contact of it finds a crossing, as the numpy twin takes each ball's first."""
+    solve order with the same arithmetic, each ball's first crossing only, as the numpy twin
+    takes it. (A ball sent back to its start carried in one moving wall's frame may cross
+    another moving wall's, which carries the start elsewhere: two walls closing on a ball.
+    Tested again, it went back a second time, and the executions parted.)"""
     a, static = contacts.a, contacts.static
     ax, ay, bx, by, snx, sny, polygon = (statics.ax, statics.ay, statics.bx, statics.by, statics.nx, statics.ny,
                                          statics.polygon)
@@ -691,6 +693,8 @@ def keep_sides(contacts, statics, prev, pos, vel):
         if c < 0:
             continue
         e = a[k]
+        if back[e]:
+            continue
         dx = bx[c] - ax[c]
         dy = by[c] - ay[c]
         # The sub-step's start in the wall's frame (a moving wall: carried with it).
