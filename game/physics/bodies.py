@@ -84,7 +84,7 @@ class Bodies:
         self.joint_handle = np.zeros(0, np.int64)   # a grab's handle (0: a level's joint)
         self.grab_serial = 0
         self.joint_breaks = np.zeros((0, 2))
-        self._warm_keys, self._warm_pn, self._warm_pt = _NO_KEYS, np.zeros(0), np.zeros(0)
+        self._warm_keys, self._warm_pn, self._warm_pt, self._warm_pr = _NO_KEYS, np.zeros(0), np.zeros(0), np.zeros(0)
         self._statics_cache = None
         self._tick = None         # the tick's contacts between its sub-steps (substep, _Tick)
         self.manifold_points = np.zeros((0, 2))    # the last sub-step's contact points and normals (debug)
@@ -383,7 +383,7 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         world.spin[gathered] = st[nb:nb + ng, 5]
     if last:
         order = np.argsort(tick.keys, kind="stable")
-        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt = tick.keys[order], cf[order, K.PN], cf[order, K.PT]
+        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt, bodies._warm_pr = tick.keys[order], *cf[order][:, [K.PN, K.PT, K.PR]].T
         points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + tick.st0[ci[:, 0], 0:2] if m else np.zeros((0, 2))
         bodies.manifold_points = points
         bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
@@ -483,6 +483,12 @@ def _collide(world, bodies, dt, kern):
         found = bodies._warm_keys[at] == keys
         cf[:, K.PN] = np.where(found, bodies._warm_pn[at], 0.0)
         cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
+        cf[:, K.PR] = np.where(found, bodies._warm_pr[at], 0.0)
+    if ng and m:                        # a ball rolling on a body: its rolling resistance (an arm, m)
+        a, b = ci[:, 0], ci[:, 1]
+        on = (a < nb) & (b >= nb) & (b < nb + ng)
+        ball = gathered[np.where(on, b - nb, 0)]
+        cf[:, K.ROLL] = np.where(on, world.rolling[ball] * world.radius[ball], 0.0)
     if world.statics.walls and m:
         slot = pair_j[cpair] - (nb + ng)                  # the static shape of each body-static row
         body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)

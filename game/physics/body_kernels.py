@@ -35,8 +35,9 @@ def jit(f):
 # the solve, the joints and game.physics.bodies read them here too.
 from game.physics.body_manifolds import (  # noqa: F401
     ANG, BREAK, DAMPING, EPS, FRIC, II, IM, IMPM, IMPN, IMPX, IMPY, LAX, LAY, LBX, LBY, LENGTH, LINEAR_SLOP, MAXPN, MN,
-    MOTOR, MOUSE, MT, NCF, NJF, NX, NY, PEAK, PIN, PN, PT, RAX, RAY, RBX, RBY, RELVN, REST, RESTITUTION_PASSES, ROD,
-    ROPE, SEP, SPECULATIVE, SPEED, SVX, SVY, TORQUE, VX, VY, W, X, Y, _max_separation, _segment_distance, collide)
+    MOTOR, MOUSE, MT, NCF, NJF, NX, NY, PEAK, PIN, PN, PR, PT, RAX, RAY, RBX, RBY, RELVN, REST, RESTITUTION_PASSES,
+    ROD, ROLL, ROPE, SEP, SPECULATIVE, SPEED, SVX, SVY, TORQUE, VX, VY, W, X, Y, _max_separation, _segment_distance,
+    collide)
 
 
 # ----------------------------------------------------------------------------- the solve
@@ -103,6 +104,8 @@ def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
         if px != 0.0 or py != 0.0:
             rax, ray, rbx, rby, s = _contact_arms(st, st0, cf, k, a, b, tau, turns)
             _apply(st, inv, a, b, px, py, rax, ray, rbx, rby, False, h_move)
+        if cf[k, PR] != 0.0:
+            _torque(st, inv, a, b, cf[k, PR], False, h_move)
     for k in range(nj):
         a = ji[k, 1]
         b = ji[k, 2]
@@ -195,6 +198,16 @@ def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, params, tau):
         impulse = new - cf[k, PT]
         cf[k, PT] = new
         _apply(st, inv, a, b, impulse * tx, impulse * ty, rax, ray, rbx, rby, False, h_move)
+        # Rolling resistance (a ball's, on a body: ROLL its arm, rolling times radius, as the
+        # balls' solve has it): an angular impulse on the relative spin, |PR| <= ROLL PN.
+        if cf[k, ROLL] > 0.0:
+            kr = inv[a, II] + inv[b, II]
+            if kr > 0.0:
+                limit = cf[k, ROLL] * cf[k, PN]
+                new = min(max(cf[k, PR] - (st[b, W] - st[a, W]) / kr, -limit), limit)
+                impulse = new - cf[k, PR]
+                cf[k, PR] = new
+                _torque(st, inv, a, b, impulse, False, h_move)
 
 
 @jit

@@ -19,8 +19,8 @@ def jit(f):
 
 
 # Contact row columns (cf).
-NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY = range(17)
-NCF = 17
+NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY, ROLL, PR = range(19)
+NCF = 19
 # Joint kinds and columns (jf).
 PIN, ROD, ROPE, MOUSE = 0, 1, 2, 3   # MOUSE: the player's grab (LENGTH Hz, SPEED damping, TORQUE N)
 (LAX, LAY, LBX, LBY, LENGTH, IMPX, IMPY, IMPN, MOTOR, SPEED, TORQUE, IMPM, PEAK, BREAK, DAMPING) = range(15)
