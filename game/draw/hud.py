@@ -203,18 +203,15 @@ class Hud:
 
     def draw_alert(self, surface, line):
         """The message on the alarm colour over the key hint's row, wrapped onto as many lines
-        as it needs (at most ALERT_LINES, the last cut with "..."), growing up from the bottom
-        edge. Returns its box."""
+        as it needs (at most ALERT_LINES, the last cut with "..."), growing up from the bottom."""
         width, height = surface.get_size()
         lines = self.wrap_fit(line, SIZE_BODY, width - 2 * MARGIN, max_lines=ALERT_LINES)
         step = self.font(SIZE_BODY).get_linesize()
-        tall = max(HINT_HEIGHT, len(lines) * step + (HINT_HEIGHT - step))
-        row = pygame.Rect(0, height - tall, width, tall)
+        row = pygame.Rect(0, 0, width, max(HINT_HEIGHT, len(lines) * step + HINT_HEIGHT - step))
+        row.bottom = height
         self._panel(surface, row, ERROR_BG)
-        top = row.y + (HINT_HEIGHT - step) // 2
         for k, text in enumerate(lines):
-            s = self.text(text, SIZE_BODY, TEXT)
-            surface.blit(s, (MARGIN, top + k * step))
+            surface.blit(self.text(text, SIZE_BODY, TEXT), (MARGIN, row.y + (HINT_HEIGHT - step) // 2 + k * step))
         return row
 
     def draw_bar(self, surface, top, title, description, integrator, stats, progress, counter=""):
