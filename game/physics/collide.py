@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import bundles, geometry, motion
+from game.physics import bundles, geometry, insides, motion
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -154,6 +154,10 @@ class Statics:
                         else np.asarray(rolling, float).reshape(-1))
         self.polygon = np.asarray(polygon, np.int64).reshape(-1)
         self.polygons = polygons
+        # The polygons as the compiled insides take them (insides.polygon_layout): their edges'
+        # rows, area signs, and whether their corners are their edges' first ends.
+        self.polygon_first, self.polygon_winding, self.polygon_solid, self.polygons_laid_out = \
+            insides.polygon_layout(self.polygon, self.a, polygons)
         self.normal = geometry.segment_normal(self.a, self.b).reshape(-1, 2)
         # Contiguous components for the compiled kernels.
         self.ax, self.ay = self.a[:, 0].copy(), self.a[:, 1].copy()

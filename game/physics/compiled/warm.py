@@ -48,7 +48,9 @@ def warm_up(kernels, part=None):
                               kick=np.zeros(1), mcos=np.ones(1), msin=np.zeros(1), mcx=np.zeros(1), mcy=np.zeros(1),
                               mdx=np.zeros(1), mdy=np.zeros(1), omega=np.zeros(1), inv_h=0.0,
                               poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64),
-                              at=np.zeros(1, np.int64), reach=np.array([[-5.0, 1.0, 5.0, 1.0, 0.0]]))
+                              at=np.zeros(1, np.int64), reach=np.array([[-5.0, 1.0, 5.0, 1.0, 0.0]]),
+                              polygon_first=np.zeros(1, np.int64), polygon_winding=np.zeros(0, np.int64),
+                              polygon_solid=np.zeros(0, np.bool_))
     h = 1 / 240
     h_move = 0.5 * h
 
