@@ -390,11 +390,14 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
 def static_geometry(pos, prev, radius, statics, i, s, kernels=None):
     """(normal (K, 2), depth (K,)) of balls i at ``pos`` against capsules s: seed 000's offset
     (ball_static_geometry, or with ``kernels`` its compiled twin), then the polygons' insides
-    (numpy in both executions: the case is rare)."""
+    (polygon_insides, or with ``kernels`` its compiled twin, game.physics.insides: the same bits)."""
     if kernels is not None:
         c = np.ascontiguousarray
-        nx, ny, depth = kernels.static_geometry(c(pos[:, 0]), c(pos[:, 1]), c(prev[:, 0]), c(prev[:, 1]), radius, i,
-                                                s, bundles.statics(statics))
+        px, py, bundle = c(pos[:, 0]), c(pos[:, 1]), bundles.statics(statics)
+        nx, ny, depth = kernels.static_geometry(px, py, c(prev[:, 0]), c(prev[:, 1]), radius, i, s, bundle)
+        if statics.polygons_laid_out and len(statics.polygons) and len(i):
+            kernels.polygon_insides(px, py, radius, i, s, bundle, nx, ny, depth)
+            return np.stack((nx, ny), axis=1), depth
         normal = np.stack((nx, ny), axis=1)
     else:
         normal, depth = ball_static_geometry(pos, prev, radius, statics, i, s)
