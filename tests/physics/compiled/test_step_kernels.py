@@ -17,7 +17,7 @@ needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not install
 
 def random_level(seed, n, integrator, drag):
     """Balls of mixed sizes, masses and materials, some overlapping, fast or spinning, in a box
-    with a slanted stadium and a peg (no polygons: those take the sub-step path)."""
+    with a slanted stadium, a peg and a triangle (balls may start inside it)."""
     rng = np.random.default_rng(seed)
     balls = [{"pos": rng.uniform(0.4, 3.6, 2).tolist(), "vel": rng.normal(0, 4, 2).tolist(),
               "radius": float(rng.uniform(0.08, 0.3)), "mass": float(rng.uniform(0.2, 5)),
@@ -27,7 +27,8 @@ def random_level(seed, n, integrator, drag):
             "integrator": integrator, "material": {"restitution": 0.4, "friction": 0.3, "rolling": 0.05},
             "polylines": [{"points": [[0, 0], [4, 0], [4, 4], [0, 4]], "closed": True}],
             "segments": [{"a": [0.5, 1.5], "b": [2.0, 1.0], "radius": 0.1},
-                         {"a": [3.0, 2.0], "b": [3.0, 2.0], "radius": 0.2}], "balls": balls}
+                         {"a": [3.0, 2.0], "b": [3.0, 2.0], "radius": 0.2}],
+            "polygons": [{"points": [[1.0, 2.4], [2.2, 2.4], [1.6, 3.2]]}], "balls": balls}
 
 
 def run(level, ticks, execution, fused=True, warm_start=True, substeps=None):
@@ -136,7 +137,7 @@ def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
 
 
 @needs_kernels
-def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
+def test_the_compiled_tick_serves_every_force_and_polygons(monkeypatch):
     pit = random_level(1, 5, "rk4", 0)
     assert build_world(pit)._fused(KERNELS)
     assert not build_world(pit)._fused(None)                        # numba not loaded
@@ -144,8 +145,7 @@ def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
     still_compiling.use_compiled(COMPILED._replace(tick=None))            # the tick still compiling
     assert not still_compiling._fused(KERNELS)
     assert not build_world(dict(pit, balls=[]))._fused(KERNELS)     # nothing to step
-    polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
-    assert not build_world(polygons)._fused(KERNELS)
+    assert pit["polygons"] and build_world(pit)._fused(KERNELS)    # their insides: compiled.insides
     springs = dict(pit, springs=[{"a": 0, "b": 1, "stiffness": 10}])
     assert build_world(springs)._fused(KERNELS)
 
