@@ -26,8 +26,9 @@ inside, polygon_offset = _space["_inside"], _space["_polygon_offset"]     # (the
 stamps.depend_on([_space[name] for name in _HELPERS], (bundles,))
 
 
-def warm_up():
-    """Compile (or load from numba's cache) with the argument types the tick passes: a ball in
+def warm_up(kernel=None):
+    """Compile (or load from numba's cache) ``kernel`` (polygon_insides, or what the kernels'
+    namespace holds for it: compiled.warm) with the argument types the world passes: a ball in
     a square, its pairs with the square's four edges."""
     from game.physics import collide
     square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
@@ -35,5 +36,5 @@ def warm_up():
                          np.zeros(4, np.int64), [square])
     i = np.zeros(4, np.int64)
     s = np.arange(4, dtype=np.int64)
-    polygon_insides(np.array([0.4]), np.array([0.3]), np.array([0.1]), i, s, bundles.statics(st), np.zeros(4),
-                    np.zeros(4), np.zeros(4))
+    (kernel or polygon_insides)(np.array([0.4]), np.array([0.3]), np.array([0.1]), i, s, bundles.statics(st),
+                                np.zeros(4), np.zeros(4), np.zeros(4))

@@ -93,7 +93,7 @@ def warm_up(kernels, part=None):
         "static_contacts": lambda: kernels.static_contacts(px, py, px, py, r, np.zeros(3), statics),
         "static_geometry": lambda: kernels.static_geometry(px, py, px, py, r, np.zeros(1, np.int64),
                                                             np.zeros(1, np.int64), statics),
-        "polygon_insides": insides.warm_up,
+        "polygon_insides": lambda: insides.warm_up(kernels.polygon_insides),
         "prepare_contacts": lambda: kernels.prepare_contacts(
             i, j, bundles.Touches(none, none, nothing, nothing, nothing), balls(), statics,
             bundles.Impulses(none, nothing, nothing, nothing), contact_params(h_move)),
