@@ -36,21 +36,22 @@ def polygon_layout(polygon, a, polygons):
     (point_in_convex_polygon's test), solid whether its counter-clockwise copy (ensure_ccw) has a
     positive area (circle_polygon_offset's); laid_out whether every polygon's corners are its
     edges' first ends, in order and in those rows (else the kernel cannot serve them)."""
+    corners = [np.asarray(points, float).reshape(-1, 2) for points in polygons]
+    counts = np.array([len(c) for c in corners], np.int64)
+    edges = np.nonzero(polygon >= 0)[0]
     first = np.zeros(len(polygons) + 1, np.int64)
+    first[0] = edges[0] if len(edges) else 0
+    first[1:] = first[0] + np.cumsum(counts)
+    laid_out = bool(len(edges) == first[-1] - first[0] and np.array_equal(edges, np.arange(first[0], first[-1]))
+                    and np.array_equal(polygon[edges], np.repeat(np.arange(len(polygons)), counts))
+                    and np.array_equal(a[edges], np.concatenate(corners) if corners else np.zeros((0, 2))))
     winding = np.zeros(len(polygons), np.int64)
     solid = np.zeros(len(polygons), np.bool_)
-    edges = np.nonzero(polygon >= 0)[0]
-    first[0] = edges[0] if len(edges) else 0
-    laid_out = True
-    for p, points in enumerate(polygons):
-        corners = np.asarray(points, float).reshape(-1, 2)
-        first[p + 1] = first[p] + len(corners)
-        rows = np.nonzero(polygon == p)[0]
-        laid_out = (laid_out and np.array_equal(rows, np.arange(first[p], first[p + 1]))
-                    and np.array_equal(a[rows], corners))
-        area = geometry.polygon_signed_area(corners)
+    for p, c in enumerate(corners):
+        area = geometry.polygon_signed_area(c)
         winding[p] = 1 if area > 0 else (-1 if area < 0 else 0)
-        solid[p] = geometry.polygon_signed_area(geometry.ensure_ccw(corners)) > 0
+        # ensure_ccw reverses a clockwise polygon only: another counter-clockwise is its own copy.
+        solid[p] = area > 0 if area >= 0 else geometry.polygon_signed_area(geometry.ensure_ccw(c)) > 0
     return first, winding, solid, laid_out
 
 
