@@ -339,7 +339,7 @@ class App:
         on the stack, ticks of OVERLAP_MIN_TICK_MS or more, and the next tick one compiled call
         that lets go of the interpreter's lock (Compiled.releases_lock), so the drawing
         meanwhile has the other core. Elsewhere
-        (numpy, polygons, an overlay) a worker would only take turns at the lock.
+        (numpy, bodies, an overlay) a worker would only take turns at the lock.
         ``BALLPIT_SERIAL=1`` in the environment keeps every tick on the main thread (to compare:
         on a machine whose cores other programs keep busy the worker gains nothing)."""
         compiled = self.compiled

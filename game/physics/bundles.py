@@ -54,9 +54,14 @@ Impulses = namedtuple("Impulses", "key pn pt pr")
 # capsule (ax, ay, bx, by, radius) holding each moving capsule within the tick
 # (motion.Motions.tick_poses), which the candidates (a moving capsule is one for the balls
 # that touch it) and the sweeps (its box) test.
+# Polygons (game.physics.insides): polygon_first (P + 1,) int64, polygon p's edges are the capsules
+# polygon_first[p] .. polygon_first[p + 1] - 1, its corners their first ends (ax, ay); polygon_winding
+# (P,) int64 the sign of each one's area, polygon_solid (P,) bool whether its counter-clockwise copy
+# has a positive area (insides.polygon_layout).
 Statics = namedtuple("Statics", "ax ay bx by radius nx ny polygon box restitution friction rolling "
                                 "start index cell ox oy ncx ncy "
-                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h poses work kicks at reach")
+                                "moving surface kick mcos msin mcx mcy mdx mdy omega inv_h poses work kicks at reach "
+                                "polygon_first polygon_winding polygon_solid")
 
 # A ball grid (collide.Grid): cell m, origin (ox, oy), size (ncx, ncy) cells, the bounds it
 # covers (lo_x, lo_y) .. (hi_x, hi_y) m.
@@ -142,7 +147,8 @@ def statics(st):
     walls = dict(moving=st.moving, surface=st.surface, kick=st.kick, mcos=st.mcos, msin=st.msin, mcx=st.mcx,
                  mcy=st.mcy, mdx=st.mdx, mdy=st.mdy, omega=st.omega, inv_h=float(st.inv_h),
                  poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64), at=np.zeros(1, np.int64),
-                 reach=st.reach)
+                 reach=st.reach, polygon_first=st.polygon_first, polygon_winding=st.polygon_winding,
+                 polygon_solid=st.polygon_solid)
     if g is None:                       # no grid yet: nothing is listed (start, index say so)
         return Statics(ax=st.ax, ay=st.ay, bx=st.bx, by=st.by, radius=st.radius, nx=st.nx, ny=st.ny,
                        polygon=st.polygon, box=st.box, restitution=st.restitution if len(st) else one,

@@ -12,7 +12,7 @@ import numpy as np
 # the first frame a ball gets inside a polygon.
 import numpy.ma  # noqa: F401
 
-from game.physics import bundles, geometry, motion
+from game.physics import bundles, geometry, insides, motion
 
 # Tuning, with units.
 CCD_FRACTION = 0.25        # sweep a ball that moved more than this fraction of its radius
@@ -154,6 +154,10 @@ class Statics:
                         else np.asarray(rolling, float).reshape(-1))
         self.polygon = np.asarray(polygon, np.int64).reshape(-1)
         self.polygons = polygons
+        # The polygons as the compiled insides take them (insides.polygon_layout): their edges'
+        # rows, area signs, and whether their corners are their edges' first ends.
+        self.polygon_first, self.polygon_winding, self.polygon_solid, self.polygons_laid_out = \
+            insides.polygon_layout(self.polygon, self.a, polygons)
         self.normal = geometry.segment_normal(self.a, self.b).reshape(-1, 2)
         # Contiguous components for the compiled kernels.
         self.ax, self.ay = self.a[:, 0].copy(), self.a[:, 1].copy()
@@ -386,11 +390,14 @@ def ball_static_geometry(pos, prev, radius, statics, i, s):
 def static_geometry(pos, prev, radius, statics, i, s, kernels=None):
     """(normal (K, 2), depth (K,)) of balls i at ``pos`` against capsules s: seed 000's offset
     (ball_static_geometry, or with ``kernels`` its compiled twin), then the polygons' insides
-    (numpy in both executions: the case is rare)."""
+    (polygon_insides, or with ``kernels`` its compiled twin, game.physics.insides: the same bits)."""
     if kernels is not None:
         c = np.ascontiguousarray
-        nx, ny, depth = kernels.static_geometry(c(pos[:, 0]), c(pos[:, 1]), c(prev[:, 0]), c(prev[:, 1]), radius, i,
-                                                s, bundles.statics(statics))
+        px, py, bundle = c(pos[:, 0]), c(pos[:, 1]), bundles.statics(statics)
+        nx, ny, depth = kernels.static_geometry(px, py, c(prev[:, 0]), c(prev[:, 1]), radius, i, s, bundle)
+        if statics.polygons_laid_out and len(statics.polygons) and len(i):
+            kernels.polygon_insides(px, py, radius, i, s, bundle, nx, ny, depth)
+            return np.stack((nx, ny), axis=1), depth
         normal = np.stack((nx, ny), axis=1)
     else:
         normal, depth = ball_static_geometry(pos, prev, radius, statics, i, s)

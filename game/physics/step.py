@@ -291,9 +291,10 @@ def integrate(world, t, h, kernels):
 def fused(world, kernels):
     """Whether this tick runs as one compiled call (game.physics.compiled.step.tick): the kernels
     and the tick are loaded, the integrator has compiled steppers (every force: gravity,
-    drag, springs, the grab, attractors), and there are balls and no polygons (their
-    insides are pushed out by numpy). Joints are in it (compiled.step._solve_joints)."""
+    drag, springs, the grab, attractors), and there are balls. Joints are in it
+    (compiled.step._solve_joints), polygons too (their insides: compiled.insides, which reads
+    their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and not world.polygons and world.substeps > 0 and not len(world.bodies))
+            and world.statics.polygons_laid_out and world.substeps > 0 and not len(world.bodies))
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)

@@ -35,7 +35,7 @@ def kept_world(level_path, execution, one_call=True):
     w = World.from_level(load(level_path), execution=execution)
     w.solver.options.keep_contacts = True
     if not one_call:
-        w._fused = lambda kernels: False          # the compiled kernels one by one, as polygons run
+        w._fused = lambda kernels: False          # the compiled kernels one by one
     return w
 
 

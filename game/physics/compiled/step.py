@@ -1,8 +1,9 @@
 """One compiled call a tick: World.step's sub-steps for the common world (the compiled execution).
 
-Where the level has no polygons, ``tick`` runs every sub-step of ``World._substep`` inside numba: integrate,
-sweep, find the candidate pairs again when some ball has outrun its margin, prepare the
-contacts, solve them, sweep again, keep each ball on its walls' sides, record the impacts. It calls the kernels of
+``tick`` runs every sub-step of ``World._substep`` inside numba: integrate, sweep, find the
+candidate pairs again when some ball has outrun its margin, prepare the contacts (the balls
+inside polygons pushed out: ``compiled.insides``), solve them, sweep again, keep each ball on
+its walls' sides, record the impacts. It calls the kernels of
 ``game.physics.compiled`` (collide, contacts, solver, integrators, forces) in the order and with the arguments the Python sub-step gives them, and
 integrates with the uniform steppers (gravity and drag: ``compiled.integrators.UNIFORM_STEPPERS``) or,
 under springs (the grab's among them) and attractors, with ``game.physics.compiled.forces.step``, as
@@ -26,10 +27,12 @@ from game.physics.compiled import forces as FK
 from game.physics.compiled import stamps
 from game.physics.compiled import collide as CK
 from game.physics.compiled import contacts as PK
+from game.physics.compiled import insides as YK
 from game.physics.compiled import integrators as IK
 from game.physics.compiled import joints as JK
 from game.physics.compiled import solver as SK
 from game.physics.compiled import walls as WK
+from game.physics import insides as insides_reference
 from game.physics import joint_sums
 from game.physics import joints as joints_reference
 from game.physics.joints import JointBalls
@@ -219,6 +222,8 @@ def _substep(balls, ext, field, statics, grid, step, contact_params, solve_param
         if len(bi):
             snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1),
                                                   radius, bi, s, statics)
+            if len(statics.polygon_winding):    # balls inside polygons: out through the nearest edge
+                YK.polygon_insides(columns.px[:n], columns.py[:n], radius, bi, s, statics, snx, sny, sdepth)
             touch = np.nonzero(_static_touch(sdepth, snx, sny, bi, vel, contact_params))[0]
             bi = bi[touch]
             s = s[touch]
@@ -312,7 +317,9 @@ def _static_touch(sdepth, snx, sny, bi, vel, params):
 @njit(cache=True)
 def _restatic(c, columns, prev, radius, statics, n):
     """Solver.refresh's first half: the kept ball-static contacts' normals and bases (base =
-    depth + p_a . n) measured afresh at the columns' positions (static_geometry)."""
+    depth + p_a . n) measured afresh at the columns' positions (static_geometry, then the
+    polygons' insides, with the contacts in key order as Solver.refresh takes them: which of a
+    ball's pairs with a polygon carries its push depends on that order)."""
     count = 0
     for e in range(len(c.a)):
         if c.static[e] >= 0:
@@ -329,8 +336,16 @@ def _restatic(c, columns, prev, radius, statics, n):
             bi[q] = c.a[e]
             s[q] = c.static[e]
             q += 1
+    polygons = len(statics.polygon_winding) > 0
+    if polygons:                        # by key (ball, then capsule), as Solver.refresh sorts them
+        by_key = np.argsort(c.key[rows], kind="mergesort")
+        rows = rows[by_key]
+        bi = bi[by_key]
+        s = s[by_key]
     snx, sny, sdepth = CK.static_geometry(columns.px[:n], columns.py[:n], _column(prev, 0), _column(prev, 1), radius,
                                           bi, s, statics)
+    if polygons:
+        YK.polygon_insides(columns.px[:n], columns.py[:n], radius, bi, s, statics, snx, sny, sdepth)
     for q in range(count):
         e = rows[q]
         c.nx[e] = snx[q]
@@ -496,7 +511,7 @@ def _append_rows(rows, more):
     return out
 
 
-KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, joints_reference, joint_sums, bundles)     # what tick links into itself: its cache depends on their files
+KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, YK, joints_reference, joint_sums, insides_reference, bundles)     # what tick links into itself: its cache depends on their files
 # numba checks a cached function against its own source file only, but ``tick`` links the
 # kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.
 stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)

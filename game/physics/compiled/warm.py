@@ -11,11 +11,12 @@ import types
 import numpy as np
 
 from game.physics import bundles
-from game.physics.compiled import collide, contacts, forces, integrators, solver
+from game.physics.compiled import collide, contacts, forces, insides, integrators, solver
 
 # What each compiling child warms (game.physics.compiled.loader.COMPILE_PARTS, one child each),
 # balanced by the cold compile of each kernel with its helpers (docs/performance.md).
-WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_steppers", "static_geometry"),
+WARM_UP_PARTS = {"prepare": ("prepare_contacts", "ball_contacts", "force_steppers", "static_geometry",
+                             "polygon_insides"),
                  "solve": ("solve", "sweep", "static_contacts", "uniform_steppers", "keep_sides", "refresh_contacts")}
 
 
@@ -48,7 +49,9 @@ def warm_up(kernels, part=None):
                               kick=np.zeros(1), mcos=np.ones(1), msin=np.zeros(1), mcx=np.zeros(1), mcy=np.zeros(1),
                               mdx=np.zeros(1), mdy=np.zeros(1), omega=np.zeros(1), inv_h=0.0,
                               poses=np.zeros((0, 0, 0)), work=np.zeros(0), kicks=np.zeros(1, np.int64),
-                              at=np.zeros(1, np.int64), reach=np.array([[-5.0, 1.0, 5.0, 1.0, 0.0]]))
+                              at=np.zeros(1, np.int64), reach=np.array([[-5.0, 1.0, 5.0, 1.0, 0.0]]),
+                              polygon_first=np.zeros(1, np.int64), polygon_winding=np.zeros(0, np.int64),
+                              polygon_solid=np.zeros(0, np.bool_))
     h = 1 / 240
     h_move = 0.5 * h
 
@@ -90,6 +93,7 @@ def warm_up(kernels, part=None):
         "static_contacts": lambda: kernels.static_contacts(px, py, px, py, r, np.zeros(3), statics),
         "static_geometry": lambda: kernels.static_geometry(px, py, px, py, r, np.zeros(1, np.int64),
                                                             np.zeros(1, np.int64), statics),
+        "polygon_insides": lambda: insides.warm_up(kernels.polygon_insides),
         "prepare_contacts": lambda: kernels.prepare_contacts(
             i, j, bundles.Touches(none, none, nothing, nothing, nothing), balls(), statics,
             bundles.Impulses(none, nothing, nothing, nothing), contact_params(h_move)),
@@ -109,7 +113,7 @@ def kernels():
     collision search and the sleep call, by name; ``warm_up(part=None)`` compiles them."""
     k = types.SimpleNamespace(
         ball_contacts=collide.ball_contacts, static_contacts=collide.static_contacts,
-        static_geometry=collide.static_geometry, sweep=collide.sweep,
+        static_geometry=collide.static_geometry, polygon_insides=insides.polygon_insides, sweep=collide.sweep,
         prepare_contacts=contacts.prepare_contacts, refresh_contacts=contacts.refresh_contacts, solve=solver.solve, islands=solver.islands,
         keep_sides=solver.keep_sides,
         UNIFORM_STEPPERS=integrators.UNIFORM_STEPPERS, FORCE_STEPPERS=forces.FORCE_STEPPERS,

@@ -17,7 +17,7 @@ needs_kernels = pytest.mark.skipif(KERNELS is None, reason="numba is not install
 
 def random_level(seed, n, integrator, drag):
     """Balls of mixed sizes, masses and materials, some overlapping, fast or spinning, in a box
-    with a slanted stadium and a peg (no polygons: those take the sub-step path)."""
+    with a slanted stadium, a peg and a triangle (balls may start inside it)."""
     rng = np.random.default_rng(seed)
     balls = [{"pos": rng.uniform(0.4, 3.6, 2).tolist(), "vel": rng.normal(0, 4, 2).tolist(),
               "radius": float(rng.uniform(0.08, 0.3)), "mass": float(rng.uniform(0.2, 5)),
@@ -27,7 +27,8 @@ def random_level(seed, n, integrator, drag):
             "integrator": integrator, "material": {"restitution": 0.4, "friction": 0.3, "rolling": 0.05},
             "polylines": [{"points": [[0, 0], [4, 0], [4, 4], [0, 4]], "closed": True}],
             "segments": [{"a": [0.5, 1.5], "b": [2.0, 1.0], "radius": 0.1},
-                         {"a": [3.0, 2.0], "b": [3.0, 2.0], "radius": 0.2}], "balls": balls}
+                         {"a": [3.0, 2.0], "b": [3.0, 2.0], "radius": 0.2}],
+            "polygons": [{"points": [[1.0, 2.4], [2.2, 2.4], [1.6, 3.2]]}], "balls": balls}
 
 
 def run(level, ticks, execution, fused=True, warm_start=True, substeps=None):
@@ -136,7 +137,7 @@ def test_a_fast_ball_swept_into_a_wall_is_reported_alike():
 
 
 @needs_kernels
-def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
+def test_the_compiled_tick_serves_every_force_and_polygons(monkeypatch):
     pit = random_level(1, 5, "rk4", 0)
     assert build_world(pit)._fused(KERNELS)
     assert not build_world(pit)._fused(None)                        # numba not loaded
@@ -144,8 +145,7 @@ def test_the_compiled_tick_serves_every_force_but_not_polygons(monkeypatch):
     still_compiling.use_compiled(COMPILED._replace(tick=None))            # the tick still compiling
     assert not still_compiling._fused(KERNELS)
     assert not build_world(dict(pit, balls=[]))._fused(KERNELS)     # nothing to step
-    polygons = dict(pit, polygons=[{"points": [[2.5, 0.0], [3.5, 0.0], [3.0, 0.8]]}])
-    assert not build_world(polygons)._fused(KERNELS)
+    assert pit["polygons"] and build_world(pit)._fused(KERNELS)    # their insides: compiled.insides
     springs = dict(pit, springs=[{"a": 0, "b": 1, "stiffness": 10}])
     assert build_world(springs)._fused(KERNELS)
 
@@ -178,19 +178,20 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 @needs_kernels
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of compiled/collide.py, contacts.py, solver.py, integrators.py, forces.py, walls.py and
-    joints.py (whose kernel is game/physics/joints.py's, with joint_sums.py's helpers) into itself and reads the bundles'
+    of compiled/collide.py, contacts.py, solver.py, integrators.py, forces.py, walls.py,
+    joints.py (whose kernel is game/physics/joints.py's, with joint_sums.py's helpers) and insides.py
+    (game/physics/insides.py's) into itself and reads the bundles'
     fields by name (game/physics/bundles.py), so its cache index carries their stamps too; so
     does each kernel's (prepare_contacts and the solver's: also collide.py's, whose counting
     sort and carried point they link)."""
-    from game.physics import bundles, joint_sums, joints as joints_reference
-    from game.physics.compiled import (collide, contacts, forces, integrators, joints, solver, stamps,
+    from game.physics import bundles, insides as insides_reference, joint_sums, joints as joints_reference
+    from game.physics.compiled import (collide, contacts, forces, insides, integrators, joints, solver, stamps,
                                        step as _step_kernels, walls)
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[0] == stamps.source_stamp(_step_kernels.__file__)
     assert stamp[1:] == tuple(stamps.source_stamp(m.__file__) for m in
-                              (collide, contacts, solver, integrators, forces, walls, joints, joints_reference,
-                               joint_sums, bundles))
+                              (collide, contacts, solver, integrators, forces, walls, joints, insides,
+                               joints_reference, joint_sums, insides_reference, bundles))
     # The joints' kernel is joints.py's code with joint_sums.py's helpers linked in.
     stamp = joints.substep_kernel._cache._cache_file._source_stamp
     assert stamp[1:] == (stamps.source_stamp(joint_sums.__file__),)
@@ -198,6 +199,9 @@ def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
         assert kernel._cache._cache_file._source_stamp[1:] == tuple(
             stamps.source_stamp(m.__file__) for m in ((collide, bundles) if kernel is contacts.prepare_contacts
                                                       else (bundles, collide)))
+    # The polygons' insides are game/physics/insides.py's code, reading the Statics bundle.
+    assert insides.polygon_insides._cache._cache_file._source_stamp == (
+        stamps.source_stamp(insides_reference.__file__), stamps.source_stamp(bundles.__file__))
     for kernel in (collide.sweep, forces.step):
         assert kernel._cache._cache_file._source_stamp[1:] == (stamps.source_stamp(bundles.__file__),)
 
