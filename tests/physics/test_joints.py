@@ -235,10 +235,20 @@ THREE_RODS = {"gravity": [0, 0], "bounds": [-50, -50, 50, 50],
                          {"kind": "rod", "a": 0, "b": 1, "offset_a": [0.0, 0.0]}]}
 
 
+# Found by hypothesis: three balls at one point (a rod of length 0 between two) are pushed apart
+# by contacts whose normal the coincident centres leave to rounding; they end at 1e-16 m/s, and
+# the momentum's rounding (2.4e-18 kg m/s) is the absolute floor's business, not the joints'.
+COINCIDENT = {"gravity": [0, 0], "bounds": [-50, -50, 50, 50],
+              "balls": [{"pos": [0.0, 0.0], "vel": [0.0, 0.0], "spin": 0.0, "radius": r, "density": d}
+                        for r, d in ((0.25, 1.0), (0.625, 0.001), (0.5, 0.001))],
+              "joints": [{"kind": "rod", "a": 0, "b": 1, "offset_a": [0.0, 0.0]}]}
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(jointed_scenes())
 @example(REPEATING_RODS)
 @example(THREE_RODS)
+@example(COINCIDENT)
 def test_random_jointed_scenes_stay_finite_keep_momentum_and_agree_on_both_executions(scene):
     compiled = loader.load()             # loaded already (conftest): the same Compiled
     numpy_world = world(scene, "numpy")
@@ -249,10 +259,11 @@ def test_random_jointed_scenes_stay_finite_keep_momentum_and_agree_on_both_execu
     assert not numpy_world.blown_up()
     # Relative to the momenta there are, and to the impulses the joints exchange (kg m/s): two
     # joints that say different things (a pin and a rod on the same balls) hold each other with
-    # impulses whose rounding (1e-16 of them) leaves a momentum where there was none.
+    # impulses whose rounding (1e-16 of them) leaves a momentum where there was none. The
+    # floor, 1e-15 kg m/s, is rounding where every momentum is next to nothing (COINCIDENT).
     exchanged = float(np.abs(numpy_world.joints.imp_x).sum() + np.abs(numpy_world.joints.imp_y).sum())
     assert np.abs(momentum(numpy_world) - p0).max() <= 1e-9 * max(scale, float(
-        np.abs(numpy_world.vel / numpy_world.inv_mass[:, None]).sum())) + 1e-12 * exchanged + 1e-18
+        np.abs(numpy_world.vel / numpy_world.inv_mass[:, None]).sum())) + 1e-12 * exchanged + 1e-15
     if compiled is not None:
         compiled_world = world(scene, "compiled")
         for _ in range(30):
