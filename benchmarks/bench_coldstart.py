@@ -269,6 +269,9 @@ cpu = time.process_time()
 if sys.argv[1] == "tick":
     from game.physics.compiled import step as _step_kernels
     _step_kernels.warm_up()
+elif sys.argv[1] == "bodies":
+    from game.physics.compiled import bodies as _body_kernels
+    _body_kernels.warm_up()
 else:
     from game.physics.compiled import loader as accel
     accel.child_main(sys.argv[1], tuple(sys.argv[2:]))
@@ -293,13 +296,14 @@ def compile_table(notes):
 
 
 def compile_profile(also=("game.draw.sprites",), timeout=900):
-    """The game's compiling children into an empty cache, the parts at once then the tick:
+    """The game's compiling children into an empty cache, the parts at once then the tick
+    beside the bodies' kernels:
     per child wall, CPU and LLVM s, and its compiles (compile_table)."""
     from game.physics.compiled import loader as accel
     out = []
     with tempfile.TemporaryDirectory(prefix="ballpit-numba-") as cache:
         env = _env({"NUMBA_CACHE_DIR": cache})
-        stages = [[[part] + (list(also) if k == 0 else []) for k, part in enumerate(accel.COMPILE_PARTS)], [["tick"]]]
+        stages = [[[part] + (list(also) if k == 0 else []) for k, part in enumerate(accel.COMPILE_PARTS)], [["tick"], ["bodies"]]]
         for stage in stages:
             t0 = time.perf_counter()
             procs = [(argv[0], subprocess.Popen([sys.executable, "-c", _PROFILE_CHILD] + argv, cwd=ROOT, env=env,

@@ -17,7 +17,9 @@ a short switch interval so that its frames keep their turns at the interpreter's
 hands them to its world at the next frame. A third child then compiles the one-call tick
 (``game.physics.compiled.step``: numba links each callee's optimised module into the
 caller's and optimises the whole again, so it costs about as much as the kernels), and the
-world runs whole ticks in one call once it has that. Headless runs and benchmarks load
+world runs whole ticks in one call once it has that; a fourth beside it the bodies' kernels,
+which the tick does not call (on an empty cache: 41 + 61 s where the bodies' 18 s had made
+the first stage's longer half 59 s). Headless runs and benchmarks load
 before their first step, so a run stays on one execution from start to end and its hash
 repeats. The figures are in docs/performance.md.
 
@@ -104,10 +106,11 @@ def _load_stage(stage):
         return _loaded[stage]
 
 
-def load(tick=True):
-    """Import numba and compile (or load from its cache) the kernels, then (``tick``) the
-    one-call tick; returns them as a Compiled to hand to worlds, or None (no numba, or it
-    cannot compile here: numpy serves). Blocks while it compiles.
+def load(tick=True, bodies=None):
+    """Import numba and compile (or load from its cache) the kernels and the joints' kernel,
+    then (``tick``) the one-call tick and (``bodies``, by default as ``tick``) the bodies'
+    kernels; returns them as a Compiled to hand to worlds, or None (no numba, or it cannot
+    compile here: numpy serves). Blocks while it compiles.
 
     ``BALLPIT_NUMPY=1`` in the environment keeps the numpy execution (to compare the two).
     """
@@ -116,8 +119,9 @@ def load(tick=True):
     kernels = _load_stage("_kernels")
     if kernels is None:
         return None
+    bodies = tick if bodies is None else bodies
     return Compiled(kernels, _load_stage("_step_kernels") if tick else None, _load_stage("_joint_kernels"),
-                    _load_stage("_body_kernels"))
+                    _load_stage("_body_kernels") if bodies else None)
 
 
 _children = []          # the compiling child processes while they run
@@ -132,39 +136,62 @@ def compile_in_child(timeout=900, also=(), stage="_kernels"):
     "_kernels": two children at once, one per part (COMPILE_PARTS), so the compile takes as
     long as its larger half where two cores are free; ``also`` names modules whose ``load()``
     the first child calls too (the game's other compiled code, e.g. "game.draw.sprites",
-    so that its first load comes from the cache). "_step_kernels": one child."""
+    so that its first load comes from the cache). "_step_kernels": the one-call tick in one
+    child and the bodies' kernels (no part of the tick) in another beside it."""
+    return _succeeded(_start(stage, also), timeout)
+
+
+def _start(stage, also=()):
+    """The compiling children of ``stage`` (see compile_in_child), started; [] where they
+    cannot start."""
     if stage == "_kernels":
         codes = [f"from game.physics.compiled import loader; loader.child_main({part!r}, {tuple(also) if k == 0 else ()!r})"
                  for k, part in enumerate(COMPILE_PARTS)]
     else:
-        codes = ["from game.physics.compiled import step; step.warm_up()"]
+        codes = ["from game.physics.compiled import step; step.warm_up()",
+                 "from game.physics.compiled import bodies; bodies.warm_up()"]
+    started = []
     try:
         with _child_lock:
             for code in codes:
-                _children.append(subprocess.Popen([sys.executable, "-c", code], cwd=paths.ROOT,
-                                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                  stderr=subprocess.DEVNULL))
-            children = list(_children)
-        return all(child.wait(timeout=timeout) == 0 for child in children)
+                started.append(subprocess.Popen([sys.executable, "-c", code], cwd=paths.ROOT,
+                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.DEVNULL))
+                _children.append(started[-1])
+    except (OSError, subprocess.SubprocessError):
+        _succeeded(started, 0)          # ends the ones that did start
+        return []
+    return started
+
+
+def _succeeded(children, timeout):
+    """Whether every one of ``children`` ends well within ``timeout`` s (none: False); those
+    still running after it are ended."""
+    try:
+        return bool(children) and all(child.wait(timeout=timeout) == 0 for child in children)
     except (OSError, subprocess.SubprocessError):
         return False
     finally:
-        stop_background()
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        with _child_lock:
+            _children[:] = [c for c in _children if c not in children]
 
 
 def child_main(part, also=()):
     """A compiling child's work: one part of the kernels into numba's cache, then ``load()``
     of each module named in ``also``. (At the normal priority: below it, on a machine other
     programs kept busy, the children took longer than one child had, and the frame rate
-    meanwhile was no better; benchmarks/bench_coldstart.py.)"""
+    meanwhile was no better; benchmarks/bench_coldstart.py.) The bodies' kernels, which the
+    one-call tick does not call, compile beside the tick (``compile_in_child``'s second
+    stage): both stages then take about as long on two cores."""
     from game.physics.compiled import warm
     warm.kernels().warm_up(part)
-    if part == COMPILE_PARTS[1]:       # the joints' kernel in the second child
+    if part == COMPILE_PARTS[1]:       # the joints' kernel (the tick calls it) in the second child
         from game.physics.compiled import joints
         joints.warm_up()
-    else:                              # the bodies' kernels in the first
-        from game.physics.compiled import bodies
-        bodies.warm_up()
     for name in also:
         importlib.import_module(name).load()
 
@@ -184,9 +211,10 @@ def stop_background():
 def load_in_background(arrived, also=()):
     """Compile in child processes (``compile_in_child``, ``also`` passed on), then load, on a
     daemon thread; the caller goes on drawing meanwhile (on the numpy execution). The kernels
-    first, then the one-call tick (as long again to compile): ``arrived(compiled)`` is called
-    on that thread with each stage's Compiled as it loads (the kernels alone, then with the
-    tick), for the caller to hand to its worlds on its own thread."""
+    first, then the one-call tick (as long again to compile) with the bodies' kernels beside
+    it: ``arrived(compiled)`` is called on that thread with each Compiled as it loads (the
+    kernels and the joints' alone, then with the bodies', then with the tick), for the caller
+    to hand to its worlds on its own thread."""
     def work():
         if not os.environ.get("BALLPIT_NUMPY"):
             compile_in_child(also=also)
@@ -195,7 +223,12 @@ def load_in_background(arrived, also=()):
         if compiled is None:
             return
         arrived(compiled)
-        if compile_in_child(stage="_step_kernels"):
+        tick_child, bodies_child = _start("_step_kernels") or (None, None)
+        if bodies_child is not None and _succeeded([bodies_child], 900):   # the shorter: bodies first
+            with_bodies = load(tick=False, bodies=True)
+            if with_bodies is not None and with_bodies.bodies is not None:
+                arrived(with_bodies)
+        if tick_child is not None and _succeeded([tick_child], 900):
             with_tick = load()
             if with_tick is not None and with_tick.tick is not None:
                 arrived(with_tick)
@@ -224,9 +257,10 @@ def compile_ahead(say=print):
         say("numba could not compile the kernels here: the game runs on its numpy path (slower, the same physics)")
         return False
     t1 = time.perf_counter()
-    say(f"kernels compiled in {t1 - t0:.0f} s; now the one-call tick")
+    say(f"kernels compiled in {t1 - t0:.0f} s; now the one-call tick and the bodies' kernels")
     if not compile_in_child(stage="_step_kernels"):
-        say("numba could not compile the one-call tick here: the game runs the kernels one by one")
+        say("numba could not compile the one-call tick or the bodies' kernels here: the game runs the kernels one "
+            "by one")
         return False
     say(f"one-call tick compiled in {time.perf_counter() - t1:.0f} s: the game starts at full speed")
     return True

@@ -126,8 +126,11 @@ def test_a_child_process_fills_the_cache_and_the_background_load_follows():
     assert accel.compile_in_child(timeout=600)
     arrived = []
     accel.load_in_background(arrived.append).join(timeout=600)
-    assert [c.kernels for c in arrived] == [KERNELS, KERNELS]       # the kernels, then with the tick
-    assert arrived[0].tick is None and arrived[1].tick is not None
+    # the kernels (and the joints'), then with the bodies', then with the tick
+    assert [c.kernels for c in arrived] == [KERNELS, KERNELS, KERNELS]
+    assert [c.joints is not None for c in arrived] == [True, True, True]
+    assert [c.bodies is not None for c in arrived] == [False, True, True]
+    assert [c.tick is not None for c in arrived] == [False, False, True]
 
 
 def test_closing_the_game_ends_a_child_still_compiling():
