@@ -82,6 +82,10 @@ MAX_BALLS = MAX_FILE_BYTES // SNAPSHOT_BALL_BYTES     # 78033: "maxItems" of bal
 # does within the load budget (2 s, 500 MB: see tools/hostile_levels.py):
 MAX_STATIC_PIECES = 20_000        # segments + polyline pieces + polygon edges in one level
                                   # (the loader: 0.1 s; the world bins about 2,000 a second)
+# m: the shortest rope or rod (but a rod of 0, a pin). Shorter, the ends' distance rounds to 0
+# where the solve puts them (1e-300 m: the held point is the anchor itself) and the row has no
+# direction: the ball sat still and reported 12-18 m/s for ever. A measured length below it is 0.
+MIN_JOINT_LENGTH = 1e-6
 MAX_NONCONVEX_CORNERS = 5_000     # corners of non-convex polygons in one level: cutting costs
                                   # O(n r) each, about 0.1 ms a corner for a 256-corner spiral
 
@@ -482,12 +486,17 @@ class _Normaliser:
         else:
             b = other = _vec(b)
         length = j.get("length")
-        if j["kind"] == "rope" and not (length is not None and length > 0):
-            raise Problem(("joints", i), f"expected a rope's length above 0 in metres, got "
+        if j["kind"] == "rope" and not (length is not None and length >= MIN_JOINT_LENGTH):
+            raise Problem(("joints", i), f"expected a rope's length of at least {MIN_JOINT_LENGTH:g} m, got "
                                          f"{'none' if length is None else render(length)}")
+        if length is not None and 0 < length < MIN_JOINT_LENGTH:
+            raise Problem(("joints", i, "length"), f"expected a rod's length of 0 (a pin) or at least "
+                                                   f"{MIN_JOINT_LENGTH:g} m, got {render(length)}")
         if length is None:
             pa = held(a, offset_a)
             length = math.hypot(other[0] - pa[0], other[1] - pa[1])
+            if length < MIN_JOINT_LENGTH:       # ends as good as together: a pin
+                length = 0.0
         out = {**_comments(j), "kind": j["kind"], "a": a, "b": b, "length": length,
                "offset_a": offset_a, "offset_b": offset_b}
         if "motor" in j:

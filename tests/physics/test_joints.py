@@ -57,12 +57,27 @@ def test_level_joints_round_trip_and_defaults():
 
 @pytest.mark.parametrize("joint, where", [({"kind": "rod", "a": 2, "b": 0}, "joints[0].a"),
                                           ({"kind": "rod", "a": 0, "b": 7}, "joints[0].b"),
-                                          ({"kind": "rope", "a": 0, "b": [1, 1]}, "joints[0]")])
+                                          ({"kind": "rope", "a": 0, "b": [1, 1]}, "joints[0]"),
+                                          ({"kind": "rope", "a": 0, "b": [1, 5], "length": 1e-300}, "joints[0]"),
+                                          ({"kind": "rod", "a": 0, "b": [1, 5], "length": 1e-300},
+                                           "joints[0].length")])
 def test_a_bad_joint_is_one_line_with_its_path(joint, where):
     level = {"segments": [{"a": [0, 0], "b": [10, 0]}], "balls": [{"pos": [1, 5]}, {"pos": [4, 5]}], "joints": [joint]}
     with pytest.raises(LevelError) as e:
         complete(level)
     assert where in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_rod_whose_ends_are_as_good_as_together_is_a_pin_and_holds_its_ball_still(execution):
+    """Ends 1e-300 m apart measure a rod of 1e-300 m, whose direction rounds away where the
+    solve puts the ball (it reported 12 m/s for ever, sitting still): it is a pin (length 0)."""
+    level = {"gravity": [0, -G], "bounds": [-10, -10, 10, 10], "balls": [{"pos": [0, 5], "radius": 0.2}],
+             "joints": [{"kind": "rod", "a": 0, "b": [1e-300, 5]}]}
+    assert definition(level)["joints"][0]["length"] == 0.0
+    w = world(level, execution)
+    for _ in range(120):
+        w.step(TICK)
+    assert np.abs(w.pos[0] - (0, 5)).max() < 1e-9 and np.abs(w.vel[0]).max() < 1e-6
 
 
 def test_check_reports_a_rope_shorter_than_its_ends():
