@@ -101,17 +101,24 @@ def body_outline(bodies, b, scale):
     return corners, rounded_outline(corners, _turned(bodies.normals[b, :n], angle), radius, scale)
 
 
-def draw_body_outlines(surface, world, camera, colour, width):
-    """Every body's outline only, ``width`` px in ``colour`` (the integrator lab's ghost,
-    game.app.lab: over the real bodies, the level showing through)."""
+def _shown(surface, world, camera):
+    """(body, its corners, its outline in screen points clipped to ``surface``, its reach in
+    px) for every body on screen with a finite outline."""
     bodies = getattr(world, "bodies", None)
     if bodies is None or len(bodies) == 0:
         return
     size = surface.get_size()
-    shown, _ = _on_screen(bodies, camera, size)
+    shown, reach = _on_screen(bodies, camera, size)
     for b in shown:
         shape = body_outline(bodies, b, float(camera.scale))
-        points = [] if shape is None else clip_convex(camera.world_to_screen(shape[1]), size)
+        if shape is not None:
+            yield b, shape[0], clip_convex(camera.world_to_screen(shape[1]), size), reach[b]
+
+
+def draw_body_outlines(surface, world, camera, colour, width):
+    """Every body's outline only, ``width`` px in ``colour`` (the integrator lab's ghost,
+    game.app.lab: over the real bodies, the level showing through)."""
+    for _, _, points, _ in _shown(surface, world, camera):
         if len(points) >= 2:
             pygame.draw.lines(surface, colour, len(points) >= 3, points, width)
 
@@ -120,25 +127,16 @@ def draw_bodies(surface, world, camera):
     """Every body: filled, outlined, its turn marked (game.draw.bodies' docstring). Off-screen
     or non-finite bodies are skipped."""
     bodies = getattr(world, "bodies", None)
-    if bodies is None or len(bodies) == 0:
-        return
-    size = surface.get_size()
-    shown, reach = _on_screen(bodies, camera, size)
-    for b in shown:
-        shape = body_outline(bodies, b, float(camera.scale))
-        if shape is None:
-            continue
-        corners, outline = shape
+    for b, corners, points, reach in _shown(surface, world, camera):
         radius = float(bodies.radius[b])
         fill = body_colour(bodies, b)
         edge = shade(fill, BODY_EDGE_SHADE)
-        points = clip_convex(camera.world_to_screen(outline), size)
         if len(points) >= 3:
             pygame.draw.polygon(surface, fill, points)
             pygame.draw.aalines(surface, edge, True, points)
         elif len(points) == 2:                        # a capsule of radius 0: a stick
             pygame.draw.aaline(surface, edge, points[0], points[1])
-        if reach[b] - 2.0 >= MARK_MIN_PX:
+        if reach - 2.0 >= MARK_MIN_PX:
             _draw_mark(surface, camera, bodies.pos[b], corners, radius, fill)
 
 
