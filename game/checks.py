@@ -41,6 +41,9 @@ The checks:
 - **bodies** (game.checks_bodies): a body that starts inside a wall or another body (which,
   and how deep), outside the bounds, or joined to a ball or body more than 1,000 times
   lighter or heavier.
+- **rods** (game.checks_joints): a rod that starts off its length, rods that cannot all
+  hold (a rod longer than the other rods let its ends be apart, rods between anchors shorter
+  than the anchors are apart), and a chain of rods pulled straight between two anchors.
 
 Every check has a budget: the flood's grid at most MAX_CELLS cells (where the smallest
 ball would need more, the flood runs for a bigger ball and says which gaps it could not
@@ -60,6 +63,7 @@ import numpy as np
 from game.physics import geometry
 from game.level.bodies import held_point
 from game.checks_bodies import check_bodies
+from game.checks_joints import check_joints
 
 MIN_LENGTH = 1e-3              # m: a static piece shorter than this (and not zero) is reported
 OVERLAP_TOLERANCE = 1e-3       # m: a ball overlapping a wall by less than this only touches it
@@ -127,7 +131,8 @@ def check_all(level, seconds=CHECK_SECONDS):
                       ("crossing", lambda spend: _crossings(pieces, spend, out.notes)),
                       ("sweep", lambda spend: _sweeps(level, pieces, spend, out.notes)),
                       ("leak", lambda spend: _leaks(level, pieces, spend, out.notes)),
-                      ("body", lambda spend: check_bodies(level, _finding, spend))):
+                      ("body", lambda spend: check_bodies(level, _finding, spend)),
+                      ("rod", lambda spend: check_joints(level, _finding, spend))):
         budget = _Budget(what, seconds)
         try:
             out.findings += run(budget.spend)
