@@ -66,11 +66,12 @@ sub-step is removed at the end of the tick (``World.joint_breaks`` says where).
 """
 import copy
 import math
-import typing
 
 import numpy as np
 
 from game.physics.joint_order import plan_blocks, solve_order
+from game.physics.joint_rows import JointBalls, JointParams, JointRows
+from game.physics.joint_strain import strained
 from game.physics.joint_sums import _apply_summed, _trust
 from game.physics.motor_keys import MOTOR_KEYS, key_code
 from game.physics.solver import soft
@@ -85,58 +86,6 @@ JOINT_RELAX_ITERATIONS = 1    # relax passes a sub-step (Box2D v3: one)
 ROD, ROPE = 0, 1              # kinds, as stored in Joints.kind
 KINDS = ("rod", "rope")
 NO_BREAK = math.inf
-
-
-class JointBalls(typing.NamedTuple):
-    """The balls' (N,) state a joint sub-step reads and writes (positions px, py, m;
-    velocities vx, vy, m/s; angle, rad; spin, rad/s; inverse masses w, 1/kg; moments inv_i,
-    1/(kg m^2))."""
-    px: np.ndarray
-    py: np.ndarray
-    vx: np.ndarray
-    vy: np.ndarray
-    angle: np.ndarray
-    spin: np.ndarray
-    w: np.ndarray
-    inv_i: np.ndarray
-    radius: np.ndarray
-
-
-class JointRows(typing.NamedTuple):
-    """The joints' (J,) rows: balls a, b (b < 0: an anchor), kind, anchor, offsets, length,
-    motor, and the impulses, peak forces and motors' work (J, this tick) the sub-step writes."""
-    a: np.ndarray
-    b: np.ndarray
-    kind: np.ndarray
-    anchor_x: np.ndarray
-    anchor_y: np.ndarray
-    off_ax: np.ndarray
-    off_ay: np.ndarray
-    off_bx: np.ndarray
-    off_by: np.ndarray
-    length: np.ndarray
-    has_motor: np.ndarray
-    speed: np.ndarray
-    torque: np.ndarray
-    imp_x: np.ndarray
-    imp_y: np.ndarray
-    imp_m: np.ndarray
-    peak: np.ndarray
-    work: np.ndarray
-    blocks: np.ndarray
-
-
-class JointParams(typing.NamedTuple):
-    """A joint sub-step's constants: h and h_move (s), the soft constraint's rate (1/s), mass
-    and impulse scales, whether to warm start, and the biased and relax passes."""
-    h: float
-    h_move: float
-    rate: float
-    mass_scale: float
-    impulse_scale: float
-    warm_start: bool
-    iterations: int
-    relax_iterations: int
 
 
 def substep_kernel(balls, rows, params):
@@ -611,6 +560,7 @@ class Joints:
         for name, dtype in _FIELDS:
             setattr(self, name, np.zeros(0, dtype))
         self.blocks = np.zeros(1, np.int64)
+        self.strained = False       # rods that cannot all hold, or pulled straight (joint_strain): solved soft
 
     def __len__(self):
         return len(self.a)
@@ -638,9 +588,14 @@ class Joints:
         if order is not None:
             for name, _ in _FIELDS:
                 setattr(self, name, getattr(self, name)[order])
-        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
+        self._planned()
 
     origin = None    # (J,) int64: in a part of the joints (``part``), each row's place in the whole
+
+    def _planned(self):
+        """After the rows changed: their blocks (joint_order) and whether they are strained."""
+        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
+        self.strained = strained(self)
 
     def keep(self, mask):
         """Keep only the joints ``mask`` (J,) bool."""
@@ -648,7 +603,7 @@ class Joints:
             setattr(self, name, getattr(self, name)[mask])
         if self.origin is not None:
             self.origin = self.origin[mask]
-        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
+        self._planned()
 
     def part(self, new_index):
         """The joints of the balls ``new_index`` (N,) keeps (old index -> new, -1: left out), in
@@ -712,7 +667,7 @@ class Joints:
             at = min(k, len(self))
             for name, dtype in _FIELDS:
                 setattr(self, name, np.insert(getattr(self, name), at, np.array(row[name], dtype)))
-        self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
+        self._planned()
 
     def unjoined(self, candidates, n):
         """The candidate pairs (collide.find_candidates' (i, j, ball, capsule)) without the
@@ -755,10 +710,12 @@ class Joints:
 
     # --------------------------------------------------------------- the stages
     def prepare(self, h_move):
-        """Once a tick: the softness for sub-steps that move positions by h_move dv, and the
-        peak forces and the motors' work cleared (the warm-start impulses carry over, as Box2D's do)."""
+        """Once a tick: the softness for sub-steps that move positions by h_move dv (rigid, but
+        soft at BLOCKS_HERTZ in several blocks or where the rods are ``strained``: the exact
+        solve has no answer there, and a soft one settles), and the peak forces and the motors'
+        work cleared (the warm-start impulses carry over, as Box2D's do)."""
         rigid = (1.0 / h_move, 1.0, 0.0) if h_move > 0.0 else (0.0, 1.0, 0.0)
-        hertz = JOINT_HERTZ if len(self.blocks) <= 2 else BLOCKS_HERTZ
+        hertz = JOINT_HERTZ if len(self.blocks) <= 2 and not self.strained else BLOCKS_HERTZ
         self._soft = rigid if math.isinf(hertz) else soft(hertz, JOINT_DAMPING_RATIO, h_move)
         self.peak = np.zeros(len(self))
         self.work = np.zeros(len(self))
