@@ -593,9 +593,11 @@ class Joints:
     origin = None    # (J,) int64: in a part of the joints (``part``), each row's place in the whole
 
     def _planned(self):
-        """After the rows changed: their blocks (joint_order) and whether they are strained."""
+        """After the rows changed: their blocks (joint_order) and whether they are strained
+        (a part, the joints of the awake balls, keeps its whole's: a strained chain is one island)."""
         self.blocks = plan_blocks(self.a, self.b, self.length == 0.0)
-        self.strained = strained(self)
+        if self.origin is None:
+            self.strained = strained(self)
 
     def keep(self, mask):
         """Keep only the joints ``mask`` (J,) bool."""
