@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from game.goals import goal_inside
+from game.goals import BODY_SHAPES, goal_inside
 from game.modes.menu import file_number
 
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
@@ -28,8 +28,10 @@ def blow_up_line(integrator):
 
 
 def is_puzzle(play):
-    """A puzzle: a level that limits the player and gives a budget of segments to draw."""
-    return limited(play) and play.rules["draw"] not in (0, None)
+    """A puzzle: a level that limits the player and gives a budget of segments to draw or of
+    bodies to place (level 46's one plank, 48's five)."""
+    rules = play.rules
+    return limited(play) and (rules["draw"] not in (0, None) or rules["bodies"] not in (0, None))
 
 
 def hand_is_empty(play):
@@ -40,22 +42,26 @@ def hand_is_empty(play):
 
 
 def start_puzzle(play):
-    """A puzzle (a level with a budget of segments) opens paused with the left button on
-    drawing: the player builds, then Space lets the balls come."""
+    """A puzzle opens paused: the player builds, then Space lets the world run. The left
+    button draws where the level gives segments, else it places bodies (V picks the shape)."""
     play.tool = "balls"
     if is_puzzle(play):
-        play.app.clock.paused = True
-        play.tool = "draw"
-        play.app.toast("a puzzle: draw with the mouse" + ("" if hand_is_empty(play) else " (W: balls)")
-                       + ", then Space runs it")
+        restart_puzzle(play)
+        if play.tool == "draw":
+            play.app.toast("a puzzle: draw with the mouse" + ("" if hand_is_empty(play) else " (W: balls)")
+                           + ", then Space runs it")
+        else:
+            if play.rules["spawn"] == 0 and play.shape == "ball":   # no balls to add: start on a body
+                play.shape = BODY_SHAPES[0]
+            play.app.toast("a puzzle: place your bodies with the mouse (V picks the shape), then Space runs it")
 
 
 def restart_puzzle(play):
-    """R in a puzzle: paused again with the left button on drawing, as it opened (what the
-    player drew stays; the toast of R says so)."""
+    """R in a puzzle: paused again, the left button drawing (or placing bodies where the
+    level gives no segments), as it opened (what the player made stays; the toast of R says so)."""
     if is_puzzle(play):
         play.app.clock.paused = True
-        play.tool = "draw"
+        play.tool = "draw" if play.rules["draw"] not in (0, None) else "balls"
 
 
 # The budget rule. A puzzle's budgets count what the player added in this run of the level:

@@ -5,11 +5,16 @@ fling's horizontal speed); a left drag on a body holds it at the point pressed (
 the cursor there and swings about it; paused, it is carried there); a right click deletes it
 with its joints; Ctrl+Z takes a spawn back and puts a deleted body back with its joints; the
 level's "player": {"bodies": N} budgets them and the row under the bar shows what is left."""
+import json
+import os
+
 import numpy as np
 import pygame
 import pytest
 
 from game.app.gestures import BodyHold
+from game.goals import BODY_SHAPES as BODIES
+from game.paths import ROOT
 from game.level import LevelError, loads
 from game.level.normalise import complete
 from game.modes import play_picker
@@ -312,3 +317,25 @@ def test_no_bodies_where_the_level_allows_none_and_the_format_reads_the_budget(t
     assert loads(text % "null")["player"]["bodies"] is None
     with pytest.raises(LevelError):
         loads(text % "-1")
+
+
+def test_a_bodies_puzzle_opens_paused_on_placing_a_body_and_r_pauses_it_again(tmp_path, data):
+    """Level 46's car drives by itself: a puzzle whose budget is bodies (no segments) opens
+    paused, as a drawing puzzle does, with the left button placing a body (no balls to add
+    there), so the plank is down before the car reaches the gap."""
+    with open(os.path.join(ROOT, "levels", "46_plank_bridge.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    g = make_game(tmp_path, doc, name="46_plank_bridge.json")
+    assert g.clock.paused and g.play.tool == "balls" and g.play.shape in BODIES
+    assert any("place your bodies" in t for t in g.toasts.texts())
+    start = g.world.time
+    frames(g, 5)
+    assert g.world.time == start                                # nothing ran while paused
+    pick(g, "plank")
+    click(g, screen(g, doc["solution"]["bodies"][0]["pos"]))
+    assert g.play.left_of("bodies") == 0
+    key(g, pygame.K_SPACE)
+    frames(g, 5)
+    assert g.world.time > start
+    key(g, pygame.K_r)
+    assert g.clock.paused and g.play.tool == "balls"

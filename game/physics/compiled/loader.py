@@ -249,7 +249,7 @@ def compile_ahead(say=print):
     if os.environ.get("BALLPIT_NUMPY"):
         say("BALLPIT_NUMPY is set: the game keeps the numpy path, nothing to compile")
         return False
-    say("compiling the physics kernels into numba's cache, once after installing (about 60 s of CPU: about 50 s "
+    say("compiling the physics kernels into numba's cache, once after installing (about 130 s of CPU: about 80 s "
         "where both cores are free, minutes on a machine busy with other work; without it the first launch does "
         "it in the background, in slow motion meanwhile)")
     t0 = time.perf_counter()
