@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pygame
 
-from game.draw.joints import draw_joint
+from game.draw.joints import draw_joint, slack_path
 from game.draw.plot import clip_convex, plot_points, plot_segments, shade
 from game.physics.body_kernels import LENGTH, MOUSE, PIN, ROPE
 from game.draw.theme import (BODY_EDGE_SHADE, BODY_MARK_SHADE, BODY_NORMAL, BODY_PALETTE, CONTACT, FRAME_X, FRAME_Y,
@@ -178,7 +178,8 @@ def draw_body_joints(surface, world, camera, joint_points):
         anchor = p if ends[0] == "anchor" else q if ends[1] == "anchor" else None
         name = "rope" if kind == ROPE else "pin" if kind == PIN or length == 0.0 else "rod"
         slack = name == "rope" and float(np.hypot(*(np.subtract(b, a)))) < 0.999 * length
-        draw_joint(surface, p, q, name, width, slack, q if name == "pin" else anchor)
+        path = slack_path(camera, a, b, length, world.forces.gravity) if slack else None
+        draw_joint(surface, p, q, name, width, slack, q if name == "pin" else anchor, path)
 
 
 # ---- the debug layers (game.draw.debug calls these) ---------------------------------------------

@@ -16,7 +16,7 @@ import pygame
 from game.physics.bodies import joint_points
 from game.draw import sprites
 from game.draw.bodies import draw_bodies, draw_body_joints
-from game.draw.joints import draw_joint
+from game.draw.joints import draw_joint, slack_path
 from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
@@ -426,7 +426,7 @@ class Renderer:
 
     def draw_joints(self, surface, world, camera):
         """Joints over the balls: a rod as a bar between its held points, a rope as a thin
-        line (dimmer while slack), an anchor or a rod of length 0 as a pin, and a motor as
+        line (dimmer and sagging while slack), an anchor or a rod of length 0 as a pin, and a motor as
         a mark on its wheel that turns with it."""
         joints = getattr(world, "joints", None)
         self._draw_sparks(surface, world, camera)
@@ -442,7 +442,8 @@ class Renderer:
             p, q = s0[k].tolist(), s1[k].tolist()
             kind = ("rod" if joints.length[k] > 0.0 else "pin") if joints.kind[k] == 0 else "rope"
             slack = kind == "rope" and span[k] < joints.length[k] * 0.999
-            draw_joint(surface, p, q, kind, width, slack, q if (joints.b[k] < 0 or kind == "pin") else None)
+            path = slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity) if slack else None
+            draw_joint(surface, p, q, kind, width, slack, q if (joints.b[k] < 0 or kind == "pin") else None, path)
             if joints.has_motor[k]:
                 ball = int(joints.a[k])
                 centre = camera.world_to_screen(np.asarray(world.pos)[ball][None])[0]
