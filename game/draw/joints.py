@@ -10,6 +10,7 @@ import pygame
 from game.draw.theme import BACKGROUND, PIN, ROD, ROPE, ROPE_SLACK
 
 ROPE_POINTS = 24            # points along a slack rope's curve
+ROPE_CURVES = 64            # slack ropes a frame draws sagging (about 60 us each: 4 ms at most); the rest straight
 
 
 def draw_joint(surface, p, q, kind, width, slack=False, pin_at=None, path=None):

@@ -16,7 +16,7 @@ import pygame
 from game.physics.bodies import joint_points
 from game.draw import sprites
 from game.draw.bodies import draw_bodies, draw_body_joints
-from game.draw.joints import draw_joint, slack_path
+from game.draw.joints import ROPE_CURVES, draw_joint, slack_path
 from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
@@ -438,11 +438,14 @@ class Renderer:
         finite = np.isfinite(s0).all(axis=1) & np.isfinite(s1).all(axis=1)
         width = max(4, int(round(ROD_WIDTH * camera.scale)))
         span = np.hypot(*(end_b - end_a).T)
+        curves = 0                  # slack ropes drawn sagging so far (then straight: ROPE_CURVES)
         for k in np.flatnonzero(finite).tolist():
             p, q = s0[k].tolist(), s1[k].tolist()
             kind = ("rod" if joints.length[k] > 0.0 else "pin") if joints.kind[k] == 0 else "rope"
             slack = kind == "rope" and span[k] < joints.length[k] * 0.999
-            path = slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity) if slack else None
+            curves += slack
+            path = (slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity)
+                    if slack and curves <= ROPE_CURVES else None)
             draw_joint(surface, p, q, kind, width, slack, q if (joints.b[k] < 0 or kind == "pin") else None, path)
             if joints.has_motor[k]:
                 ball = int(joints.a[k])
