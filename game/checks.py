@@ -278,22 +278,11 @@ ROPE_TOLERANCE = 1e-6         # relative: a rope shorter than its ends' distance
 def _short_ropes(level):
     """A rope shorter than the distance between its held points at the start: the first
     tick snaps its balls together (the level meant a longer rope, or a rod)."""
-    balls = level.get("balls", [])
     out = []
     for i, j in enumerate(level.get("joints", [])):
         if j["kind"] != "rope":
             continue
-        ends = []
-        for end, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"])):
-            if isinstance(end, dict):           # {"body": i}: its offset in the body's frame
-                ends.append(held_point(level, end, offset))
-                continue
-            if not isinstance(end, int):
-                ends.append(tuple(end))
-                continue
-            (x, y), angle = balls[end]["pos"], balls[end]["angle"]
-            c, s = math.cos(angle), math.sin(angle)
-            ends.append((x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]))
+        ends = [held_point(level, end, offset) for end, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"]))]
         distance = math.dist(*ends)
         if distance > j["length"] * (1.0 + ROPE_TOLERANCE):
             out.append(Finding(_mid(*ends), f"joints[{i}] is a rope {_n(j['length'])} m long between ends "

@@ -13,6 +13,7 @@ solved soft and give).
 """
 import math
 
+from game.level.bodies import held_point
 from game.physics.joint_strain import MAX_JUMPING, TAUT_TOLERANCE, strains
 
 OFF_LENGTH = 1e-3         # relative (of the length, or of 1 m): a rod's held points this near its length are on it
@@ -31,20 +32,16 @@ def check_joints(level, finding, spend):
             continue
         ends, nodes, reach = [], [], []
         for end, offset in ((j["a"], j["offset_a"]), (j["b"], j["offset_b"])):
+            ends.append(held_point(level, end, offset))
             if isinstance(end, int):
-                (x, y), angle = balls[end]["pos"], balls[end]["angle"]
-                c, s = math.cos(angle), math.sin(angle)
-                ends.append((x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]))
                 nodes.append(end)
                 reach.append(math.hypot(*offset))
-            else:
-                key = (float(end[0]), float(end[1]))
-                if key not in anchors:
-                    anchors[key] = len(pos)
-                    pos.append(key)
+            else:                          # an anchor: held_point is its (x, y)
+                if ends[-1] not in anchors:
+                    anchors[ends[-1]] = len(pos)
+                    pos.append(ends[-1])
                     is_anchor.append(True)
-                ends.append(key)
-                nodes.append(anchors[key])
+                nodes.append(anchors[ends[-1]])
                 reach.append(0.0)
         length, apart = j["length"], math.dist(*ends)
         if abs(apart - length) > OFF_LENGTH * max(length, 1.0):
