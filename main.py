@@ -4,6 +4,9 @@
     python main.py --headless --level FILE --steps N [--integrator NAME] [--execution numpy|compiled]
                    [--json] [--save OUT.json]
     python main.py --screenshot OUT.png --level FILE [--steps N]
+    python main.py --replay FILE [--headless [--json] [--integrator NAME]]
+                                                       play a replay (F5 saves one); headless: check its bits
+    python main.py --clip OUT.gif (--level FILE [--steps N] | --replay FILE) [--size WxH]
     python main.py --check FILE                        level checks, one a line; exit 1 if any
     python main.py --edit FILE                         the level editor on FILE (new if missing)
     python main.py --compile                           compile the physics kernels now (once after installing)
@@ -44,6 +47,11 @@ def build_parser():
     p.add_argument("--check", type=_file_name, metavar="FILE", help="print the level checks one a line; exit 1 if any, "
                                                     "0 if none, 2 on a bad file")
     p.add_argument("--edit", type=_file_name, metavar="FILE", help="open the level editor on FILE (a new level if missing)")
+    p.add_argument("--replay", type=_file_name, metavar="FILE",
+                   help="play a replay (F5 saves one) back in the window; with --headless, check it "
+                        "reaches the bits recorded (exit 1 if not); --integrator plays it under another")
+    p.add_argument("--clip", type=_clip_name, metavar="OUT.gif",
+                   help="draw --steps ticks of --level (or a --replay) offscreen into an animated GIF and exit")
     p.add_argument("--compile", action="store_true",
                    help="compile the physics kernels into numba's cache and exit (once after installing: the first "
                         "launch then plays at full speed at once); exit 0 even where they cannot compile")
@@ -92,6 +100,14 @@ def _image_name(text):
     return text
 
 
+def _clip_name(text):
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    if not text.lower().endswith(".gif"):
+        raise argparse.ArgumentTypeError(f"expected a file name ending in .gif, got {text[:60]!r}")
+    return text
+
+
 def _size(text):
     # int() also reads "1_280", " 720" and digits of other scripts: sizes are ASCII digits only
     match = re.fullmatch(r"([0-9]{1,5})[xX]([0-9]{1,5})", text)
@@ -114,9 +130,18 @@ def main(argv=None):
         if args.check is not None:
             from game.checks import run_check
             return run_check(args.check)
+        if args.clip is not None:
+            from game.app.offscreen import clip_offscreen
+            return clip_offscreen(args)
+        if args.replay is not None and args.headless:
+            from game.headless import run_replay
+            return run_replay(args)
         if args.headless:
             from game.headless import run_headless
             return run_headless(args)
+        if args.replay is not None:
+            from game.app.loop import run_replay
+            return run_replay(args)
         if args.edit is not None:
             return _edit(args)
         if args.screenshot:

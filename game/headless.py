@@ -112,6 +112,42 @@ def _run(args):
     return 0
 
 
+def run_replay(args):
+    """``--replay FILE --headless``: play the replay back on ``--execution`` (under
+    ``--integrator`` if given) and report (``--json``: one object with ``ticks``, ``time``,
+    ``integrator``, ``state_hash``, ``recorded_hash``, ``match`` (null under another
+    integrator), ``finite``, ``execution``, ``replay``). Exit 0 when the bits match (or under
+    another integrator), 1 when they differ, 2 for a replay that cannot be played."""
+    from game import replay as replays
+    from game.physics.integrators import INTEGRATORS
+    from game.physics.world import World
+    integrator = getattr(args, "integrator", None)
+    try:
+        if integrator is not None and integrator not in INTEGRATORS:
+            raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
+        replay = replays.load(args.replay)
+        world = World.from_level(replay["level"], execution=getattr(args, "execution", "compiled"))
+        with np.errstate(all="ignore"):
+            report = replays.play(world, replay, integrator)
+    except (_BadInput, replays.ReplayError) as e:
+        _fail(str(e))
+        return 2
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:          # a bug: one line, never a traceback
+        _fail(f"internal error: {type(e).__name__}: {_first_line(e)}")
+        return 1
+    report.update(execution=world.execution, replay=args.replay)
+    if getattr(args, "json", False):
+        print(json.dumps(report), flush=True)
+    else:
+        verdict = {True: "the same bits as recorded", False: "DIFFERS from the recording",
+                   None: f"under {report['integrator']} (recorded under another: not compared)"}[report["match"]]
+        print(f"replay {args.replay}: {report['ticks']} ticks ({report['time']:.2f} s), {world.execution} execution: "
+              f"{verdict}\nstate {report['state_hash']}", flush=True)
+    return 1 if report["match"] is False else 0
+
+
 def simulate(world, steps, dt=TICK, until_complete=False):
     """Step ``world`` up to ``steps`` times; return the report (a dict of plain numbers).
     ``until_complete``: stop at the tick the level's goal completes (a puzzle's test that

@@ -32,6 +32,7 @@ from game.draw.camera import Camera  # noqa: E402
 from game.app.clock import THREAD_CLOCK, FixedClock  # noqa: E402
 from game.draw.hud import Hud, drawable  # noqa: E402
 from game.app.progress import Progress  # noqa: E402
+from game.app.recording import Recording  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.draw.renderer import Renderer, make_ball_sprite  # noqa: E402
@@ -165,6 +166,7 @@ class App:
         self.ticker = TickWorker()     # the one thread those ticks run on, frame after frame
         self.pacer = FramePacer()      # frames first while warming up (_before_ticks)
         self._tick_budget = None       # s of ticks this frame may run (None: the clock's own budget)
+        self.recording = Recording(self)   # F5's replays, F9's clips, --replay's playback
         self.play = PlayMode(self)
         self.stack = [self.play]
         self.fit_camera()
@@ -275,6 +277,7 @@ class App:
         self.renderer.invalidate()
         self.clock.accumulator = 0.0
         self.play.new_world()
+        self.recording.new_world()
         if refit:
             self.fit_camera()
 
@@ -314,6 +317,7 @@ class App:
     def _after_ticks(self, ticks):
         if ticks:
             self.play.after_ticks()
+        self.recording.after_ticks()
         self.toasts.expire(self.time)
         return ticks
 
@@ -326,9 +330,11 @@ class App:
     def _step(self, world):
         """world.step(TICK) on the calling thread; returns ((wall ms, the thread's CPU ms),
         play's tick_outcome)."""
+        self.recording.before_tick(world)       # a replay's inputs due before this tick
         cpu, start = THREAD_CLOCK(), time.perf_counter()
         world.step(TICK)
         ms = ((time.perf_counter() - start) * 1000.0, (THREAD_CLOCK() - cpu) * 1000.0)
+        self.recording.after_tick(world)
         if self.play.lab is not None:
             self.play.lab.step(TICK)        # the integrator lab's ghost: one more world's tick
         return ms, self.play.tick_outcome(world)
@@ -412,6 +418,7 @@ class App:
             for _ in range(int(ticks)):
                 self.tick()
             self.play.after_ticks()
+            self.recording.after_ticks()
 
     def poll_level(self):
         """Check the level file; reload it if it changed and is good (the error banner shows
@@ -449,10 +456,11 @@ class App:
         self.top.handle_event(event)
 
     # ---- drawing ----------------------------------------------------------------------------------
-    def draw(self, surface):
-        """The whole frame: the modes from the topmost opaque one up, then the toasts; F12's
-        screenshot is taken before the toasts, so they never show in it. A world that blew
-        up (inf, nan) still draws, without numpy warnings."""
+    def draw(self, surface, toasts=True):
+        """The whole frame: the modes from the topmost opaque one up, then the toasts (unless
+        ``toasts`` is False); F12's screenshot and F9's clip are taken before the toasts, so
+        they never show in them. A world that blew up (inf, nan) still draws, without numpy
+        warnings."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             start = time.perf_counter()
             self.resize(surface.get_size())
@@ -463,7 +471,9 @@ class App:
             if self._want_screenshot:
                 self._want_screenshot = False
                 self.save_screenshot(surface)
-            self.hud.draw_toast(surface, self.toasts.shown(self.time))
+            self.recording.frame(surface)
+            if toasts:
+                self.hud.draw_toast(surface, self.toasts.shown(self.time))
 
     def request_screenshot(self):
         """Save the next frame drawn to screenshot_dir."""
@@ -486,7 +496,7 @@ class App:
         return path
 
 
-def _open_level(path):
+def open_level(path):
     """(path, doc) or (None, None) after one line on stderr."""
     if path is None:
         files = level_files(paths.LEVELS)
@@ -506,16 +516,20 @@ def level_to_play(level):
     error went to stderr; the game opens on an empty floor with the error shown, and the
     live reload brings the level in once the author fixes it). (None, None) when there is
     nothing to play (no such file, no levels), after one line on stderr."""
-    path, doc = _open_level(level)
+    path, doc = open_level(level)
     if doc is None and level is not None and os.path.isfile(level):
         return level, None
     return path, doc
 
 
-def run(args):
+def run(args, replay=None):
     """Play in a window. Exit code 0; 2 for a missing level (before any window opens); 1 if
-    no window can be opened. A level file that does not load opens with its error shown."""
-    path, doc = level_to_play(args.level)
+    no window can be opened. A level file that does not load opens with its error shown.
+    ``replay`` (game.replay.load's): its level, with its inputs played in."""
+    if replay is not None:
+        path, doc = replay["level_file"] or args.replay, replay["level"]
+    else:
+        path, doc = level_to_play(args.level)
     if path is None:
         return 2
     try:
@@ -532,10 +546,12 @@ def run(args):
         app = App(path, size=screen.get_size(), doc=doc, audio=Audio())
         from game.modes.edit import install_editor     # Tab/F2; --edit opens it at once
         install_editor(app, open_now=getattr(args, "edit", None) is not None)
+        if replay is not None:
+            app.recording.play(replay)
         _play(app)
         app.audio.close()
     except Exception as error:          # a bug (a tick that raised, say): one line, never a traceback
-        print(f"main.py: internal error: {_first_line(error)}", file=sys.stderr)
+        print(f"main.py: internal error: {first_line(error)}", file=sys.stderr)
         return 1
     finally:
         if app is not None:
@@ -543,6 +559,19 @@ def run(args):
         loader.stop_background()
         pygame.quit()
     return 0
+
+
+def run_replay(args):
+    """--replay FILE in a window: the replay's level at tick 0 with its inputs played in (the
+    player may take over; the toast at the end says whether the bits came out as recorded).
+    Exit code 2 for a replay that cannot be played."""
+    from game.replay import ReplayError, load as load_replay
+    try:
+        replay = load_replay(args.replay)
+    except ReplayError as error:
+        print(f"main.py: {error}", file=sys.stderr)
+        return 2
+    return run(args, replay)
 
 
 def _play(app):
@@ -571,7 +600,7 @@ def _play(app):
             pygame.display.set_caption(f"Ballpit: {drawable(caption)}" if caption else "Ballpit")
 
 
-def _first_line(error):
+def first_line(error):
     """``Type: the first line of its message`` (at most 200 characters of it)."""
     text = (str(error).strip().splitlines() or ["(no message)"])[0][:200]
     return f"{type(error).__name__}: {text}"
@@ -586,7 +615,7 @@ def screenshot(args):
     if problem is not None:
         print(f"main.py: --screenshot: {problem}", file=sys.stderr)
         return 2
-    path, doc = _open_level(args.level)
+    path, doc = open_level(args.level)
     if doc is None:
         return 2
     try:
@@ -597,7 +626,7 @@ def screenshot(args):
         surface = pygame.Surface(args.size)
         app.draw(surface)
     except Exception as error:          # a bug: one line, never a traceback
-        print(f"main.py: internal error: {_first_line(error)}", file=sys.stderr)
+        print(f"main.py: internal error: {first_line(error)}", file=sys.stderr)
         return 1
     try:
         pygame.image.save(surface, args.screenshot)

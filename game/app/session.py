@@ -9,6 +9,7 @@ arrived (fit the camera to it), False for a reset or a reload (keep the view).
 import os
 
 from game.level import LevelError, LevelWatcher, load, loads
+from game import replay
 from game.physics.world import World
 
 # The world shown while the file given on the command line does not load yet: a floor,
@@ -48,10 +49,14 @@ class LevelSession:
 
     def build(self, doc):
         """A World of the definition ``doc`` on the session's execution: the compiled kernels
-        once they have arrived (use_compiled), numpy until then."""
+        once they have arrived (use_compiled), numpy until then. What the player does to it
+        is written in its journal from the start (game.replay: F5 keeps the run)."""
         if self.compiled is None:
-            return World.from_level(doc, execution="numpy")
-        return World.from_level(doc, execution="compiled", compiled=self.compiled)
+            world = World.from_level(doc, execution="numpy")
+        else:
+            world = World.from_level(doc, execution="compiled", compiled=self.compiled)
+        replay.start(world)
+        return world
 
     def use_compiled(self, compiled):
         """The compiled kernels have loaded (or the one-call tick with them): the running

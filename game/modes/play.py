@@ -74,7 +74,7 @@ KEYMAP = (
     ("Z   Left", "left flipper up, left-key motors reversed, while held (levels with them)"),
     ("/   Right", "right flipper up, right-key motors reversed, while held (levels with them)"),
     ("Ctrl+S", "save the running world to my levels"),
-    ("F12", "screenshot to screenshots/"),
+    ("F12   F5   F9", "to screenshots/: a screenshot / this run's replay / a 6 s clip"),
     ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
     ("Esc", "close help; quit (asks first: Enter or Y quits)"),
@@ -336,6 +336,8 @@ class PlayMode(Mode):
             pick(self, -1 if event.mod & pygame.KMOD_SHIFT else +1)
         elif key == pygame.K_F12:
             app.request_screenshot()
+        elif key in (pygame.K_F5, pygame.K_F9):             # this run's replay / a clip of what comes
+            (app.recording.save_replay if key == pygame.K_F5 else app.recording.toggle_clip)()
         elif key in (pygame.K_TAB, pygame.K_F2):
             if app.editor_factory is None:
                 app.toast("no editor in this window")

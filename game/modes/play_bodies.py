@@ -50,7 +50,7 @@ def grab(play, pos, point):
     """A left press at ``point`` m (``pos`` px) on a body: hold it there (BodyHold). False if
     no body is there; True (and a toast) where the level lets no grab."""
     world = play.world
-    hit = world_bodies.at(world, point)
+    hit = body_hand.at(world, point)
     if hit < 0:
         return False
     if not play.rules["grab"]:
@@ -86,7 +86,7 @@ def delete_at(play, point):
     """A right click on a body deletes it and its joints (kept for Ctrl+Z: body_hand.take);
     its index or -1."""
     world = play.world
-    hit = world_bodies.at(world, point)
+    hit = body_hand.at(world, point)
     if hit < 0:
         return -1
     if not play.rules["delete"]:

@@ -69,7 +69,7 @@ class SettingsMode(Mode):
     def set_gravity(self, strength, angle):
         # The one acceleration every integrator reads (game.physics.forces); rebuilt from the level by R.
         a = math.radians(angle)
-        self.world.forces.gravity = np.array((strength * math.sin(a), -strength * math.cos(a)))
+        self.world.set_gravity((strength * math.sin(a), -strength * math.cos(a)))
 
     def set_gravity_strength(self, value):
         self.set_gravity(value, self.gravity_angle())
@@ -82,8 +82,7 @@ class SettingsMode(Mode):
 
     def set_material(self, key, value):
         """The default material for balls spawned from now, and every ball now in the world."""
-        self.world.material[key] = float(value)
-        getattr(self.world, key)[:] = float(value)
+        self.world.set_material(key, value)
 
     # ---- layout and input ----------------------------------------------------------------------
     def panel(self):

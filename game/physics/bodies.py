@@ -34,6 +34,7 @@ from game.physics import body_statics
 from game.physics.body_statics import aabb_pairs, rotate
 from game.physics.integrators import INTEGRATORS
 from game.physics.shapes import MAX_CORNERS, body_frame, body_shape, edge_normals
+from game.physics.journal import journaled
 
 SLEEP_SPEED = 0.05         # m/s: a body slower than this (its corners too) is resting
 SLEEP_TIME = 0.5           # s: an island resting this long sleeps
@@ -489,7 +490,7 @@ def _collide(world, bodies, dt, kern):
         on = (a < nb) & (b >= nb) & (b < nb + ng)
         ball = gathered[np.where(on, b - nb, 0)]
         cf[:, K.ROLL] = np.where(on, world.rolling[ball] * world.radius[ball], 0.0)
-    if world.statics.walls and m:
+    if world.statics.walls and m and len(used):     # (no static in reach: no body-static row)
         slot = pair_j[cpair] - (nb + ng)                  # the static shape of each body-static row
         body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)
     return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
@@ -687,6 +688,7 @@ GRAB_FORCE = 1000.0         # the grab pulls with at most this many times the bo
 GRAB_TURN_DAMPING = 2.0     # 1/s: and each pass takes this times h of the body's spin (a viscous brake)
 
 
+@journaled("bodies.add")
 def add(world, definitions):
     """Add bodies from normalised definitions (as a level's "bodies" normalise); returns their
     indices. (The player's spawned boxes, planks and triangles.)"""
@@ -696,6 +698,7 @@ def add(world, definitions):
     return list(range(first, len(world.bodies)))
 
 
+@journaled("bodies.remove")
 def remove(world, indices):
     """Remove bodies by index (and the joints and grabs that hold them)."""
     keep = np.ones(len(world.bodies), bool)
@@ -704,42 +707,7 @@ def remove(world, indices):
         world.bodies.remove(keep)
 
 
-def at(world, point):
-    """The index of the body whose shape holds ``point`` (2,) m (the nearest centre of those
-    that do), -1 if none."""
-    bodies = world.bodies
-    if not len(bodies):
-        return -1
-    p = np.asarray(point, float)
-    d = p[None, :] - bodies.pos
-    c, s = np.cos(-bodies.angle), np.sin(-bodies.angle)
-    q = np.stack((c * d[:, 0] - s * d[:, 1], s * d[:, 0] + c * d[:, 1]), axis=1)       # in each body's frame
-    best, nearest = -1, np.inf
-    for b in range(len(bodies)):
-        n = int(bodies.count[b])
-        v = bodies.local[b, :n]
-        if n == 2:
-            ab = v[1] - v[0]
-            t = np.clip(float((q[b] - v[0]) @ ab) / float(ab @ ab), 0.0, 1.0)
-            outside = float(np.hypot(*(q[b] - v[0] - t * ab)))
-        else:
-            sep = ((q[b] - v) * bodies.normals[b, :n]).sum(axis=1)
-            if sep.max() <= 0.0:
-                outside = 0.0
-            else:                   # outside the core: the distance to its nearest edge
-                outside = np.inf
-                for i in range(n):
-                    a_, b_ = v[i], v[(i + 1) % n]
-                    e = b_ - a_
-                    t = np.clip(float((q[b] - a_) @ e) / float(e @ e), 0.0, 1.0)
-                    outside = min(outside, float(np.hypot(*(q[b] - a_ - t * e))))
-        if outside <= bodies.radius[b]:
-            centre = float(np.hypot(*d[b]))
-            if centre < nearest:
-                best, nearest = b, centre
-    return best
-
-
+@journaled("bodies.grab")
 def grab(world, index, point, local=None):
     """Hold body ``index`` at ``point`` (2,) m, the point of it under the cursor: a soft spring
     (GRAB_HERTZ, GRAB_DAMPING, at most GRAB_FORCE times its weight) from that point of the body
@@ -771,6 +739,7 @@ def _grab_row(world, handle):
     return int(at_[0]) if len(at_) else -1
 
 
+@journaled("bodies.move_grab")
 def move_grab(world, handle, point):
     """Move the cursor end of grab ``handle``; False if the grab is over (its body went)."""
     k = _grab_row(world, handle)
@@ -785,6 +754,7 @@ def move_grab(world, handle, point):
     return True
 
 
+@journaled("bodies.release")
 def release(world, handle):
     """Let go of grab ``handle`` (twice does nothing)."""
     k = _grab_row(world, handle)

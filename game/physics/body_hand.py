@@ -13,6 +13,7 @@ import numpy as np
 
 from game.physics import bodies as world_bodies
 from game.physics.body_kernels import LAX, LAY
+from game.physics.journal import journaled
 
 
 def index_of(world, body_id):
@@ -21,6 +22,43 @@ def index_of(world, body_id):
     return int(at[0]) if len(at) else -1
 
 
+def at(world, point):
+    """The index of the body whose shape holds ``point`` (2,) m (the nearest centre of those
+    that do), -1 if none."""
+    bodies = world.bodies
+    if not len(bodies):
+        return -1
+    p = np.asarray(point, float)
+    d = p[None, :] - bodies.pos
+    c, s = np.cos(-bodies.angle), np.sin(-bodies.angle)
+    q = np.stack((c * d[:, 0] - s * d[:, 1], s * d[:, 0] + c * d[:, 1]), axis=1)       # in each body's frame
+    best, nearest = -1, np.inf
+    for b in range(len(bodies)):
+        n = int(bodies.count[b])
+        v = bodies.local[b, :n]
+        if n == 2:
+            ab = v[1] - v[0]
+            t = np.clip(float((q[b] - v[0]) @ ab) / float(ab @ ab), 0.0, 1.0)
+            outside = float(np.hypot(*(q[b] - v[0] - t * ab)))
+        else:
+            sep = ((q[b] - v) * bodies.normals[b, :n]).sum(axis=1)
+            if sep.max() <= 0.0:
+                outside = 0.0
+            else:                   # outside the core: the distance to its nearest edge
+                outside = np.inf
+                for i in range(n):
+                    a_, b_ = v[i], v[(i + 1) % n]
+                    e = b_ - a_
+                    t = np.clip(float((q[b] - a_) @ e) / float(e @ e), 0.0, 1.0)
+                    outside = min(outside, float(np.hypot(*(q[b] - a_ - t * e))))
+        if outside <= bodies.radius[b]:
+            centre = float(np.hypot(*d[b]))
+            if centre < nearest:
+                best, nearest = b, centre
+    return best
+
+
+@journaled("bodies.carry")
 def carry(world, handle, point):
     """Paused, no joint pulls: put the body that grab ``handle`` holds with the point held
     (the grab's offset in the body's frame) on ``point`` (2,) m, at rest, its angle kept, and
@@ -39,6 +77,7 @@ def carry(world, handle, point):
     return world_bodies.move_grab(world, handle, point)
 
 
+@journaled("bodies.take")
 def take(world, index):
     """Remove body ``index`` with the joints that hold it; returns what ``put_back`` needs
     (the module docstring's record)."""
@@ -55,6 +94,7 @@ def take(world, index):
     return record
 
 
+@journaled("bodies.put_back")
 def put_back(world, record):
     """The body of ``record`` (from ``take``) back as it was, with its id, and the joints whose
     other ends are still in the world; returns its index. ValueError if its id is here already."""

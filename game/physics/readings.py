@@ -218,4 +218,16 @@ def copy_world(world):
     steps a copy under another integrator). The compiled kernels are code, not state:
     shared, never copied."""
     shared = {id(world._compiled): world._compiled, id(world.solver.kernels): world.solver.kernels}
+    if world.journal is not None:
+        shared[id(world.journal)] = None       # the player's changes to this world, not to its copy
     return copy.deepcopy(world, memo=shared)
+
+
+def ball_at(world, point):
+    """Index of the ball containing ``point`` (the nearest centre wins), -1 if none."""
+    if world.count == 0:
+        return -1
+    d = world.pos - np.asarray(point, float)
+    dist2 = np.einsum("ij,ij->i", d, d)
+    k = int(np.argmin(dist2 - world.radius ** 2))
+    return k if dist2[k] <= world.radius[k] ** 2 else -1

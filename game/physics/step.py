@@ -14,7 +14,7 @@ from game.physics.contacts import Contacts, contact_params
 from game.physics.integrators import CONTACT_WEIGHT, INTEGRATORS
 from game.physics.solver import solve_params
 from game.physics.sleep import rest_limits
-from game.physics import debug
+from game.physics import debug, sleep, zones
 from game.physics.joints import substep_kernel as joints_numpy
 
 BREAK_LOG = 64               # breaks World.break_log keeps (the newest)
@@ -298,3 +298,39 @@ def fused(world, kernels):
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and world.statics.polygons_laid_out and world.substeps > 0 and not len(world.bodies))
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
+
+
+def advance(world, dt):
+    """World.step's tick of ``dt`` s: the sleeping islands left out, the tick, the sleep
+    bookkeeping, the clock, the spawners, kill zones and far balls, the impacts for the game."""
+    world._impact_points, world._impact_speeds = [], []
+    world._tick_rest = None
+    kernels = world._kernels
+    # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
+    # the lesson on screen, not a warning for the console.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        # Sleeping islands stay out of the tick; wake those something reaches first
+        # (a moving wall's path, a conveyor, a body: sleep.wake_near_walls).
+        sleep.wake_near_walls(world, dt)
+        awake = sleep.wake_reached(world, dt, kernels)
+        moving = awake is None or awake.any() or len(world.bodies) > 0
+        before = world.pos.copy() if moving and world.solver.options.sleeping else None
+        if awake is None:
+            tick(world, dt, kernels)
+        elif moving:
+            with sleep.only(world, awake):
+                tick(world, dt, kernels)
+        else:
+            debug.clear(world)          # every ball sleeps: nothing moves
+        if before is not None:
+            # The one-call tick of the whole world found which balls rest (sleep.resting).
+            rest = world._tick_rest if awake is None else None
+            world._sleep.settle(before, bundles.world_balls(world), world.springs, world.statics, dt,
+                               world.forces.gravity, world.grid, kernels, rest, world.joints)
+    world.time += dt
+    world.ticks += 1
+    zones.run_spawners(world, dt)
+    zones.apply_kill_zones(world)
+    zones.remove_far_balls(world)
+    world.impact_points = np.concatenate(world._impact_points) if world._impact_points else np.zeros((0, 2))
+    world.impact_speeds = np.concatenate(world._impact_speeds) if world._impact_speeds else np.zeros(0)

@@ -23,7 +23,6 @@ from game.physics import collide
 from game import defaults
 from game.physics.forces import Forces
 from game.physics.integrators import INTEGRATORS
-from game.physics import bundles
 from game.physics.solver import EXECUTIONS, Solver, SolverOptions
 from game.physics import sleep
 from game.physics.sleep import Sleep
@@ -36,6 +35,7 @@ from game.physics import bodies as bodies_module
 from game.physics.bodies import Bodies
 from game.physics.balls import BALL_ARRAYS
 from game.physics.debug import SLEEP_CONTACT_SLOP
+from game.physics.journal import journaled, unjournaled
 
 from game.defaults import TICK  # s: the fixed tick the game steps with
 
@@ -75,6 +75,8 @@ class World:
         self._compiled = None        # game.physics.compiled.loader.Compiled while the compiled execution runs
         self.bounds = np.asarray(bounds, float)
         self.time = 0.0
+        self.ticks = 0               # steps taken since the world was made (the journal's clock)
+        self.journal = None          # game.physics.journal.Journal while the player's changes are written down
         self.name = ""
         self.description = ""
         self.level = {}
@@ -170,6 +172,7 @@ class World:
     def count(self):
         return len(self.pos)
 
+    @journaled("add_ball")
     def add_ball(self, pos, vel=(0.0, 0.0), radius=None, density=None, mass=None,
                  restitution=None, friction=None, spin=None, rolling=None):
         """Add a ball; returns its index. Mass is ``mass`` if given, else density * pi r^2;
@@ -179,10 +182,12 @@ class World:
                          "rolling": rolling}])
         return self.count - 1
 
+    @journaled("add_balls")
     def add_balls(self, balls):
         """Add many balls at once from level-style dicts (pos, and optional vel, angle (rad), spin (rad/s),"""
         return ball_rows.add_balls(self, balls)
 
+    @journaled("remove_balls")
     def remove_balls(self, indices):
         """Remove balls by index (or boolean mask); springs attached to them go with them."""
         gone = np.zeros(self.count, bool)
@@ -199,28 +204,26 @@ class World:
         self.forces.springs.remap_balls(new_index)
         self.joints.remap_balls(new_index)
 
+    @journaled("take_ball")
     def take_ball(self, index):
         """Remove ball ``index`` (its springs go with it) and return a BallRecord of all the (balls.take_ball)"""
         return ball_rows.take_ball(self, index)
 
+    @journaled("put_back")
     def put_back(self, record):
         """Re-insert the ball of ``record`` (from take_ball) with its id, state to the bit and (balls.put_back)"""
         return ball_rows.put_back(self, record)
 
     def ball_at(self, point):
-        """Index of the ball containing ``point`` (the nearest centre wins), -1 if none."""
-        if self.count == 0:
-            return -1
-        d = self.pos - np.asarray(point, float)
-        dist2 = np.einsum("ij,ij->i", d, d)
-        k = int(np.argmin(dist2 - self.radius ** 2))
-        return k if dist2[k] <= self.radius[k] ** 2 else -1
+        """Index of the ball containing ``point`` (the nearest centre wins), -1 if none. (readings.ball_at)"""
+        return readings.ball_at(self, point)
 
     # ---------------------------------------------------------------- springs
     @property
     def springs(self):
         return self.forces.springs
 
+    @journaled("add_spring")
     def add_spring(self, a, b, stiffness=defaults.SPRING_STIFFNESS, damping=defaults.SPRING_DAMPING, rest=None):
         """A spring from ball ``a`` to ball ``b`` or to an anchor point ``b = (x, y)``; returns its index.
 
@@ -235,12 +238,14 @@ class World:
         self.wake([int(a)] + ([b_index] if b_index >= 0 else []))     # a new force on them
         return self.springs.add(a, b_index, anchor, stiffness, damping, rest)
 
+    @journaled("remove_spring")
     def remove_spring(self, k):
         self._wake_springs(k)
         keep = np.ones(len(self.springs), bool)
         keep[k] = False
         self.springs.keep(keep)
 
+    @journaled("set_anchor")
     def set_anchor(self, k, point):
         self._wake_springs(k)
         self.springs.anchor[k] = np.asarray(point, float)
@@ -257,6 +262,7 @@ class World:
         return self._integrator
 
     @integrator.setter
+    @journaled("integrator")
     def integrator(self, name):
         if name not in INTEGRATORS:
             raise ValueError(f"unknown integrator {name!r}; expected one of {', '.join(INTEGRATORS)}")
@@ -268,6 +274,7 @@ class World:
         return self.solver.options.substeps
 
     @substeps.setter
+    @journaled("substeps")
     def substeps(self, count):
         self.solver.options.substeps = int(count)
 
@@ -277,38 +284,11 @@ class World:
 
         Pass the same dt every call (a fixed time step): the contact tuning assumes it, and
         a frame's wall-clock time must never reach here. Sleeping islands (game.physics.sleep) are
-        left out of the tick until something wakes them.
+        left out of the tick until something wakes them. What the step does to the world (a
+        spawner's ball, a kill zone's) is its own clockwork, never journaled.
         """
-        self._impact_points, self._impact_speeds = [], []
-        self._tick_rest = None
-        kernels = self._kernels
-        # A world that blows up (Euler on a stiff spring) overflows to inf and NaN: that is
-        # the lesson on screen, not a warning for the console.
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            # Sleeping islands stay out of the tick; wake those something reaches first
-            # (a moving wall's path, a conveyor, a body: sleep.wake_near_walls).
-            sleep.wake_near_walls(self, dt)
-            awake = sleep.wake_reached(self, dt, kernels)
-            moving = awake is None or awake.any() or len(self.bodies) > 0
-            before = self.pos.copy() if moving and self.solver.options.sleeping else None
-            if awake is None:
-                step.tick(self, dt, kernels)
-            elif moving:
-                with sleep.only(self, awake):
-                    step.tick(self, dt, kernels)
-            else:
-                debug.clear(self)          # every ball sleeps: nothing moves
-            if before is not None:
-                # The one-call tick of the whole world found which balls rest (sleep.resting).
-                rest = self._tick_rest if awake is None else None
-                self._sleep.settle(before, bundles.world_balls(self), self.springs, self.statics, dt,
-                                   self.forces.gravity, self.grid, kernels, rest, self.joints)
-        self.time += dt
-        zones.run_spawners(self, dt)
-        zones.apply_kill_zones(self)
-        zones.remove_far_balls(self)
-        self.impact_points = np.concatenate(self._impact_points) if self._impact_points else np.zeros((0, 2))
-        self.impact_speeds = np.concatenate(self._impact_speeds) if self._impact_speeds else np.zeros(0)
+        with unjournaled(self):
+            step.advance(self, dt)
 
     # ---------------------------------------------------------- crossings
     def crossing_mark(self):
@@ -399,7 +379,20 @@ class World:
         """The world as a level document: the level's statics, balls and springs as they are now. (readings.to_level)"""
         return readings.to_level(self)
 
+    # --------------------------------------------------------------- settings
+    @journaled("set_gravity")
+    def set_gravity(self, gravity):
+        """The gravity every integrator reads from now, (2,) m/s^2 (the settings' sliders)."""
+        self.forces.gravity = np.array(gravity, float)
+
+    @journaled("set_material")
+    def set_material(self, key, value):
+        """Material ``key`` (restitution, friction, rolling) of every ball now and to come (the settings)."""
+        self.material[key] = float(value)
+        getattr(self, key)[:] = float(value)
+
     # --------------------------------------------------------------- moving walls
+    @journaled("press_flipper")
     def press_flipper(self, key, held):
         """Hold (``held`` True) or release the flippers of ``key`` ("left" or "right"), and reverse its motors (motion.press, motor_keys.press)"""
         motor_keys.press(self, key, held)
@@ -414,10 +407,12 @@ class World:
         return motion.velocity_at(self.statics, static_indices, points)
 
     # --------------------------------------------------------------- statics at run time
+    @journaled("add_segments")
     def add_segments(self, segments):
         """Add static segments (normalised definitions: a, b, radius and the surface) to the (statics.add_segments)"""
         return statics.add_segments(self, segments)
 
+    @journaled("remove_segment")
     def remove_segment(self, definition):
         """Take back the last static segment equal to ``definition``; False if there is none. (statics.remove_segment)"""
         return statics.remove_segment(self, definition)
@@ -428,18 +423,22 @@ class World:
         """{handle: game.physics.grab.Grab} of the grabs holding a ball now. A grab whose ball went (grab.live_grabs)"""
         return grabbing.live_grabs(self)
 
+    @journaled("grab")
     def grab(self, ball, point):
         """Hold ball index ``ball`` at ``point`` (2,) metres with springs integrated like (grab.grab)"""
         return grabbing.grab(self, ball, point)
 
+    @journaled("move_grab")
     def move_grab(self, handle, point):
         """Pull the grabbed ball towards a new ``point`` (2,) metres; False if the grab is (grab.move_grab)"""
         return grabbing.move_grab(self, handle, point)
 
+    @journaled("release")
     def release(self, handle):
         """Let go: the grab's springs leave the world. Releasing twice does nothing. (grab.release)"""
         return grabbing.release(self, handle)
 
+    @journaled("place_grabbed")
     def place_grabbed(self, handle, point):
         """Move the grab's point and put its ball there at rest: dragging while the world is (grab.place_grabbed)"""
         return grabbing.place_grabbed(self, handle, point)

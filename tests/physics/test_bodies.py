@@ -376,11 +376,11 @@ def test_a_snapshot_of_bodies_continues_to_the_bit():
 
 # ------------------------------------------------------------------ the player's hands
 def test_spawn_find_grab_swing_and_delete_a_body():
-    from game.physics import bodies
+    from game.physics import bodies, body_hand
     w = World.from_level(floor_level([]))
     (k,) = bodies.add(w, complete({"segments": [{"a": [0, 0], "b": [1, 0]}],
                                     "bodies": [box(0, 3, 2.0, 0.5)]})["bodies"])
-    assert bodies.at(w, (0.9, 3.2)) == k and bodies.at(w, (1.2, 3.0)) == -1
+    assert body_hand.at(w, (0.9, 3.2)) == k and body_hand.at(w, (1.2, 3.0)) == -1
     handle = bodies.grab(w, k, (0.9, 3.0))            # by its right end, lifted 3 m in a second
     for i in range(60):
         bodies.move_grab(w, handle, (0.9, 3.0 + 3.0 * (i + 1) / 60))
