@@ -188,21 +188,7 @@ class Document:
     def normalised(self, name, item):
         """``item`` for list ``name`` as the loader fills it in: a list of items (a non-convex
         polygon comes back as its convex pieces). Raises EditRefused with the loader's reason."""
-        d = self.definition
-        level = {"material": d.get("material", {}), "segments": [_ANCHOR_SEGMENT]}
-        if name in ("springs", "joints"):
-            level["balls"] = d.get("balls", [])
-            if d.get("bodies"):
-                level["bodies"] = d["bodies"]
-        if name == "segments":
-            level["segments"] = [item]
-        else:
-            level[name] = [item]
-        try:
-            out = loads(json.dumps(level, allow_nan=False))
-        except (LevelError, ValueError, TypeError) as e:
-            raise EditRefused(_reason(e)) from None
-        return out[name]
+        return filled_in(self.definition, {name: [item]})[name]
 
     # ------------------------------------------------------------------ operations
 
@@ -555,6 +541,28 @@ def _count(refs):
     if len(refs) == 1:
         return _singular(refs[0][0])
     return f"{len(refs)} items"
+
+
+def filled_in(definition, lists):
+    """The items of ``lists`` {list name: [items]} as the loader fills them in, in a level of
+    ``definition``'s material with its balls and bodies (for springs and joints to hold; new
+    balls in ``lists`` come after its own): {name: [items]}, a non-convex polygon as its
+    pieces. EditRefused with the loader's reason."""
+    d = definition
+    level = {"material": d.get("material", {}), "segments": [_ANCHOR_SEGMENT]}
+    if "springs" in lists or "joints" in lists:
+        level["balls"] = d.get("balls", [])
+        if d.get("bodies"):
+            level["bodies"] = d["bodies"]
+    for name, items in lists.items():
+        level[name] = (level.get("balls", []) + items) if name == "balls" else list(items)
+    try:
+        out = loads(json.dumps(level, allow_nan=False))
+    except (LevelError, ValueError, TypeError) as e:
+        raise EditRefused(_reason(e)) from None
+    if "balls" in lists and "balls" in level and ("springs" in lists or "joints" in lists):
+        out["balls"] = out["balls"][len(d.get("balls", [])):]
+    return {name: out[name] for name in lists}
 
 
 def _reason(e):

@@ -15,10 +15,11 @@ is a see-saw; a rod from a body to a ball holds the body where it was clicked.
 """
 import math
 
+from game.editor import chain_tool
 from game.editor.document import EditRefused
 from game.editor.items import body_held_point, body_local_offset, held_point, local_offset
 
-JOINT_TOOLS = ("rod", "rope", "pin")
+JOINT_TOOLS = ("rod", "rope", "pin", "chain")
 KINDS = ("balls", "bodies")     # what a joint's end may hold
 
 
@@ -40,6 +41,8 @@ class JointTool:
         self.ed = editor
         self.start = None
         self.tol = 0.0              # m: the pick distance of the last press
+        # The chain tool's settings (the panel's rows while it is the tool: game.editor.chain_tool)
+        self.links, self.chain_kind, self.chain_radius = chain_tool.CHAIN_LINKS, "rope", chain_tool.CHAIN_RADIUS
 
     def reset(self):
         self.start = None
@@ -48,7 +51,10 @@ class JointTool:
         ed, self.tol = self.ed, tol
         ref = ed.pick(p, tol, kinds=KINDS)
         if self.start is None:
-            if ref is None:
+            if ref is None and ed.tool == "chain":          # a chain may start at an anchor
+                self.start = (None, [0.0, 0.0], ed.snap(p, tol))
+                ed.message = f"chain of {self.links} from an anchor: click or release at its other end"
+            elif ref is None:
                 ed.message = f"a {ed.tool} starts on a ball or a body: click one"
             elif ed.tool == "pin":
                 self._pin(ref, p, tol)
@@ -76,12 +82,15 @@ class JointTool:
             else:
                 ed.preview = None
             return
-        a = self._held(self.start[0], self.start[1])
+        a = self._held(self.start[0], self.start[1]) if self.start[0] is not None else self.start[2]
         if ed.hover is not None and ed.hover != self.start[0]:
             end = self._held(ed.hover, self._offset(ed.hover, p, False))
         else:
             end = ed.snap(p, tol, exclude=self.start[0])
         ed.preview = ("joint", [a, list(end)])
+        if ed.tool == "chain":
+            hanging = chain_tool.chain_points(a, end, self.links, ed.doc.definition.get("gravity", (0.0, -9.81)))[0]
+            ed.preview = ("chain", [list(a)] + hanging + [list(end)])
 
     # ------------------------------------------------------------------ making them
 
@@ -128,6 +137,8 @@ class JointTool:
 
     def _end(self, p, tol, shift, ref):
         ed = self.ed
+        if ed.tool == "chain":
+            return self._chain(p, tol, shift, ref)
         a, offset_a, _ = self.start
         item = {"kind": "rod" if ed.tool == "rod" else "rope", "a": end_of(a)}
         if offset_a != [0.0, 0.0]:
@@ -151,6 +162,31 @@ class JointTool:
             item["length"] = round(length, 9)
         self.start, ed.preview = None, None
         self._add(item, f"add {ed.tool}")
+
+    def _chain(self, p, tol, shift, ref):
+        """The second end of a chain: its balls and links, one edit."""
+        ed = self.ed
+        a, offset_a, pressed = self.start
+        if ref is not None and ref == a:
+            ed.message = "a chain joins two different ends: click another ball or body, or empty space"
+            return
+        a_point = self._held(a, offset_a) if a is not None else pressed
+        if ref is not None:
+            offset_b = self._offset(ref, p, shift)
+            b_point = self._held(ref, offset_b)
+        else:
+            offset_b, b_point = [0.0, 0.0], ed.snap(p, tol, exclude=a)
+        try:
+            balls, joints = chain_tool.chain_items(
+                None if a is None else end_of(a), a_point, None if ref is None else end_of(ref), b_point,
+                len(ed.doc.definition.get("balls", [])), self.links, self.chain_kind, self.chain_radius,
+                (offset_a, offset_b), ed.doc.definition.get("gravity", (0.0, -9.81)))
+            chain_tool.add_chain(ed.doc, balls, joints, f"add chain of {self.links}")
+        except EditRefused as e:
+            ed.message = str(e)
+            return
+        self.start, ed.preview = None, None
+        ed.message = f"a {self.chain_kind} chain of {self.links} balls (Ctrl+Z takes it back)"
 
     def _add(self, item, label):
         try:

@@ -82,6 +82,10 @@ class Panel:
         if self.ed.pending:
             return []                           # the panel shows the shape being drawn, not an old selection
         tool = [("plank radius", "tool:radius", None, self.ed.bodies.radius)] if self.ed.tool == "plank" else []
+        if self.ed.tool == "chain":
+            j = self.ed.joints
+            tool = [("chain links", "tool:links", None, j.links), ("chain of", "tool:chain", None, j.chain_kind),
+                    ("chain ball radius", "tool:chain_radius", None, j.chain_radius)]
         sel = [r for r in self.ed.doc.selection if self.ed.doc.exists(r)]
         if not sel:
             return tool + self._level_rows()

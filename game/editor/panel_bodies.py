@@ -15,6 +15,7 @@ shows these rows among the others and sends their keys here ("body:...", "sel:..
 import re
 
 from game.editor.document import EditRefused
+from game.editor.chain_tool import KINDS as CHAIN_KINDS, MAX_LINKS
 from game.physics.shapes import body_frame
 
 BODY_PREFIXES = ("body:", "sel:", "info:", "tool:")
@@ -103,6 +104,8 @@ class BodyPanel:
             ed.bodies.toggle()
         elif key == "tool:radius":
             ed.bodies.wheel(direction)
+        elif key.startswith(("tool:links", "tool:chain")):
+            chain_step(ed.joints, key, sign, fine)
         elif key == "body:name":
             ed.message = "name: press V (or click the row) to type it"
         else:
@@ -119,6 +122,8 @@ class BodyPanel:
             if not COLOUR.match(text):
                 raise EditRefused(f"expected a colour #rrggbb or off, got {text[:20]!r}")
             return self._set("colour", text.lower())
+        if key.startswith(("tool:links", "tool:chain")):
+            return chain_typed(self.ed.joints, key, text)
         if key in ("body:swap", "body:toggle", "tool:radius") or key.startswith("info:"):
             if key == "tool:radius":
                 number = _number(text)
@@ -178,3 +183,32 @@ def _number(text):
     if number != number or number in (float("inf"), float("-inf")):
         raise EditRefused(f"expected a finite number, got {text[:20]!r}")
     return number
+
+
+def chain_step(joints, key, sign, fine):
+    """+/- on the chain tool's rows: the links by one, rope or rod, the balls' radius by 10 %
+    (1 % with ``fine``)."""
+    if key == "tool:links":
+        joints.links = min(MAX_LINKS, max(1, joints.links + sign))
+    elif key == "tool:chain":
+        joints.chain_kind = CHAIN_KINDS[(CHAIN_KINDS.index(joints.chain_kind) + 1) % len(CHAIN_KINDS)]
+    else:
+        joints.chain_radius = float(f"{min(1.0, max(0.01, joints.chain_radius * (1.01 if fine else 1.1) ** sign)):.4g}")
+
+
+def chain_typed(joints, key, text):
+    """A value typed into the chain tool's rows; EditRefused where it cannot be one."""
+    if key == "tool:chain":
+        if text not in CHAIN_KINDS:
+            raise EditRefused(f"expected rope or rod, got {text[:20]!r}")
+        joints.chain_kind = text
+    elif key == "tool:links":
+        if not text.isdigit() or not 1 <= int(text) <= MAX_LINKS:
+            raise EditRefused(f"expected a whole number of links from 1 to {MAX_LINKS}, got {text[:20]!r}")
+        joints.links = int(text)
+    else:
+        number = _number(text)
+        if not 0 < number <= 1.0:
+            raise EditRefused("expected a chain ball radius above 0 and at most 1 m")
+        joints.chain_radius = number
+    return None

@@ -26,7 +26,7 @@ from game.editor.turning import SCALE_STEP, Turning
 
 TOOLS = ("select", "segment", "polyline", "polygon", "ball", "spawner", "zone", "spring", "arc") + JOINT_TOOLS \
     + BODY_TOOLS
-TOOL_KEYS = {**{str(k + 1): name for k, name in enumerate(TOOLS[:9])}, "j": "rod", "o": "rope", "p": "pin",
+TOOL_KEYS = {**{str(k + 1): name for k, name in enumerate(TOOLS[:9])}, "j": "rod", "o": "rope", "p": "pin", "i": "chain",
              **BODY_TOOL_KEYS}
 TOOL_KEY = {name: key.upper() for key, name in TOOL_KEYS.items()}      # the key shown on each button
 GRID = 0.5                  # m: the grid's starting size
@@ -47,6 +47,7 @@ TOOL_HINTS = {
     "rod": "click a ball or body, then another or empty space (an anchor); a body is held where clicked",
     "rope": "click a ball or body, then another or empty space (an anchor); a body is held where clicked",
     "pin": "click a ball or body: pinned to the world there (a pin through a plank: a see-saw)",
+    "chain": "drag (or click, click) between two ends: balls, bodies or anchors; links, rope/rod in the panel",
     "box": "drag: a box (Shift: a square)   click: a 1 m box",
     "plank": "drag: a plank from press to release   click: a 2 m plank   Shift+wheel: its radius",
     "body": "click: add a corner (a concave one is refused)   click the first corner or Enter: close it",

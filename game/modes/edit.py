@@ -35,7 +35,7 @@ CHECK_SECONDS = 3.0          # s: each level check's budget in the editor (it ru
 AUTOSAVE_EVERY = 3.0         # s between writes of the unsaved edits to the autosave (game.editor.autosave)
 ZOOM_PER_NOTCH = 1.15        # scale factor per wheel notch
 EDIT_KEYMAP = (
-    ("1 ... 9, J O P", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc, rod, rope, pin"),
+    ("1 ... 9, J O P I", "tools: select, segment, polyline, polygon, ball, spawner, zone, spring, arc, rod, rope, pin, chain"),
     ("click / shift-click", "select / add to the selection (tool 1)"),
     ("drag", "move the selection, a handle (ends, corners), or box-select on empty space"),
     ("Ctrl+A", "select everything"),
@@ -48,7 +48,7 @@ EDIT_KEYMAP = (
     ("zone tool", "drag a rectangle; K: goal, kill or attractor"),
     ("spring tool", "drag from a ball to a ball or a point"),
     ("arc tool", "drag from the centre to the start (half a circle: a cup); the panel sets angles; Enter"),
-    ("J  O  P", "joint tools: rod, rope, pin"),
+    ("J  O  P  I", "joint tools: rod, rope, pin; chain (N balls hung between two ends)"),
     ("rod / rope tool", "click a ball or body, then another or empty space; a body (a ball with Shift) is held where clicked"),
     ("pin tool", "click a ball (an axle at its centre or where clicked) or a body: pinned there to the world"),
     ("a joint selected", "the panel sets kind, length, offsets, anchor, motor (speed, torque), break force"),
@@ -453,7 +453,9 @@ class EditMode(Mode):
 
     # ---- layout ---------------------------------------------------------------------------
     def toolbar_rects(self):
+        """One button a tool, narrower where the window would not hold them all at full width."""
         w, h = BUTTON_SIZE
+        w = max(36, min(w, (self.app.size[0] - 16) // len(TOOLS) - 4))
         return [pygame.Rect(8 + k * (w + 4), TOOLBAR_TOP, w, h) for k in range(len(TOOLS))]
 
     def toolbar_hit(self, pos):

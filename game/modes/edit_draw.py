@@ -211,8 +211,9 @@ class EditView:
             elif len(screen) >= 2:
                 pygame.draw.lines(surface, PREVIEW, kind == "polygon" and len(screen) > 2, screen,
                                   4 if kind == "joint" and ed.tool == "rod" else 2)
-            for p in screen:
-                pygame.draw.circle(surface, PREVIEW, p, 4)
+            ball = ed.joints.chain_radius * self.app.camera.scale if kind == "chain" else 0
+            for k, p in enumerate(screen):         # a chain's balls as they will be, its ends as dots
+                pygame.draw.circle(surface, PREVIEW, p, max(4, ball) if 0 < k < len(screen) - 1 else 4, 2 if ball > 4 else 0)
         if ed.box is not None:
             (ax, ay), (bx, by) = self._px(ed.box[0]), self._px(ed.box[1])
             pygame.draw.rect(surface, BOX, pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)), 1)
@@ -332,7 +333,7 @@ class EditView:
             pygame.draw.rect(surface, BUTTON_ON if tool == self.editor.tool else BUTTON_BG, rect, border_radius=4)
             pygame.draw.rect(surface, EDITOR_DIM, rect, 1, border_radius=4)
             s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_SMALL, TEXT)
-            if s.get_width() > rect.width - 4:      # fifteen buttons: the long names smaller
+            if s.get_width() > rect.width - 4:      # sixteen buttons: the long names smaller
                 s = self.app.hud.text(f"{TOOL_KEY[tool]} {tool}", SIZE_TINY, TEXT)
             surface.blit(s, s.get_rect(center=rect.center))
 

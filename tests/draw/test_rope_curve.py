@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.draw.joints import rope_curve
+from game.physics.catenary import rope_curve
 
 DOWN = (0.0, -9.81)
 
