@@ -185,3 +185,15 @@ def with_solution(document):
             player_body(b["shape"], b["pos"], material, b.get("vel", (0.0, 0.0)), b.get("spin", 0.0))
             for b in solution["bodies"]]
     return doc
+
+
+SCORE_PER_KICK = 100         # points a bumper's kick scores (world.kicks)
+
+
+def score(world):
+    """The pinball score: SCORE_PER_KICK for every bumper kick (world.kicks); None in a level
+    without bumpers."""
+    kick = getattr(world.statics, "kick", None)
+    if kick is None or not np.any(np.asarray(kick) > 0):
+        return None
+    return SCORE_PER_KICK * int(getattr(world, "kicks", 0))

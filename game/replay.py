@@ -26,7 +26,7 @@ from game.level import LevelError, complete
 from game.level.normalise import strip
 from game.level.read import MAX_FILE_BYTES
 from game.level.save import write_text
-from game.physics import body_hand  # noqa: F401  (registers the bodies' journaled calls)
+from game.physics import body_hand, world  # noqa: F401  (they register the journaled calls)
 from game.physics import journal as journal_module
 from game.physics.journal import Journal
 

@@ -1,6 +1,6 @@
 """Make the README's replays and clips (python tools/make_clips.py): a solved puzzle (level
 47, its solution drawn as a player draws it, then run until the goal is held) and pinball
-(level 30, the flippers worked by a fixed rhythm), each kept as a replay in docs/replays/ and
+(level 33, the ball launched and the flippers worked by a fixed rhythm), each kept as a replay in docs/replays/ and
 drawn with ``main.py --clip OUT.gif --replay FILE`` into docs/. The replays are the game's
 own format: ``python main.py --replay docs/replays/pinball.replay.json`` plays one in the
 window, and tests/app/test_replay.py holds them to the bits they were recorded with."""
@@ -39,14 +39,19 @@ def solved_puzzle(name="47_rube_goldberg", after=60, limit=1200):
     return world, doc, path
 
 
-def pinball(ticks=540):
-    """Level 30 with the flippers flicked in turn: left, right, both, every 0.6 s."""
-    path = os.path.join("levels", "30_pinball.json")
+def pinball(ticks=600):
+    """Level 33, pinball as a game: the ball launched at full speed (as Down held 1 s launches
+    it: World.add_ball at the plunger), the flippers flicked in turn, left, right, both, every
+    0.6 s, and a new ball launched when one is lost."""
+    path = os.path.join("levels", "33_pinball_game.json")
     doc = load(os.path.join(ROOT, path))
+    game = doc["pinball"]
     world = World.from_level(doc)
     replay.start(world)
     rhythm = [("left",), ("right",), ("left", "right")]
     while world.ticks < ticks:
+        if world.count == 0 and world.ticks % 30 == 0:
+            world.add_ball(game["plunger"], (0.0, game["speed"]), radius=game["radius"])
         beat, phase = divmod(world.ticks, 36)
         keys = rhythm[beat % len(rhythm)]
         if phase == 0:

@@ -383,3 +383,24 @@ class Lab:
             pygame.draw.lines(surface, colour, False, np.stack((xs, ys), axis=1).tolist(), width)
         surface.set_clip(clip)
         return rect
+
+
+def toggle_lab(play):
+    """G in play: start the integrator lab (a ghost of the world under the integrator after the
+    world's, with the energy plot shown) or end it."""
+    if play.lab is not None:
+        play.lab = None
+        play.app.toast("lab off")
+        return
+    play.lab = Lab(play.world)
+    play.set_energy_shown(True)
+    play.app.toast(f"lab: the ghost runs {play.lab.integrator} from here (Shift+I another)")
+
+
+def next_ghost(play):
+    """Shift+I in play: the ghost starts again from the world as it is now, under the next integrator."""
+    if play.lab is None:
+        play.app.toast("the integrator lab is off: G starts it")
+        return
+    play.lab = Lab(play.world, next_integrator(play.lab.integrator))
+    play.app.toast(f"lab: the ghost runs {play.lab.integrator} from here")

@@ -80,7 +80,7 @@ def stars(record, par):
 
 class Progress:
     """The progress file: ``levels`` {key: {"completed", "best_time" s, "fewest_balls",
-    "fewest_segments", "runs"}}. ``error``: the last problem reading or writing it, one line
+    "fewest_segments", "runs", "best_score" (pinball)}}. ``error``: the last problem reading or writing it, one line
     ("" when none)."""
 
     def __init__(self, path=None):
@@ -141,6 +141,14 @@ class Progress:
                "fewest_segments": _least(old.get("fewest_segments"), int(segments)),
                "runs": int(old.get("runs", 0)) + 1}
         self.levels[key] = new
+        return self.save()
+
+    def record_score(self, path, points):
+        """A pinball game at ``path`` ended with ``points``: kept where it beats the best (the
+        file is written). Returns whether it was saved (else ``error`` says why)."""
+        key = level_key(path)
+        old = self.levels.get(key, {"completed": False})
+        self.levels[key] = {**old, "best_score": max(int(old.get("best_score", 0)), int(points))}
         return self.save()
 
     def save(self):
@@ -277,7 +285,8 @@ def _least(old, new):
 def _clean(record):
     """A record as read, with only the fields this program knows, of the right types."""
     out = {"completed": bool(record.get("completed", False))}
-    for key, kind in (("best_time", float), ("fewest_balls", int), ("fewest_segments", int), ("runs", int)):
+    for key, kind in (("best_time", float), ("fewest_balls", int), ("fewest_segments", int), ("runs", int),
+                      ("best_score", int)):
         value = record.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
             out[key] = kind(value)

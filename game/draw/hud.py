@@ -381,7 +381,7 @@ class Hud:
 
     def draw_hint(self, surface, pairs):
         """The key hint along the bottom: pairs [(key, what)], each key on a small key cap
-        so "I integrator" cannot read as "l integrator"."""
+        so "I integrator" cannot read as "l integrator"; the entries that fit whole, in order."""
         width, height = surface.get_size()
         # On a panel across the row: a world panned under it must not show through the words.
         self._panel(surface, pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT), HINT_PANEL)
@@ -390,15 +390,15 @@ class Hud:
         for key, what in pairs:
             cap = self.text(key, SIZE_SMALL, TEXT, bold=True)
             box = cap.get_rect(midleft=(x + 5, mid)).inflate(10, 4)
+            words = self.text(what, SIZE_SMALL, TEXT_DIM)
+            if box.right + 5 + words.get_width() > width - MARGIN:
+                break                        # an entry that would be cut at the edge is left out whole
             pygame.draw.rect(surface, KEY_CAP, box, border_radius=3)
             pygame.draw.rect(surface, PANEL_EDGE, box, 1, border_radius=3)
             surface.blit(cap, cap.get_rect(center=box.center))
-            words = self.text(what, SIZE_SMALL, TEXT_DIM)
             surface.blit(words, words.get_rect(midleft=(box.right + 5, mid)))
             self._hint_spans.append((box.left, box.right + 5 + words.get_width()))
             x = box.right + 5 + words.get_width() + 16
-            if x >= width:
-                break
 
     def draw_help(self, surface, keymap, title="Ballpit: keys and mouse"):
         """Centred overlay listing every key: keymap is [(keys, what it does)]. In a small

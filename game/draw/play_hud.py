@@ -11,7 +11,7 @@ from game.physics import motor_keys
 from game.app.gestures import Fling
 from game.draw.aim import draw_aim, draw_spin
 from game.draw.hud import energy_plot_rect, short_number
-from game.goals import DRAWN_RADIUS
+from game.goals import DRAWN_RADIUS, score
 from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, flight_preview, fling_spin, spawn_radius
 from game.modes.play_picker import fling_radius, shape_label
 from game.modes.play_rules import blow_up_line, left_of, limited
@@ -89,28 +89,20 @@ def draw_fling_aim(play, surface):
 
 
 FLIPPER_HINT = {"left": "Z", "right": "/"}    # the keys that hold each side's flippers up (or the arrows)
-SCORE_PER_KICK = 100         # points a bumper's kick scores (world.kicks)
 
 
 def hint(play):
     """The key hint, with the picker's next ball or body in it ("B/C/V ball 0.25 m rubber",
     "B/C/V box 0.6 m wood"), led by the flipper keys in a level that has flippers."""
     pairs = tuple((key, shape_label(play)) if key == "B/C/V" else (key, what) for key, what in HINT)
+    if getattr(play, "pinball", None) is not None:      # a pinball game: the plunger first
+        pairs = (("Down", "launch"),) + pairs
     sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
     if not sides:
         return pairs
     flippers, motors = bool(play.world.motions.flipper_keys), bool(motor_keys.keys(play.world))
     what = "flippers, motors" if flippers and motors else "flippers" if flippers else "motors"
     return ((" ".join(FLIPPER_HINT[side] for side in sides), what),) + pairs
-
-
-def score(world):
-    """The pinball score: SCORE_PER_KICK for every bumper kick (world.kicks); None in a level
-    without bumpers."""
-    kick = getattr(world.statics, "kick", None)
-    if kick is None or not np.any(np.asarray(kick) > 0):
-        return None
-    return SCORE_PER_KICK * int(getattr(world, "kicks", 0))
 
 
 def rules_line(play):
@@ -164,6 +156,10 @@ def draw_hud(play, surface):
     points = score(world)
     if points is not None:
         last.append((f"score {points:,}", "score 8,888,888"))
+    game = getattr(play, "pinball", None)
+    if game is not None:            # pinball as a game (game.modes.play_pinball): balls left, the best
+        left = "game over (R: new game)" if game.over else f"ball{'s' if game.lives > 1 else ''} {game.lives}"
+        last.append((f"{left}    best {game.best:,}", "game over (R: new game)    best 8,888,888"))
     if last:
         lines.append(last)
     hud.draw_bar(surface, top, world.name or os.path.basename(app.session.path), world.description,

@@ -39,6 +39,7 @@ class _FromMaterial:
 
 
 FROM_MATERIAL = _FromMaterial()   # in DEFAULTS: the level's material gives the value
+PINBALL = {"speed": 14.0, "lives": 3, "radius": 0.3}     # a "pinball" level's defaults (the plunger has none)
 _SURFACE = {"restitution": FROM_MATERIAL, "friction": FROM_MATERIAL, "rolling": FROM_MATERIAL}
 
 DEFAULTS = {
@@ -358,6 +359,9 @@ class _Normaliser:
         player = d.get("player", {})
         out["player"] = {**_comments(player), **{k: player.get(k, v) for k, v in DEFAULTS["player"].items()}}
         out["par"] = dict(d.get("par", top["par"]))
+        if "pinball" in d:                      # left out when absent, as bodies are
+            out["pinball"] = {**_comments(d["pinball"]), **PINBALL, **d["pinball"],
+                              "plunger": _vec(d["pinball"]["plunger"])}
         if "solution" in d:
             out["solution"] = copy.deepcopy(d["solution"])      # for tests: kept as written
         return out

@@ -13,13 +13,13 @@ from game import defaults
 from game.app.audio import world_impacts
 from game.app.clock import TIME_SCALES
 from game.app.gestures import Fling
-from game.app.lab import Lab
+from game.app.lab import Lab, next_ghost, toggle_lab
 from game.draw import play_hud
 from game.draw.debug import DEBUG_LAYERS
 from game.draw.hud import EnergyHistory, energy_plot_rect
 from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
-from game.modes import play_actions, play_picker, play_rules
+from game.modes import play_actions, play_picker, play_pinball, play_rules
 from game.modes.base import Mode
 from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
@@ -73,6 +73,7 @@ KEYMAP = (
     ("Ctrl+Z", "undo the last spawn, fling, delete or drawn segment"),
     ("Z   Left", "left flipper up, left-key motors reversed, while held (levels with them)"),
     ("/   Right", "right flipper up, right-key motors reversed, while held (levels with them)"),
+    ("Down", "pinball: hold to charge the plunger, let go to launch (levels with one)"),
     ("Ctrl+S", "save the running world to my levels"),
     ("F12   F5   F9", "to screenshots/: a screenshot / this run's replay / a 6 s clip"),
     ("Tab / F2", "level editor: build and play-test this level"),
@@ -125,6 +126,7 @@ class PlayMode(Mode):
         self.material_index = 0        # into BALL_MATERIALS
         self.picker_level = None       # the level file the picked radius was chosen on
         self.lab = None                # the integrator lab while it is on (G): game.app.lab.Lab
+        self.pinball = play_pinball.for_play(self)     # the game of a "pinball" level, else None
 
     @property
     def world(self):
@@ -162,6 +164,7 @@ class PlayMode(Mode):
         if self.rules["draw"] == 0:
             self.tool = "balls"
         self.goal = GoalTracker.for_world(self.world)
+        self.pinball = play_pinball.for_play(self)     # R: a new game
         if self.blew_up_under is not None:
             self.app.clock.paused = False    # the blow-up paused it, not the player
         self.blew_up_under = None
@@ -202,6 +205,7 @@ class PlayMode(Mode):
             self.blew_up_under = self.world.integrator
             self.app.clock.paused = True
         record_completion(self)
+        play_pinball.after_ticks(self)
 
     @property
     def complete_at(self):
@@ -226,26 +230,16 @@ class PlayMode(Mode):
             self.lab.record()
 
     def toggle_lab(self):
-        """G: start the integrator lab (a ghost of the world under the integrator after the
-        world's, with the energy plot shown) or end it."""
-        if self.lab is not None:
-            self.lab = None
-            self.app.toast("lab off")
-            return
-        self.lab = Lab(self.world)
-        self.set_energy_shown(True)
-        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here (Shift+I another)")
+        """G: the integrator lab on (a ghost under the integrator after the world's) or off (lab.toggle)."""
+        toggle_lab(self)
 
     def cycle_ghost_integrator(self):
-        """Shift+I: the ghost starts again from the world as it is now, under the next integrator."""
-        if self.lab is None:
-            self.app.toast("the integrator lab is off: G starts it")
-            return
-        self.lab = Lab(self.world, next_integrator(self.lab.integrator))
-        self.app.toast(f"lab: the ghost runs {self.lab.integrator} from here")
+        """Shift+I: the ghost starts again from the world now, under the next integrator (lab.next_ghost)."""
+        next_ghost(self)
 
     def update(self, frame_dt):
         play_actions.follow_grab(self)
+        play_pinball.update(self, frame_dt)
         if isinstance(self.left, Fling) and self.left.hold(frame_dt):
             play_actions.spray(self, frame_dt)
 
@@ -353,6 +347,8 @@ class PlayMode(Mode):
         (world.press_flipper); False (not consumed) for other keys, for Ctrl+Z, and in a level
         without flippers of that side."""
         side = FLIPPER_KEYS.get(event.key)
+        if play_pinball.key(self, event, held):         # Down: the plunger
+            return True
         if side is None or (held and event.mod & pygame.KMOD_CTRL):
             return False
         world = self.app.session.world

@@ -9,6 +9,7 @@ import numpy as np
 
 from game import defaults
 from game.physics import statics
+from game.physics.journal import journaled
 
 # The World's per-ball arrays, one row a ball, in index order: what remove_balls shrinks,
 # take_ball records and put_back re-inserts.
@@ -130,3 +131,12 @@ def add_balls(world, balls):
     world._sleep.grow(len(balls))
     if world.grid is not None and 2.0 * radius.max() > world.grid.cell:
         statics.rebuild_grid(world)
+
+@journaled("balls.kick")
+def kick(world, index, velocity):
+    """Set ball ``index``'s velocity to ``velocity`` (2,) m/s and wake it (a pinball plunger's
+    launch of the ball waiting on it)."""
+    vel = world.vel.copy()              # a new array: a view being drawn keeps its own
+    vel[int(index)] = np.asarray(velocity, float)
+    world.vel = vel
+    world.wake([int(index)])

@@ -87,7 +87,7 @@ def test_other_underscore_keys_stay_comments():
 def test_an_unknown_top_level_key_does_not_offer_the_snapshot_keys():
     assert refused({"segments": FLOOR, "time": 3}).startswith(
         'time: expected one of the keys $schema, format, name, description, gravity, integrator, substeps, drag, '
-        'bounds, material, segments, polylines, polygons, balls, bodies, springs, joints, spawners, zones, player, par, '
+        'bounds, material, segments, polylines, polygons, balls, bodies, springs, joints, spawners, zones, player, par, pinball, '
         'solution or a comment key starting with "_", got the unknown key "time"')
 
 

@@ -11,7 +11,8 @@ import pygame
 import pytest
 
 from game.app.loop import App
-from game.draw.play_hud import SCORE_PER_KICK, hint, score
+from game.draw.play_hud import hint
+from game.goals import SCORE_PER_KICK, score
 from game.modes.help import HelpMode
 from game.paths import ROOT
 
