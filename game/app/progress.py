@@ -80,7 +80,7 @@ def stars(record, par):
 
 class Progress:
     """The progress file: ``levels`` {key: {"completed", "best_time" s, "fewest_balls",
-    "fewest_segments", "runs", "best_score" (pinball)}}. ``error``: the last problem reading or writing it, one line
+    "fewest_segments", "runs", "best_score" (pinball), "solution_seen" (a puzzle's, asked for)}}. ``error``: the last problem reading or writing it, one line
     ("" when none)."""
 
     def __init__(self, path=None):
@@ -149,6 +149,13 @@ class Progress:
         key = level_key(path)
         old = self.levels.get(key, {"completed": False})
         self.levels[key] = {**old, "best_score": max(int(old.get("best_score", 0)), int(points))}
+        return self.save()
+
+    def mark_solution_seen(self, path):
+        """The player asked for the level's whole solution (game.modes.play_hints): marked in its
+        record and written. Returns whether it was saved (else ``error`` says why)."""
+        key = level_key(path)
+        self.levels[key] = {**self.levels.get(key, {"completed": False}), "solution_seen": True}
         return self.save()
 
     def save(self):
@@ -285,6 +292,8 @@ def _least(old, new):
 def _clean(record):
     """A record as read, with only the fields this program knows, of the right types."""
     out = {"completed": bool(record.get("completed", False))}
+    if record.get("solution_seen") is True:
+        out["solution_seen"] = True
     for key, kind in (("best_time", float), ("fewest_balls", int), ("fewest_segments", int), ("runs", int),
                       ("best_score", int)):
         value = record.get(key)

@@ -14,8 +14,9 @@ from game.draw.hud import energy_plot_rect, short_number
 from game.goals import DRAWN_RADIUS, score
 from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, flight_preview, fling_spin, spawn_radius
 from game.modes.play_picker import fling_radius, shape_label
+from game.modes.play_hints import pieces
 from game.modes.play_rules import blow_up_line, left_of, limited
-from game.draw.theme import BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
+from game.draw.theme import SOLUTION_HINT, BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
 
 HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C/V", "ball"), ("I", "integrator"),
         ("E", "energy"), ("D", "debug"), ("T", "trails"), ("S", "settings"), ("R", "reset"), ("Space", "pause"))
@@ -35,6 +36,7 @@ def draw_play(play, surface):
                       trails=play.trails if play.show_trails else None, text_right=text_right)
     if play.lab is not None:
         play.lab.draw_ghost(surface, app.camera)
+    draw_solution(play, surface)
     surface.set_clip(clip)
     surface.fill(HINT_PANEL[:3], pygame.Rect(0, height - HINT_HEIGHT, width, HINT_HEIGHT))
     if isinstance(play.left, Fling) and play.left.dragging:
@@ -48,6 +50,23 @@ def draw_play(play, surface):
     elif play.left is None and play.pan is None and app.mouse_known and play.shape == "ball":
         draw_ball_preview(play, surface)
     play.draw_hud(surface)
+
+
+def draw_solution(play, surface):
+    """A puzzle's hint or shown solution (game.modes.play_hints.pieces), faint on the level: a
+    segment as a dashed line as thick as a drawn one, a ball or body as a ring where it goes."""
+    camera = play.app.camera
+    for piece in pieces(play):
+        if piece[0] == "segment":
+            a, b = camera.world_to_screen(np.array([piece[1], piece[2]], float))
+            width = max(2, int(2 * DRAWN_RADIUS * camera.scale))
+            dashes = max(2, int(np.hypot(*(b - a)) // 12))
+            for k in range(0, dashes, 2):
+                p, q = a + (b - a) * k / dashes, a + (b - a) * min(k + 1, dashes) / dashes
+                pygame.draw.line(surface, SOLUTION_HINT, p, q, width)
+        else:
+            centre = camera.world_to_screen(np.array(piece[-1], float))
+            pygame.draw.circle(surface, SOLUTION_HINT, centre, max(6, int(0.3 * camera.scale)), 2)
 
 
 def draw_ball_preview(play, surface):

@@ -94,6 +94,7 @@ AIM_PATH = (200, 200, 200)
 AIM_LABEL_GAP = 6               # px between the aim line and its speed label
 SPOT_TAKEN = (235, 80, 80)      # the pointer's ring while no spot near it is free
 DRAW_PREVIEW = (120, 200, 255)
+SOLUTION_HINT = (95, 150, 110)          # a puzzle's hint: its solution's first step, faint on the dark level
 
 # ---- the level menu and the settings ---------------------------------------------------------
 MENU_BACKDROP = (12, 14, 20)

@@ -19,7 +19,7 @@ from game.draw.debug import DEBUG_LAYERS
 from game.draw.hud import EnergyHistory, energy_plot_rect
 from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
-from game.modes import play_actions, play_picker, play_pinball, play_rules
+from game.modes import play_actions, play_hints, play_picker, play_pinball, play_rules
 from game.modes.base import Mode
 from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
@@ -78,6 +78,7 @@ KEYMAP = (
     ("F12   F5   F9", "to screenshots/: a screenshot / this run's replay / a 6 s clip"),
     ("Tab / F2", "level editor: build and play-test this level"),
     ("H / F1", "this help (the world waits)"),
+    ("Shift+H", "a puzzle's solution, after 5 tries (after 3 its first step shows)"),
     ("Esc", "close help; quit (asks first: Enter or Y quits)"),
 )
 
@@ -127,6 +128,7 @@ class PlayMode(Mode):
         self.picker_level = None       # the level file the picked radius was chosen on
         self.lab = None                # the integrator lab while it is on (G): game.app.lab.Lab
         self.pinball = play_pinball.for_play(self)     # the game of a "pinball" level, else None
+        self.tries, self.solution_shown = {}, set()     # failed tries a level, solutions shown (play_hints)
 
     @property
     def world(self):
@@ -271,6 +273,8 @@ class PlayMode(Mode):
             # Asks, never quits at once: an Esc too many after closing the menu, the help or
             # the settings must not end the game (nor lose a drawing).
             app.push(ConfirmQuitMode(app, work_to_lose(self)))
+        elif key == pygame.K_h and event.mod & pygame.KMOD_SHIFT:
+            play_hints.show_solution(self)
         elif key in (pygame.K_h, pygame.K_F1):
             app.push(HelpMode(app, self.keymap()))
         elif key == pygame.K_SPACE:
@@ -282,12 +286,13 @@ class PlayMode(Mode):
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             app.toast(f"time x{clock.set_scale_index(clock.scale_index + 1):g}")
         elif key == pygame.K_r:
+            news = play_hints.failed_try(self)     # a run that ticked and did not complete: a hint?
             app.session.reset()             # the level's gravity and material come back with it
             clock.set_scale_index(TIME_SCALES.index(1.0))
             restart_puzzle(self)            # a puzzle opens paused again, as it opened
             kept = len(self.drawn)
-            app.toast(f"reset ({self.world.integrator})" if not kept else
-                      f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)")
+            app.toast(news or (f"reset ({self.world.integrator})" if not kept else
+                               f"reset: your {kept} segment{'s' if kept > 1 else ''} stay (Ctrl+Z takes one back)"))
         elif key == pygame.K_i and event.mod & pygame.KMOD_SHIFT:
             self.cycle_ghost_integrator()
         elif key == pygame.K_i:
