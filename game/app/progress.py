@@ -61,6 +61,39 @@ def level_key(path):
     return f"{MY_LEVELS}/{name}" if os.path.dirname(real) == mine else name
 
 
+_GOALS = {}                 # real path -> (mtime, whether the level has a goal): next_unsolved's memory
+
+
+def has_goal_zone(path):
+    """Whether the level file at ``path`` has a goal zone (False for one that does not load)."""
+    from game.level import LevelError, load
+    real = os.path.realpath(path)
+    try:
+        stamp = os.stat(real).st_mtime_ns
+    except OSError:
+        return False
+    if _GOALS.get(real, (None,))[0] != stamp:
+        try:
+            goal = any(zone["kind"] == "goal" for zone in load(path)["zones"])
+        except LevelError:
+            goal = False
+        _GOALS[real] = (stamp, goal)
+    return _GOALS[real][1]
+
+
+def next_unsolved(progress, files, here):
+    """The first level after ``here`` in ``files`` (round to the start, ``here`` last) that has
+    a goal and is not completed in ``progress``; None when every one is."""
+    real = [os.path.realpath(p) for p in files]
+    start = real.index(os.path.realpath(here)) + 1 if os.path.realpath(here) in real else 0
+    for k in range(len(files)):
+        path = files[(start + k) % len(files)]
+        record = progress.get(path) if progress is not None else None
+        if not (record or {}).get("completed") and has_goal_zone(path):
+            return path
+    return None
+
+
 def stars(record, par):
     """0 to 3: one for completing the level, one for a best time within ``par["time"]``, one
     for using no more balls and segments than ``par`` says (a mark the level does not set

@@ -293,10 +293,14 @@ class Hud:
             pygame.draw.rect(surface, GOAL, (bar.x, bar.y, max(4, int(bar.width * fraction)), bar.height),
                              border_radius=3)
 
-    def draw_complete(self, surface, top, seconds):
-        """A big "level complete" under the bar, with the world time it took (s)."""
+    def draw_complete(self, surface, top, seconds, par_time=None, earned=None):
+        """A big "level complete" under the bar, with this run's stars (``earned`` of 3), the
+        world time it took (s) against the par's (``par_time`` s), and the keys that go on."""
         big = self.text("LEVEL COMPLETE", SIZE_HUGE, GOAL, bold=True)
-        sub = self.text(f"in {seconds:.1f} s      ]  next level      R  play again", SIZE_BODY, TEXT)
+        if earned is not None:
+            big = side_by_side(big, self.text("\u2605" * earned + "\u2606" * (3 - earned), SIZE_HUGE, GOAL, bold=True))
+        par = "" if par_time is None else f" (par {par_time:g} s)"
+        sub = self.text(f"in {seconds:.1f} s{par}      N  next unsolved      ]  next level      R  play again")
         w = max(big.get_width(), sub.get_width()) + 40
         box = pygame.Rect(0, 0, w, big.get_height() + sub.get_height() + 30)
         box.midtop = (surface.get_width() // 2, top + BAR_HEIGHT + 60)
@@ -407,17 +411,7 @@ class Hud:
         surface.blit(self._panel_surface((width, height), (0, 0, 0, 150)), (0, 0))
         title_s = self.text(title, SIZE_TITLE, TEXT, bold=True)
         foot = self.text("H or Esc closes this", SIZE_SMALL, TEXT_DIM)
-        layouts = [(SIZE_BODY, 1), (SIZE_SMALL, 1), (SIZE_BODY, 2), (SIZE_SMALL, 2), (SIZE_TINY, 1)]
-        for size, columns in layouts:      # the first that fits; else the last, smallest one
-            font = self.font(size)
-            line = font.get_linesize() + 2
-            per_column = -(-len(keymap) // columns)
-            key_w = max(self.font(size, True).size(k)[0] for k, _ in keymap) + 20
-            column_w = key_w + max(font.size(d)[0] for _, d in keymap) + 24
-            box_w = max(column_w * columns, title_s.get_width()) + 48
-            box_h = title_s.get_height() + 24 + line * per_column + foot.get_height() + 28
-            if box_h <= height - 8 and box_w <= width - 8:
-                break
+        size, line, per_column, key_w, column_w, box_w, box_h = _help_layout(self, keymap, title_s, foot, width, height)
         box = pygame.Rect(0, 0, box_w, box_h)
         box.center = (width // 2, height // 2)
         box.top = max(0, box.top)
@@ -594,3 +588,29 @@ def short_number(value, signed=False):
         mantissa = float(value) / 10.0 ** (3 * group)
     suffix = SUFFIXES[group - 1] if group <= len(SUFFIXES) else f"e{3 * group}"
     return f"{sign}{mantissa:.3g}{suffix}"
+
+
+def side_by_side(left, right, gap=40):
+    """One surface of ``left`` and ``right`` (text) next to each other, ``gap`` px apart."""
+    out = pygame.Surface((left.get_width() + gap + right.get_width(), max(left.get_height(), right.get_height())),
+                         pygame.SRCALPHA)
+    out.blit(left, (0, 0))
+    out.blit(right, (left.get_width() + gap, (out.get_height() - right.get_height()) // 2))
+    return out
+
+
+def _help_layout(hud, keymap, title_s, foot, width, height):
+    """The help's (font size, line px, keys a column, key column px, column px, box w, box h):
+    the first layout that fits the window (larger text, one column first); else the last."""
+    layouts = [(SIZE_BODY, 1), (SIZE_SMALL, 1), (SIZE_BODY, 2), (SIZE_SMALL, 2), (SIZE_TINY, 1)]
+    for size, columns in layouts:
+        font = hud.font(size)
+        line = font.get_linesize() + 2
+        per_column = -(-len(keymap) // columns)
+        key_w = max(hud.font(size, True).size(k)[0] for k, _ in keymap) + 20
+        column_w = key_w + max(font.size(d)[0] for _, d in keymap) + 24
+        box_w = max(column_w * columns, title_s.get_width()) + 48
+        box_h = title_s.get_height() + 24 + line * per_column + foot.get_height() + 28
+        if box_h <= height - 8 and box_w <= width - 8:
+            break
+    return size, line, per_column, key_w, column_w, box_w, box_h

@@ -15,7 +15,8 @@ from game.goals import DRAWN_RADIUS, score
 from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, flight_preview, fling_spin, spawn_radius
 from game.modes.play_picker import fling_radius, shape_label
 from game.modes.play_hints import pieces
-from game.modes.play_rules import blow_up_line, left_of, limited
+from game.app.progress import stars
+from game.modes.play_rules import blow_up_line, left_of, limited, spent
 from game.draw.theme import SOLUTION_HINT, BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
 
 HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C/V", "ball"), ("I", "integrator"),
@@ -187,7 +188,10 @@ def draw_hud(play, surface):
     below = top + (RULES_ROW if limited(play) else 0)      # under the budgets' row
     hud.draw_status(surface, below, app.clock.paused, app.clock.time_scale, app.warming_up)
     if play.goal.complete:
-        hud.draw_complete(surface, below, play.complete_at)
+        par = app.session.doc.get("par", {})
+        run = {"completed": True, "best_time": play.complete_at, "fewest_balls": play.spawned,
+               "fewest_segments": spent(play, "draw")}
+        hud.draw_complete(surface, below, play.complete_at, par.get("time"), stars(run, par))
     elif play.goal.has_goal:
         left = play.goal.hold_left()
         if left is not None:

@@ -2,7 +2,8 @@
 levels made in the editor, kept in the player's data folder), each a tile with a rendered
 thumbnail, number and name (cut with "..." to its tile), its stars against the level's par
 and the best time. Arrows, Page Up/Down, Home/End or the mouse choose; the wheel scrolls;
-the selected tile is always kept on screen; Enter or a click opens one.
+the selected tile is always kept on screen; N selects the next level with a goal not yet
+completed; Enter or a click opens one.
 
 A thumbnail never holds the frame: its level is read and built on a worker thread
 (``thumbnail_world``: a 16 MiB file takes seconds to read), and the drawing on the main
@@ -15,7 +16,7 @@ import time
 import numpy as np
 import pygame
 
-from game.app.progress import my_levels_dir, stars
+from game.app.progress import my_levels_dir, next_unsolved, stars
 from game.draw.camera import Camera
 from game.draw.hud import _fit
 from game.draw.renderer import Renderer
@@ -46,6 +47,17 @@ def file_number(path):
             break
         digits += ch
     return int(digits) if digits else None
+
+
+def every_level(app):
+    """(the shipped levels, the player's own not among them): the menu's two groups, in order."""
+    shipped = app.level_files()
+    try:
+        mine = level_files(my_levels_dir())
+    except OSError:
+        mine = []
+    real_shipped = {os.path.realpath(p) for p in shipped}
+    return shipped, [p for p in mine if os.path.realpath(p) not in real_shipped]
 
 
 def has_goal(world):
@@ -121,13 +133,7 @@ class LevelMenuMode(Mode):
 
     def __init__(self, app):
         super().__init__(app)
-        shipped = app.level_files()
-        try:
-            mine = level_files(my_levels_dir())
-        except OSError:
-            mine = []
-        real_shipped = {os.path.realpath(p) for p in shipped}
-        mine = [p for p in mine if os.path.realpath(p) not in real_shipped]
+        shipped, mine = every_level(app)
         self.files = shipped + mine
         self.groups = [0] * len(shipped) + [1] * len(mine)
         here = os.path.realpath(app.session.path)
@@ -234,6 +240,14 @@ class LevelMenuMode(Mode):
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             self.open(self.selected)
             return
+        if key == pygame.K_n:               # the next level with a goal not yet completed
+            path = next_unsolved(self.app.progress, self.files, self.files[self.selected]) if self.files else None
+            if path is None:
+                self.app.toast("every level with a goal is solved")
+            else:
+                self.selected = self.files.index(path)
+                self.keep_selected_shown()
+            return
         if not count:
             return
         rows_shown = max(1, self.view_height() // (THUMB_SIZE[1] + CAPTION + GAP))
@@ -333,7 +347,7 @@ class LevelMenuMode(Mode):
         pygame.draw.rect(surface, MENU_BACKDROP, (0, 0, width, TOP))
         title = hud.text("Levels", 23, TEXT, bold=True)
         surface.blit(title, (GAP, 18))
-        hint = hud.text(_fit(hud.font(13), "arrows, wheel or mouse choose    Enter or click plays    Esc closes",
+        hint = hud.text(_fit(hud.font(13), "arrows, wheel or mouse choose    N next unsolved    Enter or click plays    Esc closes",
                              width - 3 * GAP - title.get_width()), 13, TEXT_DIM)
         surface.blit(hint, (GAP + title.get_width() + 24, 18 + title.get_height() - hint.get_height() - 3))
         total = self.content_height()

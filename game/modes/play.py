@@ -64,7 +64,7 @@ KEYMAP = (
     ("G", "integrator lab: a ghost of the world under a second integrator"),
     ("Shift+I", "the ghost's integrator (the lab starts again from now)"),
     ("L", "level menu"),
-    ("[   ]", "previous / next level"),
+    ("[   ]   N", "previous / next level / the next level not yet solved"),
     ("D", "debug layers: contacts, velocities, swept, grid, all"),
     ("T", "trails"),
     ("E", "energy plot"),
@@ -299,6 +299,8 @@ class PlayMode(Mode):
             self.cycle_integrator()
         elif key == pygame.K_g:
             self.toggle_lab()
+        elif key == pygame.K_n:
+            play_rules.open_next_unsolved(self)
         elif key == pygame.K_LEFTBRACKET:
             self.step_level(-1)
         elif key == pygame.K_RIGHTBRACKET:

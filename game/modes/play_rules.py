@@ -6,7 +6,8 @@ import os
 import numpy as np
 
 from game.goals import BODY_SHAPES, goal_inside
-from game.modes.menu import file_number
+from game.app.progress import next_unsolved
+from game.modes.menu import every_level, file_number
 
 RECOVERY_INTEGRATOR = "rk4"  # offered when the world blows up: it holds stiff springs
 BREAK_SOUND_SPEED = 12.0       # m/s: a joint's break sounds as loud as an impact this fast
@@ -119,6 +120,17 @@ def record_completion(play):
             if not progress.record(play.app.session.path, play.goal.complete_at, play.spawned,
                                    spent(play, "draw")):
                 play.app.toast(progress.error)
+
+
+def open_next_unsolved(play):
+    """N (play, the completion banner): the next level with a goal the progress file has not
+    seen completed, after this one in the shipped levels and then the player's own."""
+    app = play.app
+    path = next_unsolved(app.progress, sum(every_level(app), []), app.session.path)
+    if path is None:
+        app.toast("every level with a goal is solved: well done")
+    elif app.session.open(path):
+        app.toast(f"next unsolved: {app.session.name}")
 
 
 def work_to_lose(play):
