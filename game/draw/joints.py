@@ -18,9 +18,9 @@ def draw_joint(surface, p, q, kind, width, slack=False, pin_at=None, path=None):
     screen point of its pin (an anchor's or a pin's), or None; path: a slack rope's points
     (px, from p to q: ``rope_curve`` on the screen), else its straight line."""
     if kind == "rod":
-        pygame.draw.line(surface, ROD, p, q, width)
-        for point in (p, q):
-            pygame.draw.circle(surface, ROD, point, width // 2 + 1)
+        draw_bar(surface, ROD, p, q, width)
+        for point in (p, q):            # round ends no wider than the bar: rods joined end to end run on smoothly
+            pygame.draw.circle(surface, ROD, point, max(1.0, (width - 1) / 2))
     elif kind == "rope" and path is not None and len(path) > 2:
         pygame.draw.aalines(surface, ROPE_SLACK if slack else ROPE, False, path)
     elif kind == "rope":
@@ -38,3 +38,16 @@ def slack_path(camera, a, b, length, gravity):
         return None
     screen = camera.world_to_screen(curve)
     return screen.tolist() if np.isfinite(screen).all() else None
+
+
+def draw_bar(surface, colour, p, q, width):
+    """A bar ``width`` px thick from p to q (px), its thickness across the bar at any angle.
+    (pygame's wide line thickens along x or y, so a rod at 45 degrees was 30 % thinner than a
+    level one, and a chain of rods turning through 45 degrees looked kinked.)"""
+    d = np.subtract(q, p, dtype=float)
+    length = float(np.hypot(*d))
+    if width <= 1 or not 0 < length < 1e7:
+        pygame.draw.line(surface, colour, p, q, max(1, width))
+        return
+    n = np.array([-d[1], d[0]]) * (0.5 * (width - 1) / length)     # (pygame fills the edges too)
+    pygame.draw.polygon(surface, colour, [p + n, q + n, q - n, p - n])
