@@ -33,4 +33,4 @@ GOAL_HOLD = 1.0                 # s: how long those balls must stay inside it
 ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre
 # What the player may do in play mode (a level's "player"): None is no limit, so a level that
 # says nothing is the open sandbox.
-PLAYER = {"spawn": None, "bodies": None, "draw": None, "delete": True, "grab": True}
+PLAYER = {"spawn": None, "bodies": None, "draw": None, "ink": None, "delete": True, "grab": True}

@@ -144,6 +144,8 @@ def rules_line(play):
         else:
             text = f"{word} {left} of {rules[what]} left"
         parts.append((text, adding == tool))
+    if rules["ink"] is not None:       # the ink budget: metres of segment left to draw
+        parts.append((f"ink {left_of(play, 'ink'):.1f} of {rules['ink']:g} m", adding == "draw"))
     parts.append(("W switches" if rules["draw"] != 0 else "", False))
     if not rules["grab"]:
         parts.append(("no grab", False))

@@ -111,7 +111,7 @@ class PlayMode(Mode):
         self.shape = "ball"            # what the left button adds: play_picker.SHAPES (V)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
-        self.drawn_undone = 0          # segments taken back by Ctrl+Z after this run ticked: still spent
+        self.drawn_undone = []         # lengths (m) of segments taken back by Ctrl+Z after this run ticked: still spent
         self.ran = False               # this run of the level has ticked (Ctrl+Z then keeps budgets spent)
         start_puzzle(self)
         self.trails = Trails()
@@ -152,7 +152,7 @@ class PlayMode(Mode):
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
         self.spawned = self.bodies_spawned = 0
-        self.drawn_undone = 0
+        self.drawn_undone = []
         self.ran = False
         self.recorded = False
         doc = self.app.session.doc

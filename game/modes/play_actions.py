@@ -4,6 +4,8 @@ Ctrl+S's snapshot (the picker, B, C and V: game.modes.play_picker). Plain functi
 undo stack, the balls and segments the player added, the picker and the spray's clock."""
 import os
 
+import math
+
 import numpy as np
 import pygame
 
@@ -199,6 +201,11 @@ def draw_segment(play, a, b):
     if float(np.hypot(*(b - a))) < DRAWN_MIN_LENGTH:
         play.app.toast("drag further to draw a segment")
         return None
+    ink = left_of(play, "ink")
+    if ink is not None and float(np.hypot(*(b - a))) > ink + 1e-9:
+        play.app.toast(f"not enough ink: this segment is {float(np.hypot(*(b - a))):.1f} m, {ink:.1f} m left"
+                       + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
+        return None
     if left_of(play, "draw") == 0:
         limit = play.rules["draw"]
         play.app.toast("this level lets you draw no segments" if limit == 0 else
@@ -256,7 +263,7 @@ def undo(play):
             world.remove_segment(detail)
             play.drawn.remove(detail)
             if play.ran:                      # running: the segment's budget stays spent (play_rules)
-                play.drawn_undone += 1
+                play.drawn_undone.append(math.dist(detail["a"], detail["b"]))
             play.app.renderer.invalidate()
             play.app.toast("undo: segment taken back" + budget_note(play, "draw"))
         else:

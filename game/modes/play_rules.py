@@ -1,6 +1,7 @@
 """What a run of a level allows and how it ends: the puzzle's budgets (balls to add, segments
 to draw, grab, delete), the goal observed between ticks, the completion recorded once, and
 the world blowing up. Plain functions of the PlayMode (``play``) and of worlds."""
+import math
 import os
 
 import numpy as np
@@ -72,13 +73,15 @@ def restart_puzzle(play):
 # still takes the item away but its budget stays spent until R starts the run again, so a
 # player cannot draw, watch, undo and draw again for ever while the balls fall.
 def spent(play, what):
-    """Balls ("spawn"), bodies ("bodies") or segments ("draw") counted against the budget in
-    this run."""
+    """Balls ("spawn"), bodies ("bodies"), segments ("draw") or metres of segment ("ink")
+    counted against the budget in this run."""
     if what == "spawn":
         return play.spawned
     if what == "bodies":
         return play.bodies_spawned
-    return len(play.drawn) + play.drawn_undone
+    if what == "ink":
+        return sum(math.dist(s["a"], s["b"]) for s in play.drawn) + sum(play.drawn_undone)
+    return len(play.drawn) + len(play.drawn_undone)
 
 
 def budget_note(play, what):
@@ -105,6 +108,7 @@ def limited(play):
     """Whether the level limits the player (a puzzle): its budgets show under the bar."""
     rules = play.rules
     return (rules["spawn"] is not None or rules["bodies"] is not None or rules["draw"] is not None
+            or rules["ink"] is not None
             or not rules["delete"] or not rules["grab"])
 
 

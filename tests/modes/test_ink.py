@@ -1,0 +1,61 @@
+"""The ink budget (issue 38): "player": {"ink": m} limits the metres of segment a player draws
+in a run, beside the count; a segment longer than the ink left is refused in one line, Ctrl+Z
+gives its ink back while building and not once the run has ticked, and the row under the bar
+shows what is left. Every shipped puzzle's solution fits its ink."""
+import json
+import math
+
+import pygame
+import pytest
+
+from game.app.loop import App
+from game.level import LevelError, level_files, load, loads
+from game.modes.play_actions import draw_segment
+from game.paths import LEVELS
+from tests.app.test_app import frames, key
+from tests.conftest import COMPILED
+
+LEVEL = "levels/14_scatter.json"
+
+
+def test_every_shipped_solution_fits_its_ink_and_its_count():
+    inked = 0
+    for path in level_files(LEVELS):
+        doc = load(path)
+        segments = doc.get("solution", {}).get("segments", [])
+        if doc["player"]["ink"] is not None:
+            inked += 1
+            assert sum(math.dist(s["a"], s["b"]) for s in segments) <= doc["player"]["ink"], path
+        if doc["player"]["draw"] is not None:
+            assert len(segments) <= doc["player"]["draw"], path
+    assert inked >= 4
+
+
+def test_ink_is_checked_like_the_rest_of_the_player_block():
+    raw = json.loads(open(LEVEL).read())
+    with pytest.raises(LevelError) as e:
+        loads(json.dumps({**raw, "player": {**raw["player"], "ink": -1}}))
+    assert "ink" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_segment_longer_than_the_ink_left_is_refused_and_undo_gives_ink_back_only_while_building(monkeypatch):
+    pygame.font.init()
+    game = App(LEVEL, size=(800, 450), compiled=COMPILED)
+    game.clock.budget = float("inf")
+    said = []
+    monkeypatch.setattr(game, "toast", said.append)
+    play, ink = game.play, load(LEVEL)["player"]["ink"]
+    assert play.left_of("ink") == ink and any(text.startswith("ink ") for text, _ in play.rules_line())
+    assert draw_segment(play, (2.0, 10.0), (2.0 + ink + 1.0, 10.0)) is None      # too long for the ink
+    assert said[-1].startswith("not enough ink") and play.drawn == []
+    assert draw_segment(play, (2.0, 10.0), (12.0, 10.0)) is not None               # 10 m
+    assert play.left_of("ink") == pytest.approx(ink - 10.0)
+    play.undo()                                                                    # building: it comes back
+    assert play.left_of("ink") == pytest.approx(ink)
+    draw_segment(play, (2.0, 10.0), (12.0, 10.0))
+    key(game, pygame.K_SPACE)
+    frames(game, 5)
+    play.undo()                                                                    # running: it stays spent
+    assert play.drawn == [] and play.left_of("ink") == pytest.approx(ink - 10.0)
+    key(game, pygame.K_r)                                                          # a new run: all of it
+    assert play.left_of("ink") == pytest.approx(ink)
