@@ -24,9 +24,9 @@ import re
 
 from game.level import LevelError, complete
 from game.level.normalise import strip
-from game.level.read import MAX_FILE_BYTES
+from game.level.read import MAX_FILE_BYTES, read_file
 from game.level.save import write_text
-from game.physics import body_hand, world  # noqa: F401  (they register the journaled calls)
+from game.physics import body_hand as _body_hand, world as _world  # noqa: F401  (they register the journaled calls)
 from game.physics import journal as journal_module
 from game.physics.journal import Journal
 
@@ -71,21 +71,11 @@ def load(path):
     """The replay in ``path``, checked (its level completed as the game loads one);
     ReplayError with one line naming what is wrong."""
     name = os.fsdecode(path)
-    try:
-        size = os.path.getsize(name)
-        if size > 8 * MAX_FILE_BYTES:
-            raise ReplayError(f"{name}: expected a replay of at most {8 * MAX_FILE_BYTES // 1_000_000} MB, "
-                              f"got {size / 1e6:.0f} MB")
-        with open(name, encoding="utf-8") as f:
-            data = json.load(f, parse_constant=_no_constant)
-    except ReplayError:
-        raise
-    except FileNotFoundError:
-        raise ReplayError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise ReplayError(f"{name}: expected a replay file, got a folder") from None
-    except OSError as e:
-        raise ReplayError(f"{name}: cannot read: {e.strerror or e}") from None
+    try:                                # (the level reader's: bounded, never blocked on a pipe)
+        data = json.loads(read_file(name, 8 * MAX_FILE_BYTES, "replay file").decode("utf-8"),
+                          parse_constant=_no_constant)
+    except LevelError as e:
+        raise ReplayError(str(e)) from None
     except (UnicodeDecodeError, ValueError) as e:
         raise ReplayError(f"{name}: not a replay (expected JSON): {str(e).splitlines()[0][:120]}") from None
     except RecursionError:

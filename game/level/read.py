@@ -28,23 +28,24 @@ def file_kind(mode):
     return next((words for test, words in _KINDS if test(mode)), "not a regular file")
 
 
-def read_file(name):
-    """The bytes of the level file ``name`` (at most MAX_FILE_BYTES); LevelError otherwise."""
+def read_file(name, limit=MAX_FILE_BYTES, what="level file"):
+    """The bytes of the ``what`` ``name`` (a regular file of at most ``limit`` bytes, read
+    without blocking on a pipe); LevelError otherwise."""
     try:
         st = os.stat(name)
     except OSError as e:
         raise LevelError(name, f"cannot read: {os_reason(e)}") from None
-    _check_regular(name, st)
+    _check_regular(name, st, limit, what)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise LevelError(name, f"cannot read: {os_reason(e)}") from None
     try:
         st = os.fstat(fd)                   # the file we opened: it may have been swapped
-        _check_regular(name, st)
+        _check_regular(name, st, limit, what)
         chunks, size = [], 0
-        while size <= MAX_FILE_BYTES:       # the file may have grown since the stat
-            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+        while size <= limit:                # the file may have grown since the stat
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -54,21 +55,21 @@ def read_file(name):
     finally:
         os.close(fd)
     data = b"".join(chunks)
-    if len(data) > MAX_FILE_BYTES:
-        raise LevelError(name, f"expected a level file of at most {size_text(MAX_FILE_BYTES)}, got more "
+    if len(data) > limit:
+        raise LevelError(name, f"expected a {what} of at most {size_text(limit)}, got more "
                                f"(it grew while it was read)")
     return data
 
 
-def _check_regular(name, st):
+def _check_regular(name, st, limit=MAX_FILE_BYTES, what="level file"):
     if not stat.S_ISREG(st.st_mode):
         kind = file_kind(st.st_mode)
         if kind == "a folder":
-            raise LevelError(name, "cannot read: expected a level file, got a folder")
+            raise LevelError(name, f"cannot read: expected a {what}, got a folder")
         raise LevelError(name, f"cannot read: expected a regular file, got {kind}")
-    if st.st_size > MAX_FILE_BYTES:
-        raise LevelError(name, f"expected a level file of at most {size_text(MAX_FILE_BYTES)}, "
-                               f"got {size_text(st.st_size, MAX_FILE_BYTES)}")
+    if st.st_size > limit:
+        raise LevelError(name, f"expected a {what} of at most {size_text(limit)}, "
+                               f"got {size_text(st.st_size, limit)}")
 
 
 def digest(data):

@@ -280,3 +280,18 @@ def test_the_shipped_replays_reach_the_bits_they_were_recorded_with(name, execut
     for execution in executions:
         world = World.from_level(replay["level"], execution=execution, compiled=COMPILED)
         assert replays.play(world, replay)["match"] is True, execution
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_or_a_folder_named_as_a_replay_is_refused_in_a_line_not_waited_on(tmp_path, capsys):
+    """The replay is read as a level is (game.level.read.read_file): a named pipe would have
+    blocked a plain open() for ever."""
+    import os
+    from game.headless import run_replay
+    pipe = tmp_path / "pipe.replay.json"
+    os.mkfifo(pipe)
+    for path, words in ((pipe, "named pipe"), (tmp_path, "got a folder")):
+        args = argparse.Namespace(replay=str(path), json=True, integrator=None, execution="compiled")
+        assert run_replay(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert words in err and "\n" not in err
