@@ -32,7 +32,7 @@ from game.draw.camera import Camera  # noqa: E402
 from game.app.clock import THREAD_CLOCK, FixedClock  # noqa: E402
 from game.draw.hud import Hud, drawable  # noqa: E402
 from game.app.progress import Progress  # noqa: E402
-from game.app.recording import Recording  # noqa: E402
+from game.app.recording import Recording, stamped  # noqa: E402
 from game.level import LevelError, level_files, load  # noqa: E402
 from game.modes.play import PlayMode  # noqa: E402
 from game.draw.renderer import Renderer, make_ball_sprite  # noqa: E402
@@ -481,12 +481,7 @@ class App:
 
     def save_screenshot(self, surface):
         os.makedirs(self.screenshot_dir, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = os.path.join(self.screenshot_dir, f"ballpit-{stamp}.png")
-        n = 1
-        while os.path.exists(path):
-            n += 1
-            path = os.path.join(self.screenshot_dir, f"ballpit-{stamp}-{n}.png")
+        path = stamped(self.screenshot_dir, "ballpit", ".png")
         try:
             pygame.image.save(surface, path)
         except (pygame.error, OSError) as error:

@@ -19,14 +19,15 @@ from game.clip import Clip, ClipError
 from game.replay import ReplayError
 
 
-def stamped(folder, stem, extension):
-    """A new file name in ``folder``: ballpit-STEM-YYYYMMDD-HHMMSS[-n]EXTENSION."""
+def stamped(folder, prefix, extension):
+    """A new file name in ``folder``: PREFIX-YYYYMMDD-HHMMSS[-n]EXTENSION (F12's screenshots,
+    F5's replays, F9's clips)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = os.path.join(folder, f"ballpit-{stem}-{stamp}{extension}")
+    path = os.path.join(folder, f"{prefix}-{stamp}{extension}")
     n = 1
     while os.path.exists(path):
         n += 1
-        path = os.path.join(folder, f"ballpit-{stem}-{stamp}-{n}{extension}")
+        path = os.path.join(folder, f"{prefix}-{stamp}-{n}{extension}")
     return path
 
 
@@ -60,7 +61,8 @@ class Recording:
         return folder
 
     def _stem(self):
-        return os.path.splitext(os.path.basename(self.app.session.path))[0][:40] or "level"
+        """ballpit-LEVEL: the start of a replay's or clip's file name."""
+        return "ballpit-" + (os.path.splitext(os.path.basename(self.app.session.path))[0][:40] or "level")
 
     # ---- replays ------------------------------------------------------------------------------
     def save_replay(self):
