@@ -68,19 +68,29 @@ class Journal:
         raise TypeError(f"the journal cannot write a {type(value).__name__}")
 
 
-@contextlib.contextmanager
 def unjournaled(world):
     """What the world does to itself in here (its step: spawners, kill zones) is not
-    journaled: the replay's step does it again."""
-    journal = world.journal
-    if journal is None:
-        yield
-        return
-    journal.depth += 1
-    try:
-        yield
-    finally:
-        journal.depth -= 1
+    journaled: the replay's step does it again. (On every tick: without a journal, a shared
+    context that does nothing, a fifth of a generator's cost.)"""
+    return _NOTHING if world.journal is None else _Inside(world.journal)
+
+
+class _Inside:
+    """unjournaled's context for a world with a journal: its calls count as from inside."""
+    __slots__ = ("journal",)
+
+    def __init__(self, journal):
+        self.journal = journal
+
+    def __enter__(self):
+        self.journal.depth += 1
+
+    def __exit__(self, *exc):
+        self.journal.depth -= 1
+        return False
+
+
+_NOTHING = contextlib.nullcontext()
 
 
 def journaled(name):
