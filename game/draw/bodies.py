@@ -14,9 +14,9 @@ import math
 import numpy as np
 import pygame
 
-from game.draw.joints import draw_joint, slack_path
+from game.draw.joints import draw_joint, draw_spring, slack_path
 from game.draw.plot import clip_convex, plot_points, plot_segments, shade
-from game.physics.body_kernels import LENGTH, MOUSE, PIN, ROPE
+from game.physics.body_kernels import LENGTH, MOUSE, PIN, ROPE, SPRING
 from game.draw.theme import (BODY_EDGE_SHADE, BODY_MARK_SHADE, BODY_NORMAL, BODY_PALETTE, CONTACT, FRAME_X, FRAME_Y,
                              ROD_WIDTH, SLEEPING, SPRING_GRAB, VELOCITY)
 
@@ -156,7 +156,7 @@ def _draw_mark(surface, camera, centre, corners, radius, fill):
 
 def draw_body_joints(surface, world, camera, joint_points):
     """The joints that hold a body, as the balls' joints look (game.draw.joints): pins as rings,
-    rods as bars, ropes as lines; the player's grab (a mouse joint) as a line from the point
+    rods as bars, ropes as lines, springs as lines tinted by their strain; the player's grab (a mouse joint) as a line from the point
     held to the cursor with a ring there. joint_points(world, k) -> (end a, end b) m."""
     bodies = getattr(world, "bodies", None)
     kinds = getattr(bodies, "joint_kind", ())
@@ -175,6 +175,10 @@ def draw_body_joints(surface, world, camera, joint_points):
             continue
         length = float(bodies.joint_rows[k, LENGTH])
         ends = [end_kind for end_kind, _ in bodies.joint_ends[k]]
+        if kind == SPRING:
+            span = float(np.hypot(*(np.subtract(b, a))))
+            draw_spring(surface, p, q, span / length - 1.0 if length > 0 else span, ends[1] == "anchor")
+            continue
         anchor = p if ends[0] == "anchor" else q if ends[1] == "anchor" else None
         name = "rope" if kind == ROPE else "pin" if kind == PIN or length == 0.0 else "rod"
         slack = name == "rope" and float(np.hypot(*(np.subtract(b, a)))) < 0.999 * length

@@ -3,10 +3,12 @@ alike: a rod as a bar between its held points, a rope as a thin line, taut strai
 sagging (dimmer) along the catenary of its length (``rope_curve``), a pin (an anchor, or a rod
 of length 0) as a ring with a dark hole."""
 
+import math
+
 import numpy as np
 import pygame
 
-from game.draw.theme import BACKGROUND, PIN, ROD, ROPE, ROPE_SLACK
+from game.draw.theme import BACKGROUND, PIN, ROD, ROPE, ROPE_SLACK, SPRING_SLACK, SPRING_TAUT
 from game.physics.catenary import rope_curve
 
 ROPE_CURVES = 64            # slack ropes a frame draws sagging (about 60 us each: 4 ms at most); the rest straight
@@ -28,6 +30,35 @@ def draw_joint(surface, p, q, kind, width, slack=False, pin_at=None, path=None):
     if pin_at is not None:
         pygame.draw.circle(surface, PIN, pin_at, max(3, width // 2 + 2))
         pygame.draw.circle(surface, BACKGROUND, pin_at, max(1, width // 4 + 1))
+
+
+COIL_MIN_PX = 40          # a spring this long on screen or longer is drawn with its coils
+COIL_TURNS = 6            # coils drawn (each a zig and a zag)
+COIL_PX = 4               # half their width
+
+
+def draw_spring(surface, p, q, strain, anchored):
+    """A spring as a line from p to q (pixels), tinted by its strain (length / rest - 1): blue
+    when short of its rest, orange when stretched; a dot at q where it is ``anchored`` there."""
+    mix = min(1.0, abs(strain) * 4.0) if np.isfinite(strain) else 1.0
+    hi = SPRING_TAUT if strain > 0 else SPRING_SLACK
+    colour = tuple(int(160 + (h - 160) * mix) for h in hi)
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    span = math.hypot(dx, dy)
+    if COIL_MIN_PX <= span < 1e5:         # long enough to show its coils: a zigzag between two straight ends
+        ux, uy = dx / span, dy / span
+        turns = COIL_TURNS * 2
+        points = [p, (p[0] + 0.15 * dx, p[1] + 0.15 * dy)]
+        for k in range(1, turns):
+            f = 0.15 + 0.7 * k / turns
+            side = COIL_PX if k % 2 else -COIL_PX
+            points.append((p[0] + f * dx - side * uy, p[1] + f * dy + side * ux))
+        points += [(p[0] + 0.85 * dx, p[1] + 0.85 * dy), q]
+        pygame.draw.aalines(surface, colour, False, points)
+    else:
+        pygame.draw.aaline(surface, colour, p, q)
+    if anchored:
+        pygame.draw.circle(surface, colour, q, 3)
 
 
 def slack_path(camera, a, b, length, gravity):

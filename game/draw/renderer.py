@@ -16,12 +16,12 @@ import pygame
 from game.physics.bodies import joint_points
 from game.draw import sprites
 from game.draw.bodies import draw_bodies, draw_body_joints
-from game.draw.joints import ROPE_CURVES, draw_joint, slack_path
+from game.draw.joints import ROPE_CURVES, draw_joint, draw_spring, slack_path
 from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
 from game.draw.theme import (BACKGROUND, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
-                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SPRING_SLACK, SPRING_TAUT,
+                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB,
                              ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
 from game.draw.theme import MOTOR, ROD_WIDTH, SPARK, SPARK_FRAMES
 
@@ -415,14 +415,8 @@ class Renderer:
         s0 = camera.world_to_screen(start).tolist()
         s1 = camera.world_to_screen(end).tolist()
         for k, (p, q, e) in enumerate(zip(s0, s1, strain.tolist())):
-            if k in hidden:
-                continue
-            mix = min(1.0, abs(e) * 4.0) if np.isfinite(e) else 1.0
-            hi = SPRING_TAUT if e > 0 else SPRING_SLACK
-            colour = tuple(int(160 + (h - 160) * mix) for h in hi)
-            pygame.draw.aaline(surface, colour, p, q)
-            if b[k] < 0:
-                pygame.draw.circle(surface, colour, q, 3)
+            if k not in hidden:
+                draw_spring(surface, p, q, e, b[k] < 0)
 
     def draw_joints(self, surface, world, camera):
         """Joints over the balls: a rod as a bar between its held points, a rope as a thin

@@ -262,7 +262,8 @@ class Document:
                 changes[ref] = new
         bodies = {i: self.item(r)["shape"] for r in changes for i in [r[1]] if r[0] == "bodies"}
         if bodies:      # a joint holds a turned body at the same point of it
-            changes.update(held_by_bodies(self.definition.get("joints", []), changes, bodies, rotate, factor))
+            for links in ("joints", "springs"):
+                changes.update(held_by_bodies(links, self.definition.get(links, []), changes, bodies, rotate, factor))
         what = label or (f"rotate {_count(refs)}" if rotate else f"scale {_count(refs)}")
         self._replace_items(changes, what, merge, outline_map=lambda pts: [point_map(p) for p in pts])
 

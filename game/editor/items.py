@@ -67,9 +67,7 @@ def points_of(name, item):
 def bbox(name, item, balls=None, bodies=None):
     """(x_min, y_min, x_max, y_max) of an item in metres, radii included."""
     pts = points_of(name, item)
-    if name == "springs" and balls is not None:
-        pts = pts + [balls[item["a"]]["pos"]] + ([balls[item["b"]]["pos"]] if is_index(item["b"]) else [])
-    if name == "joints" and balls is not None:
+    if name in ("springs", "joints") and balls is not None:
         pts = list(joint_ends(item, balls, bodies))
     if not pts:
         return (0.0, 0.0, 0.0, 0.0)
@@ -238,10 +236,10 @@ def joint_ends(joint, balls, bodies=None):
             end_point(joint["b"], joint.get("offset_b", (0.0, 0.0)), balls, bodies))
 
 
-def held_by_bodies(joints, changes, bodies, rotate, factor):
-    """The joints (ref -> new joint) holding a body that ``changes`` turns by ``rotate``
-    degrees and scales by ``factor`` (``bodies``: index -> shape), so each still holds the
-    same point of it: an offset on a capsule or polygon (whose frame keeps the world's axes)
+def held_by_bodies(links, joints, changes, bodies, rotate, factor):
+    """The joints (or springs: ``links`` their list's name; ref -> new joint) holding a body
+    that ``changes`` turns by ``rotate`` degrees and scales by ``factor`` (``bodies``: index ->
+    shape), so each still holds the same point of it: an offset on a capsule or polygon (whose frame keeps the world's axes)
     turns and grows with it, on a box (whose frame turns with its angle) it only grows. A
     joint in ``changes`` already is taken from its old self, its other ends as ``changes``
     made them."""
@@ -251,13 +249,13 @@ def held_by_bodies(joints, changes, bodies, rotate, factor):
                 if is_body(end) and end["body"] in bodies]
         if not ends:
             continue
-        new = dict(changes.get(("joints", k), j))
+        new = dict(changes.get((links, k), j))
         for key, end in ends:
             turn = 0.0 if bodies[end["body"]] == "box" else math.radians(rotate)
             c, s = math.cos(turn), math.sin(turn)
-            x, y = j[key]
+            x, y = j.get(key, (0.0, 0.0))
             new[key] = [round(factor * (c * x - s * y), 9), round(factor * (s * x + c * y), 9)]
-        out[("joints", k)] = new
+        out[(links, k)] = new
     return out
 
 

@@ -520,10 +520,7 @@ class _Index:
                     a.append(item["pos"]), b.append(item["pos"]), r.append(item["radius"]), owner.append(i)
                 elif name == "segments":
                     a.append(item["a"]), b.append(item["b"]), r.append(item["radius"]), owner.append(i)
-                elif name == "springs":
-                    end = balls[item["b"]]["pos"] if isinstance(item["b"], int) else item["b"]
-                    a.append(balls[item["a"]]["pos"]), b.append(end), r.append(0.0), owner.append(i)
-                elif name == "joints":          # from held point to held point (a pin: one point)
+                elif name in ("springs", "joints"):     # from held point to held point (a pin: one point)
                     end_a, end_b = joint_ends(item, balls, bodies)
                     a.append(end_a), b.append(end_b), r.append(0.0), owner.append(i)
                 else:

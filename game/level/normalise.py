@@ -424,27 +424,59 @@ class _Normaliser:
         return out
 
     def spring(self, i, s, balls):
+        """A spring: its balls, bodies ({"body": i}, with ``offset_a`` / ``offset_b`` in the body's
+        frame) or anchor [x, y] checked; its rest the distance between its ends at load where
+        left out."""
         n = len(balls)
-        a, b = int(s["a"]), s["b"]
-        if a >= n:
-            raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)}, got {render(a)}")
-        if _is_number(b):
+        a, b = s["a"], s["b"]
+        offsets = {}
+        for key, end in (("a", a), ("b", b)):
+            if f"offset_{key}" in s:
+                if not isinstance(end, dict):
+                    raise Problem(("springs", i, f"offset_{key}"), f"expected no offset: a spring holds a ball at "
+                                                                   f"its centre and an anchor where it is")
+                offsets[key] = _vec(s[f"offset_{key}"])
+
+        def held(end, key):
+            if isinstance(end, dict):
+                (x, y), angle = self.frame(end["body"])
+                ox, oy = offsets.get(key, (0.0, 0.0))
+                c, sn = math.cos(angle), math.sin(angle)
+                return x + c * ox - sn * oy, y + sn * ox + c * oy
+            return balls[end]["pos"] if _is_number(end) else end
+
+        if isinstance(a, dict):
+            a = self.body_end(("springs", i, "a"), a)
+        else:
+            a = int(a)
+            if a >= n:
+                raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)} or {{\"body\": i}}, "
+                                                   f"got {render(a)}")
+        if isinstance(b, dict):
+            b = self.body_end(("springs", i, "b"), b)
+            if isinstance(a, dict) and a["body"] == b["body"]:
+                raise Problem(("springs", i, "b", "body"), f"expected a body other than a's ({a['body']}), a ball "
+                                                           f"or an anchor [x, y], got {b['body']}")
+        elif _is_number(b):
             b = int(b)
             if b >= n:
-                raise Problem(("springs", i, "b"), f"expected a ball index {_index_range(n)} or an anchor "
-                                                   f"[x, y], got {render(b)}")
+                raise Problem(("springs", i, "b"), f"expected a ball index {_index_range(n)}, {{\"body\": i}} or an "
+                                                   f"anchor [x, y], got {render(b)}")
             if b == a:
                 raise Problem(("springs", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
                                                    f"got {b}")
-            other = balls[b]["pos"]
         else:
-            b = other = _vec(b)
+            b = _vec(b)
         rest = s.get("rest")
         if rest is None:
-            pa = balls[a]["pos"]
-            rest = math.hypot(other[0] - pa[0], other[1] - pa[1])
-        return {**_comments(s), "a": a, "b": b, **fill("springs", {}, self.material),
-                **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
+            pa, pb = held(a, "a"), held(b, "b")
+            rest = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
+        out = {**_comments(s), "a": a, "b": b, **fill("springs", {}, self.material),
+               **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
+        for key, end in (("a", a), ("b", b)):
+            if isinstance(end, dict):
+                out[f"offset_{key}"] = offsets.get(key, [0.0, 0.0])
+        return out
 
     def joint(self, i, j, balls):
         """A rod or rope: its balls and bodies checked (a missing one is a Problem with its

@@ -140,7 +140,8 @@ class Bodies:
     def add_joints(self, joints, ball_ids):
         """Add joints with a body at one end or both (normalised: ``a``, ``b`` a ball index, an
         anchor [x, y] or {"body": i}; ``length``, offsets in the ends' frames, ``motor``,
-        ``break``). ``ball_ids``: the world's ball ids (a ball end is kept by id)."""
+        ``break``), or springs (no ``kind``: ``stiffness``, ``damping``, ``rest``). ``ball_ids``:
+        the world's ball ids (a ball end is kept by id)."""
         for j in joints:
             ends = []
             rows = np.zeros(K.NJF)
@@ -155,9 +156,13 @@ class Bodies:
                 else:
                     ends.append(("anchor", -1))
                     rows[col:col + 2] = end
-            length = float(j.get("length", 0.0))
-            kind = K.ROPE if j["kind"] == "rope" else (K.PIN if length == 0.0 else K.ROD)
-            rows[K.LENGTH] = length
+            if j.get("kind", "spring") == "spring":      # a spring (a level's "springs" with a body end)
+                kind = K.SPRING
+                rows[K.LENGTH], rows[K.STIFF], rows[K.DAMPING] = j["rest"], j["stiffness"], j["damping"]
+            else:
+                length = float(j.get("length", 0.0))
+                kind = K.ROPE if j["kind"] == "rope" else (K.PIN if length == 0.0 else K.ROD)
+                rows[K.LENGTH] = length
             motor = j.get("motor")
             if motor is not None:
                 rows[K.MOTOR], rows[K.SPEED], rows[K.TORQUE] = 1.0, motor["speed"], motor["torque"]
@@ -257,16 +262,18 @@ def _kernels(world):
 
 def load(world, level):
     """A new world's bodies from a normalised level, and its joints: those with a body at an
-    end to the bodies' solve, the others to the balls' (game.physics.joints)."""
+    end to the bodies' solve, the others to the balls' (game.physics.joints); and the springs
+    with a body at an end (the balls' springs are the forces')."""
     world.bodies.add(level.get("bodies", []), world.material)
     joints = level.get("joints", [])
     held = [holds_body(j) for j in joints]
     world.joints.add([j for j, b in zip(joints, held) if not b])
     world.bodies.add_joints([j for j, b in zip(joints, held) if b], world.ids)
+    world.bodies.add_joints([s for s in level.get("springs", []) if holds_body(s)], world.ids)
 
 
 def holds_body(joint):
-    """Whether a normalised joint has a body at one end (the bodies' solve takes it)."""
+    """Whether a normalised joint or spring has a body at one end (the bodies' solve takes it)."""
     return isinstance(joint["a"], dict) or isinstance(joint["b"], dict)
 
 
@@ -576,7 +583,9 @@ def _unjoined(world, bodies, bi, bj, gi, gj):
     joins."""
     big = np.int64(1) << 40
     pairs, with_balls = [], []
-    for ends in bodies.joint_ends:
+    for ends, kind in zip(bodies.joint_ends, bodies.joint_kind):
+        if kind == K.SPRING:            # a spring's ends still collide
+            continue
         (ka, a), (kb, b) = ends
         if ka == "body" and kb == "body":
             pairs.append(min(a, b) * big + max(a, b))
@@ -664,12 +673,14 @@ def joint_points(world, k):
     return out[0], out[1]
 
 
-def joint_definitions(world):
-    """The bodies' joints as level definitions now: ball ends by their index now."""
+def joint_definitions(world, springs=False):
+    """The bodies' joints (or, with ``springs``, their springs) as level definitions now: ball
+    ends by their index now."""
     bodies = world.bodies
     out = []
-    for d, ends, handle in zip(bodies.joint_definitions, bodies.joint_ends, bodies.joint_handle):
-        if handle:                  # the player's grab is not part of the level
+    for d, ends, handle, kind in zip(bodies.joint_definitions, bodies.joint_ends, bodies.joint_handle,
+                                     bodies.joint_kind):
+        if handle or (kind == K.SPRING) != springs:     # the player's grab is not part of the level
             continue
         d = dict(d)
         for key, (kind, i) in zip(("a", "b"), ends):

@@ -34,10 +34,10 @@ def jit(f):
 # The rows' columns and the constants live with the manifolds (which write the contact rows);
 # the solve, the joints and game.physics.bodies read them here too.
 from game.physics.body_manifolds import (  # noqa: F401
-    ANG, BREAK, DAMPING, EPS, FRIC, II, IM, IMPM, IMPN, IMPX, IMPY, LAX, LAY, LBX, LBY, LENGTH, LINEAR_SLOP, MAXPN, MN,
-    MOTOR, MOUSE, MT, NCF, NJF, NX, NY, PEAK, PIN, PN, PR, PT, RAX, RAY, RBX, RBY, RELVN, REST, RESTITUTION_PASSES,
-    ROD, ROLL, ROPE, SEP, SPECULATIVE, SPEED, SVX, SVY, TORQUE, VX, VY, W, X, Y, _max_separation, _segment_distance,
-    collide)
+    ANG, BREAK, DAMPING, EPS, FRIC, II, IM, IMPM, IMPN, IMPX, IMPY, KICK, LAX, LAY, LBX, LBY, LENGTH, LINEAR_SLOP,
+    MAXPN, MN, MOTOR, MOUSE, MT, NCF, NJF, NX, NY, PEAK, PIN, PN, PR, PT, RAX, RAY, RBX, RBY, RELVN, REST,
+    RESTITUTION_PASSES, ROD, ROLL, ROPE, SEP, SPECULATIVE, SPEED, SPRING, STIFF, SVX, SVY, TORQUE, VX, VY, W, X, Y,
+    _max_separation, _segment_distance, collide)
 
 
 # ----------------------------------------------------------------------------- the solve
@@ -231,11 +231,55 @@ def _torque(st, inv, a, b, impulse, move, h_move):
 
 
 @jit
+def _springs(st, inv, ji, jf, nj, h):
+    """The springs' forces over one sub-step, applied as impulses h F at their ends before the
+    passes: semi-implicit Euler (the forces from the sub-step's start; the positions then move
+    with the new velocities), so an undamped spring keeps its energy bounded under every
+    integrator. A spring stiffer (or more damped) than the sub-step can follow acts as the
+    stiffest it can: k at most 1 / (h^2 K) and c at most 1 / (h K), K the inverse mass its ends
+    have along it (omega h <= 1; semi-implicit Euler is stable below 2)."""
+    last = len(st) - 1
+    for k in range(nj):
+        if ji[k, 0] != SPRING:
+            continue
+        a = ji[k, 1]
+        b = ji[k, 2]
+        rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
+        if b == last:
+            rbx, rby = 0.0, 0.0
+            pbx, pby = jf[k, LBX], jf[k, LBY]          # an anchor in the world
+        else:
+            rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
+            pbx, pby = st[b, X] + rbx, st[b, Y] + rby
+        cx = pbx - (st[a, X] + rax)
+        cy = pby - (st[a, Y] + ray)
+        length = math.sqrt(cx * cx + cy * cy)
+        if length < 1e-9:                 # ends together: no direction to push along
+            continue
+        nx, ny = cx / length, cy / length
+        dvx = st[b, VX] - st[b, W] * rby - (st[a, VX] - st[a, W] * ray)
+        dvy = st[b, VY] + st[b, W] * rbx - (st[a, VY] + st[a, W] * rax)
+        rna = rax * ny - ray * nx
+        rnb = rbx * ny - rby * nx
+        kn = inv[a, IM] + inv[b, IM] + inv[a, II] * rna * rna + inv[b, II] * rnb * rnb
+        if kn == 0.0:
+            continue
+        stiff = min(jf[k, STIFF], 1.0 / (h * h * kn))
+        damping = min(jf[k, DAMPING], 1.0 / (h * kn))
+        force = stiff * (length - jf[k, LENGTH]) + damping * (dvx * nx + dvy * ny)   # N, pulling the ends together
+        jf[k, IMPN] = h * force
+        jf[k, PEAK] = max(jf[k, PEAK], abs(force))
+        _apply(st, inv, a, b, -h * force * nx, -h * force * ny, rax, ray, rbx, rby, False, 0.0)
+
+
+@jit
 def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
     """Pins, rods and ropes between bodies (and the balls and anchors they hold), with their
     motors: Box2D v3's revolute and distance joints, soft in the biased passes, rigid in relax."""
     for k in range(nj):
         kind = ji[k, 0]
+        if kind == SPRING:              # a force, not a constraint: _springs, once a sub-step
+            continue
         a = ji[k, 1]
         b = ji[k, 2]
         ma, ia, mb, ib = inv[a, IM], inv[a, II], inv[b, IM], inv[b, II]
@@ -345,7 +389,8 @@ def _restitution(st, st0, inv, ci, cf, m, threshold, tau):
         worst = 0.0
         for k in range(m):
             e = cf[k, REST]
-            if e == 0.0 or cf[k, RELVN] > -threshold or cf[k, MAXPN] == 0.0:
+            kick = cf[k, KICK]            # a bumper: the point leaves at least kick m/s away
+            if (e == 0.0 and kick == 0.0) or cf[k, RELVN] > -threshold or cf[k, MAXPN] == 0.0:
                 continue
             a = ci[k, 0]
             b = ci[k, 1]
@@ -355,6 +400,8 @@ def _restitution(st, st0, inv, ci, cf, m, threshold, tau):
             dvy = st[b, VY] + st[b, W] * rbx + cf[k, SVY] - (st[a, VY] + st[a, W] * rax)
             vn = dvx * nx + dvy * ny
             target = -e * cf[k, RELVN]
+            if kick > target:
+                target = kick
             impulse = -cf[k, MN] * (vn - target)
             new = max(cf[k, PN] + impulse, 0.0)
             impulse = new - cf[k, PN]
@@ -399,6 +446,7 @@ def solve(st, sub0, st0, inv, ci, cf, m, ji, jf, params, shift, nb):
             jf[k, IMPY] = 0.0
             jf[k, IMPN] = 0.0
             jf[k, IMPM] = 0.0
+    _springs(st, inv, ji, jf, nj, h)
     for _ in range(iterations):
         _solve_contacts(st, st0, inv, ci, cf, m, True, params, tau)
         _solve_joints(st, inv, ji, jf, nj, True, soft_j, h, h_move)

@@ -19,12 +19,14 @@ def jit(f):
 
 
 # Contact row columns (cf).
-NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY, ROLL, PR = range(19)
-NCF = 19
+# KICK: a bumper's speed (m/s) on a body-static row, 0 elsewhere.
+NX, NY, RAX, RAY, RBX, RBY, SEP, MN, MT, FRIC, REST, RELVN, PN, PT, MAXPN, SVX, SVY, ROLL, PR, KICK = range(20)
+NCF = 20
 # Joint kinds and columns (jf).
 PIN, ROD, ROPE, MOUSE = 0, 1, 2, 3   # MOUSE: the player's grab (LENGTH Hz, SPEED damping, TORQUE N)
-(LAX, LAY, LBX, LBY, LENGTH, IMPX, IMPY, IMPN, MOTOR, SPEED, TORQUE, IMPM, PEAK, BREAK, DAMPING) = range(15)
-NJF = 15
+SPRING = 4                          # a spring: LENGTH its rest, STIFF N/m, DAMPING N s/m
+(LAX, LAY, LBX, LBY, LENGTH, IMPX, IMPY, IMPN, MOTOR, SPEED, TORQUE, IMPM, PEAK, BREAK, DAMPING, STIFF) = range(16)
+NJF = 16
 # Participant state columns (st) and inverse masses (inv).
 X, Y, VX, VY, ANG, W = range(6)
 IM, II = 0, 1

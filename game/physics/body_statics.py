@@ -120,11 +120,14 @@ def _boxes_at(bodies, pose, idx):
 
 
 def wall_velocities(world, statics, shapes, on, cf):
-    """Moving walls, conveyors: at each body-static point (rows ``on``, with the static shape
-    of each, ``shapes``, an index into ``statics``) the wall's velocity there (SVX, SVY)."""
+    """Moving walls, conveyors, bumpers: at each body-static point (rows ``on``, with the static
+    shape of each, ``shapes``, an index into ``statics``) the wall's velocity there (SVX, SVY)
+    and its kick (KICK, m/s: a bumper's, as balls get it)."""
     k = np.flatnonzero(on)
     if not len(k):
         return
     points = cf[k, K.RAX:K.RAY + 1]
-    v = motion.velocity_at(world.statics, statics.row[shapes[k]], points)
+    rows = statics.row[shapes[k]]
+    v = motion.velocity_at(world.statics, rows, points)
     cf[k, K.SVX], cf[k, K.SVY] = v[:, 0], v[:, 1]
+    cf[k, K.KICK] = world.statics.kick[rows]

@@ -170,7 +170,7 @@ def to_level(world):
     level["springs"] = [{"a": int(s.a[k]),
                          "b": int(s.b[k]) if s.b[k] >= 0 else [float(v) for v in s.anchor[k]],
                          "stiffness": float(s.stiffness[k]), "damping": float(s.damping[k]),
-                         "rest": float(s.rest[k])} for k in range(len(s))]
+                         "rest": float(s.rest[k])} for k in range(len(s))] + bodies.joint_definitions(world, springs=True)
     level["joints"] = world.joints.definitions() + bodies.joint_definitions(world)
     if len(world.bodies) or "bodies" in level:
         level["bodies"] = world.bodies.to_definitions()

@@ -134,7 +134,8 @@ class World:
         statics.resume(w, level)      # a snapshot of moving walls: its time, its flippers' angles
         w.add_balls(level["balls"])
         for spring in level["springs"]:
-            w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
+            if not bodies_module.holds_body(spring):     # (a spring with a body end: the bodies' solve)
+                w.add_spring(spring["a"], spring["b"], spring["stiffness"], spring["damping"], spring["rest"])
         bodies_module.load(w, level)       # the bodies, and the joints: a body's to them, the balls' own
         w.zones = [zones.Zone.from_definition(z) for z in level["zones"]]
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
