@@ -23,7 +23,7 @@ from game import defaults
 
 import game.physics.geometry as geometry
 import game.physics.polygons as polygons
-from game.level import bodies as level_bodies, schema as level_schema
+from game.level import bodies as level_bodies, schema as level_schema, snapshot
 from game.level.bodies import BODY_SHAPE_DEFAULTS, FRAME_KEY, MAX_BODY_FRAMES
 from game.level.errors import Problem, cut, render
 
@@ -332,6 +332,8 @@ class _Normaliser:
             if key in d:
                 check_shown_text((key,), d[key])
         out.update(_comments(d))
+        if "_resume" in d:                      # a snapshot's memory (game.physics.resume): its shape checked
+            snapshot.check(d["_resume"], lambda path, message: Problem(("_resume",) + tuple(path), message))
         out["gravity"] = _vec(d.get("gravity", top["gravity"]))
         out["integrator"] = d.get("integrator", top["integrator"])
         out["substeps"] = int(d.get("substeps", top["substeps"]))

@@ -4,7 +4,7 @@ import copy
 
 import numpy as np
 
-from game.physics import bodies
+from game.physics import bodies, resume
 
 from game import defaults
 from game.defaults import TICK
@@ -152,9 +152,9 @@ def to_level(world):
 
     Every per-ball field is kept to the bit (position, velocity, angle, spin, radius, the
     mass that gives back inv_mass and inv_inertia exactly, restitution, friction,
-    rolling), and the statics as the level gave them: a snapshot loaded and stepped
-    steps as this world does (the spawners' clocks and the sleep of resting balls are
-    not part of the format: a snapshot starts them afresh)."""
+    rolling), and the statics as the level gave them; and in ``_resume`` what the solver
+    remembers (game.physics.resume: warm start, sleep, ids, the spawners' clocks): a snapshot
+    loaded and stepped steps as this world does, to the bit."""
     level = copy.deepcopy(world.level)
     level["integrator"] = world.integrator
     mass = exact_masses(world.inv_mass, world.inv_inertia, world.radius)
@@ -182,6 +182,8 @@ def to_level(world):
     if world.motions.any:
         level["_time"] = float(world.time)
         level["_flippers"] = [float(v) for v in world.motions.phi]
+    # The solver's memory (warm start, sleep, ids, spawners' clocks): the snapshot goes on to the bit.
+    level["_resume"] = resume.state(world)
     return level
 
 

@@ -28,7 +28,7 @@ from game.physics import sleep
 from game.physics.sleep import Sleep
 from game.physics.joints import Joints
 from game.physics.compiled import loader
-from game.physics import balls as ball_rows, debug, readings, statics, step, zones
+from game.physics import balls as ball_rows, debug, readings, resume, statics, step, zones
 from game.physics import grab as grabbing
 from game.physics import motion
 from game.physics import bodies as bodies_module
@@ -125,6 +125,7 @@ class World:
         ``game.level.complete`` returns. Every key is read as it is; nothing is filled in here
         (the level package's DEFAULTS is the one table of defaults)."""
         level = copy.deepcopy(level)
+        memory = level.pop("_resume", None)      # a snapshot's (game.physics.resume), given back below
         w = cls(gravity=level["gravity"], integrator=level["integrator"], substeps=level["substeps"],
                 drag=level["drag"], bounds=level["bounds"], material=level["material"], execution=execution,
                 compiled=compiled)
@@ -141,6 +142,8 @@ class World:
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
         w.spawners = [zones.Spawner(s) for s in level["spawners"]]
         statics.rebuild_grid(w)
+        if memory is not None:
+            resume.apply(w, memory)
         return w
 
     @property

@@ -277,11 +277,13 @@ def test_removing_the_static_it_rests_on_wakes_the_pile():
     assert w.pos[:, 1].min() < R - 0.05
 
 
-def test_a_loaded_snapshot_starts_awake_and_switching_sleep_off_wakes_all():
+def test_a_loaded_snapshot_keeps_its_sleepers_and_switching_sleep_off_wakes_all():
     w = asleep_pile()
     from game.physics.world import World
-    again = World.from_level(w.to_level())
-    assert not again.sleeping.any() and np.array_equal(again.pos, w.pos)
+    again = World.from_level(w.to_level())       # its sleep goes with it (game.physics.resume)
+    assert np.array_equal(again.sleeping, w.sleeping) and np.array_equal(again.pos, w.pos)
+    again.step(TICK)
+    assert again.sleeping.all()
     w.solver.options.sleeping = False
     w.step(TICK)
     assert not w.sleeping.any()

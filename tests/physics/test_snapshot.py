@@ -45,17 +45,12 @@ def run(world, ticks):
 def test_a_snapshot_steps_on_as_the_world_it_came_from(tmp_path, execution):
     doc = loads(json.dumps(LEVEL))
     world = World.from_level(doc, execution=execution)
-    # What the format does not hold starts afresh in a snapshot: the sleep of resting balls
-    # and the contact impulses the solver warm-starts from. The world held to it runs without.
-    world.solver.options.sleeping = False
-    world.solver.options.warm_start = False
+    # With the defaults (warm start, sleeping): the solver's memory goes in ``_resume``.
     run(world, 50)
     assert (world.angle != 0).sum() >= 3 and world.count == 6
     path = tmp_path / "snap.json"
     save(world.to_level(), path)
     again = World.from_level(load(path), execution=execution)
-    again.solver.options.sleeping = False
-    again.solver.options.warm_start = False
     for name in BALL_ARRAYS:
         if name != "ids":
             assert np.array_equal(getattr(again, name), getattr(world, name)), name
@@ -102,3 +97,63 @@ def test_a_save_past_the_file_limit_is_refused_and_writes_nothing(tmp_path, monk
         save(world.to_level(), path)
     assert "expected a level of at most 1000 bytes" in str(e.value) and e.value.path == "(top level)"
     assert not path.exists()
+
+
+# Issue 37: with the defaults, a snapshot of any moment goes on to the bit: the warm start of
+# contacts and joints, sleeping balls and bodies and their timers, ids after balls came and
+# went, the tick count and the spawners' clocks and random streams (game.physics.resume).
+@pytest.mark.parametrize("name, ticks", [("01_ball_pit", 700), ("15_lava_floor", 400), ("23_car_bridge", 300),
+                                         ("31_tumbler", 200), ("42_box_pyramid", 300), ("47_rube_goldberg", 200),
+                                         ("49_springs_and_bumpers", 200)])
+def test_a_snapshot_of_a_shipped_level_with_the_defaults_goes_on_to_the_bit(name, ticks):
+    from game.paths import LEVELS
+    import os
+    world = run(World.from_level(load(os.path.join(LEVELS, name + ".json"))), ticks)
+    assert world.solver.options.warm_start and world.solver.options.sleeping
+    again = World.from_level(loads(json.dumps(world.to_level())))
+    assert again.state_hash() == world.state_hash()
+    for _ in range(60):
+        world.step(TICK)
+        again.step(TICK)
+    assert again.state_hash() == world.state_hash()
+    assert again.ticks == world.ticks and again.count == world.count
+
+
+def test_a_pile_asleep_stays_asleep_in_its_snapshot():
+    level = loads(json.dumps({"segments": [{"a": [0, 0], "b": [10, 0]}], "bounds": [-1, -1, 11, 11],
+                              "balls": [{"pos": [4 + 0.5 * k, 0.25], "radius": 0.25} for k in range(5)]}))
+    world = run(World.from_level(level), 240)
+    assert world._sleep.asleep.all()
+    again = World.from_level(loads(json.dumps(world.to_level())))
+    again.step(TICK)
+    assert again._sleep.asleep.all()        # before, a snapshot woke every ball and started their timers again
+
+
+@pytest.mark.parametrize("resume, needle", [
+    ('"x"', "_resume: expected an object"),
+    ('{"ticks": 1}', "_resume: expected the key"),
+    ('{"spare": 1}', "_resume.spare: expected only the keys the game writes"),
+])
+def test_a_bad_resume_is_one_line(resume, needle):
+    from game.level import LevelError
+    text = '{"segments": [{"a": [0, 0], "b": [10, 0]}], "_resume": ' + resume + '}'
+    with pytest.raises(LevelError) as caught:
+        loads(text, "levels/x.json")
+    assert needle in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
+def test_a_resume_of_the_wrong_shape_inside_is_named_and_one_that_no_longer_fits_is_left_out():
+    from game.level import LevelError
+    world = run(World.from_level(loads(json.dumps(LEVEL))), 30)
+    doc = world.to_level()
+    bad = json.loads(json.dumps(doc))
+    bad["_resume"]["warm_pn"][0:1] = ["x"]
+    with pytest.raises(LevelError) as caught:
+        loads(json.dumps(bad), "levels/x.json")
+    assert "_resume.warm_pn[0]: expected a number, got text" in str(caught.value)
+    edited = json.loads(json.dumps(doc))
+    edited["balls"].append({"pos": [5, 5]})        # a ball added by hand since: the memory no longer fits
+    again = World.from_level(loads(json.dumps(edited)))
+    assert again.count == 7 and again.ticks == 0
+    again.step(TICK)
+    assert np.isfinite(again.pos).all()
