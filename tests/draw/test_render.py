@@ -460,3 +460,29 @@ def test_a_non_convex_polygon_is_drawn_without_seams_between_its_pieces():
     x, y = np.rint(camera.world_to_screen((a + b) / 2)).astype(int)
     near = pixels[x - 1:x + 2, y - 1:y + 2].reshape(-1, 3)
     assert not np.all(near == render.POLYGON_FILL)            # the outside edge is drawn
+
+
+def test_one_renderer_over_many_frames_of_turning_balls_and_zooms_stamps_what_the_blits_draw(monkeypatch):
+    """The stamper's atlas holds every cached sprite and grows as spin marks and zooms make new
+    ones (it starts again when the cache is emptied): frame after frame, one Renderer with the
+    stamper draws what a Renderer blitting each frame draws."""
+    from game.draw import sprites as render_kernels
+    stamp = render_kernels.load()
+    assert stamp is not None
+    monkeypatch.setattr(render, "SPRITE_CACHE_LIMIT", 120)      # so the cache empties on the way
+    rng = np.random.default_rng(5)
+    world = _marked_world(rng.uniform(-50, 50, 60), radius=0.5)
+    stamped, blitted = Renderer(), Renderer()
+    for frame in range(12):
+        world.angle += rng.uniform(0.1, 0.9, len(world.angle))
+        cam = Camera((640, 360))
+        cam.fit(world.bounds)
+        cam.scale *= 1.0 + 0.15 * (frame % 5)
+        drawn = []
+        for kernel, renderer in ((stamp, stamped), (None, blitted)):
+            monkeypatch.setattr(render_kernels, "stamp", kernel)
+            surface = pygame.Surface((640, 360))
+            renderer.draw(surface, world, cam)
+            drawn.append(pygame.surfarray.array3d(surface))
+        assert np.array_equal(drawn[0], drawn[1]), frame
+    assert len(stamped._atlas_order) == len(stamped._sprites)
