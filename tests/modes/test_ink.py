@@ -59,3 +59,54 @@ def test_a_segment_longer_than_the_ink_left_is_refused_and_undo_gives_ink_back_o
     assert play.drawn == [] and play.left_of("ink") == pytest.approx(ink - 10.0)
     key(game, pygame.K_r)                                                          # a new run: all of it
     assert play.left_of("ink") == pytest.approx(ink)
+
+
+def _answer(raw, segments):
+    """The level with these segments drawn as a player draws them (game.goals.with_solution)."""
+    from game.goals import with_solution
+    return with_solution({**raw, "solution": {"segments": segments}})
+
+
+def _completes(doc):
+    from game.headless import simulate
+    from game.level import complete
+    from game.physics.world import World
+    return simulate(World.from_level(complete(doc)), 3600, until_complete=True)["goal"]["complete"]
+
+
+def _longer(segments, factor):
+    out = []
+    for s in segments:
+        (ax, ay), (bx, by) = s["a"], s["b"]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        out.append({"a": [mx + (ax - mx) * factor, my + (ay - my) * factor],
+                    "b": [mx + (bx - mx) * factor, my + (by - my) * factor]})
+    return out
+
+
+@pytest.mark.parametrize("name", ["12_under_the_roof", "14_scatter", "15_lava_floor", "17_long_way_round"])
+def test_the_straight_ramp_from_the_spawner_to_the_goal_fails_where_ink_is_the_budget(name):
+    """The naive answer, one straight ramp from just under the spawner to just over the goal,
+    fits the ink of these levels, and does not complete in a minute."""
+    raw = json.load(open(f"{LEVELS}/{name}.json", encoding="utf-8"))
+    (sx, sy) = raw["spawners"][0]["pos"]
+    (x0, _), (x1, y1) = next(z for z in raw["zones"] if z["kind"] == "goal")["rect"]
+    ramp = [{"a": [sx, sy - 1.0], "b": [(x0 + x1) / 2, y1 + 0.5]}]
+    assert math.dist(ramp[0]["a"], ramp[0]["b"]) <= raw["player"]["ink"]
+    assert not _completes(_answer(raw, ramp))
+
+
+@pytest.mark.parametrize("name", ["14_scatter", "15_lava_floor", "17_long_way_round"])
+def test_the_ink_binds_the_solution_drawn_30_percent_longer_works_but_is_refused(name):
+    """Without the ink the same answer drawn generously (each segment 1.3 times as long about
+    its middle) completes; its ink is more than the level gives, so play refuses its last
+    segment: the budget, not the count, is what the player must plan for."""
+    raw = json.load(open(f"{LEVELS}/{name}.json", encoding="utf-8"))
+    generous = _longer(raw["solution"]["segments"], 1.3)
+    assert _completes(_answer(raw, generous))
+    assert sum(math.dist(s["a"], s["b"]) for s in generous) > raw["player"]["ink"]
+    assert len(generous) <= raw["player"]["draw"]              # the count alone would allow it
+    pygame.font.init()
+    game = App(f"{LEVELS}/{name}.json", size=(800, 450), compiled=COMPILED)
+    drawn = [draw_segment(game.play, tuple(s["a"]), tuple(s["b"])) for s in generous]
+    assert drawn[-1] is None and all(d is not None for d in drawn[:-1])
