@@ -70,14 +70,20 @@ def strains(rods, pos, is_anchor, spend=lambda: None, straight=math.inf):
                 yield ("taut", a, b, path, apart, steps[b])
 
 
-def strained(joints):
+def strained(joints, hands=(), budget=MAX_EDGES):
     """Whether the balls' rods of ``joints`` (game.physics.joints.Joints) have a strain
-    (``strains``); False where the search would take more than MAX_EDGES edges."""
+    (``strains``); False where the search would take more than ``budget`` edges. ``hands``:
+    [(ball index, (x, y))] balls the player's grab pulls towards a point, taken as held there
+    (a chain dragged past its reach is pulled straight, as one between anchors is)."""
     rod = joints.kind == 0                       # game.physics.joints.KINDS: rods (and pins)
     if not rod.any():
         return False
-    n = int(max(joints.a.max(), joints.b.max())) + 1
+    n = int(max(joints.a.max(), joints.b.max(), *(ball for ball, _ in hands))) + 1
     pos, is_anchor, anchors, rods = [None] * n, [False] * n, {}, []
+    for ball, (x, y) in hands:
+        pos.append((float(x), float(y)))
+        is_anchor.append(True)
+        rods.append((int(ball), len(pos) - 1, 0.0, 0.0, 0.0))
     for a, b, length, oax, oay, obx, oby, x, y in zip(*(getattr(joints, f)[rod].tolist() for f in (
             "a", "b", "length", "off_ax", "off_ay", "off_bx", "off_by", "anchor_x", "anchor_y"))):
         if b < 0:
@@ -91,12 +97,42 @@ def strained(joints):
 
     def spend():
         spent[0] += SPEND_EVERY
-        if spent[0] > MAX_EDGES:
+        if spent[0] > budget:
             raise Spent
     try:
         return next(strains(rods, pos, is_anchor, spend), None) is not None
     except Spent:
         return False
+
+
+HAND_EDGES = 8192         # searched edges a tick's look at the hands allows itself (~10 ms at most)
+HAND_EASE = 1.0           # s: the joints stay soft this long after a hand stops pulling them past their reach
+
+
+def pulled_by_hand(world):
+    """Whether the player's grab pulls the balls' rods past what they allow (``strained`` with
+    the grabbed balls held at their grab points): looked at once a tick while a jointed ball is
+    held, and again only when a grab point or the joints change (World._hand_strain caches it)."""
+    joints, grabs = world.joints, world._grabs
+    if world.time < getattr(world, "_hand_soft_until", -math.inf):
+        return True
+    if not grabs or not len(joints) or world.count == 0:
+        return False
+    jointed = set(joints.a.tolist()) | set(joints.b.tolist())
+    hands = []
+    for g in grabs.values():
+        at = int(min(max(0, int(world.ids.searchsorted(g.ball_id))), world.count - 1))
+        if world.ids[at] == g.ball_id and at in jointed:
+            hands.append((at, (float(g.point[0]), float(g.point[1]))))
+    if not hands:
+        return False
+    key = (tuple(hands), id(joints.a), len(joints))
+    cached = getattr(world, "_hand_strain", None)
+    if cached is None or cached[0] != key:
+        cached = world._hand_strain = (key, strained(joints, hands, HAND_EDGES))
+    if cached[1]:       # and a while after the hand lets go: the stretch it left eases back
+        world._hand_soft_until = world.time + HAND_EASE
+    return cached[1]
 
 
 class Search:

@@ -561,6 +561,7 @@ class Joints:
             setattr(self, name, np.zeros(0, dtype))
         self.blocks = np.zeros(1, np.int64)
         self.strained = False       # rods that cannot all hold, or pulled straight (joint_strain): solved soft
+        self.hand_strained = False  # ... by the player's grab, this tick (joint_strain.pulled_by_hand)
 
     def __len__(self):
         return len(self.a)
@@ -717,7 +718,7 @@ class Joints:
         solve has no answer there, and a soft one settles), and the peak forces and the motors'
         work cleared (the warm-start impulses carry over, as Box2D's do)."""
         rigid = (1.0 / h_move, 1.0, 0.0) if h_move > 0.0 else (0.0, 1.0, 0.0)
-        hertz = JOINT_HERTZ if len(self.blocks) <= 2 and not self.strained else BLOCKS_HERTZ
+        hertz = JOINT_HERTZ if len(self.blocks) <= 2 and not (self.strained or self.hand_strained) else BLOCKS_HERTZ
         self._soft = rigid if math.isinf(hertz) else soft(hertz, JOINT_DAMPING_RATIO, h_move)
         self.peak = np.zeros(len(self))
         self.work = np.zeros(len(self))

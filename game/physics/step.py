@@ -16,6 +16,7 @@ from game.physics.solver import solve_params
 from game.physics.sleep import rest_limits
 from game.physics import debug, sleep, zones
 from game.physics.joints import substep_kernel as joints_numpy
+from game.physics.joint_strain import pulled_by_hand
 
 BREAK_LOG = 64               # breaks World.break_log keeps (the newest)
 
@@ -27,6 +28,7 @@ def tick(world, dt, kernels):
     walls = world.motions.any
     if walls:
         world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
+    world.joints.hand_strained = pulled_by_hand(world)    # a chain the player drags taut: solved soft
     world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
     if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
