@@ -19,6 +19,13 @@ SPEED_LIMIT = 1e6               # m/s: its velocity components too (schema $defs
 # resisting torque is rolling * normal force * radius, as in Box2D v3); density in kg/m^2
 MATERIAL = {"restitution": 0.4, "friction": 0.3, "rolling": 0.0, "density": 1.0}
 
+# A static's "surface": what it is made of, its restitution, friction and rolling where the
+# shape does not give them; a player may not draw on or through any of them, and lava takes
+# the balls that touch it (game.physics.zones.apply_lava).
+SURFACES = {"ice": {"friction": 0.0, "rolling": 0.0},
+            "rubber": {"restitution": 0.9, "friction": 0.9},
+            "lava": {"restitution": 0.0, "friction": 1.0}}
+
 BALL_RADIUS = 0.25              # m
 BALL_SPIN = 0.0                 # rad/s, counter-clockwise positive
 SEGMENT_RADIUS = 0.0            # m; 0 = thin wall, > 0 = stadium (capsule)

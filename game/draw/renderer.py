@@ -21,7 +21,7 @@ from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
 from game.draw.theme import (BACKGROUND, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
-                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB,
+                             POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SURFACE_COLOURS,
                              ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
 from game.draw.theme import MOTOR, ROD_WIDTH, SPARK, SPARK_FRAMES
 
@@ -223,13 +223,16 @@ class Renderer:
         # Walls that move or kick are drawn each frame where they are (game.draw.walls), not here.
         still = ~per_frame(world.statics)
         polygon = np.asarray(world.statics.polygon)
+        made_of = getattr(world.statics, "made_of", np.zeros(len(polygon), np.int8))   # ice, rubber, lava
         acting = set(polygon[~still & (polygon >= 0)].tolist())
         for p, poly in enumerate(world.polygons):
             if p in acting:
                 continue
             pts = clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
+            edges = np.flatnonzero(polygon == p)
+            made = int(made_of[edges[0]]) if len(edges) else 0
             if len(pts) >= 3:
-                pygame.draw.polygon(layer, POLYGON_FILL, pts)
+                pygame.draw.polygon(layer, shade(SURFACE_COLOURS[made], 0.55) if made else POLYGON_FILL, pts)
         # A non-convex polygon is convex pieces: the edges two pieces share are inside it,
         # not drawn (no seam); the outline is its outer edges.
         outer = ~shared_edges(world.statics) & still
@@ -239,7 +242,10 @@ class Renderer:
             a, b, _, _, shown = clip_segments(ends[:edge.sum()], ends[edge.sum():], size, 2.0)
             for p, q in zip(a[shown].tolist(), b[shown].tolist()):
                 pygame.draw.aaline(layer, POLYGON_EDGE, p, q)
-        draw_capsules(layer, world.statics, camera, outer)
+        draw_capsules(layer, world.statics, camera, outer & (made_of == 0))
+        for made, colour in SURFACE_COLOURS.items():      # a surface the player may not draw on: its colour
+            draw_capsules(layer, world.statics, camera, outer & (made_of == made), fill=colour, line=colour,
+                          thin_width=4)
         self._draw_spawners(layer, world, camera)
         return layer
 

@@ -52,6 +52,7 @@ SPRING_TAUT = (255, 170, 90)    # longer than rest
 SPRING_GRAB = (255, 255, 255)
 SPAWNER = (200, 200, 120)
 # Walls that move or act (game.draw.walls): drawn each frame where they are.
+SURFACE_COLOURS = {1: (175, 225, 250), 2: (224, 96, 168), 3: (255, 112, 40)}   # ice, rubber, lava (statics.SURFACE_KINDS)
 MOVING_WALL = (120, 190, 255)   # rotors and sliders: blue, apart from the grey still walls
 FLIPPER = (255, 196, 70)        # flippers: amber bats with a pin at the hinge
 CONVEYOR = (150, 235, 160)      # a conveyor's chevrons, running with its surface

@@ -369,12 +369,16 @@ class _Normaliser:
         return out
 
     def surface(self, shape):
-        """The shape's surface (the material's where left out) and, where the file gives
-        them, how it moves: ``surface_speed``, ``kick`` and ``motion`` (left out where absent,
+        """The shape's surface (its ``surface``'s, ice, rubber or lava, else the material's, where
+        left out) and, where the file gives them, how it moves: ``surface_speed``, ``kick`` and ``motion`` (left out where absent,
         so a still level normalises as it always has)."""
         m = self.material
+        if "surface" in shape:          # ice, rubber, lava: its own surface where the shape gives none
+            m = {**m, **defaults.SURFACES[shape["surface"]]}
         out = {"restitution": shape.get("restitution", m["restitution"]),
                "friction": shape.get("friction", m["friction"]), "rolling": shape.get("rolling", m["rolling"])}
+        if "surface" in shape:
+            out["surface"] = shape["surface"]
         for key in MOVING_KEYS:
             if key in shape:
                 out[key] = copy.deepcopy(shape[key])
@@ -435,8 +439,8 @@ class _Normaliser:
         for key, end in (("a", a), ("b", b)):
             if f"offset_{key}" in s:
                 if not isinstance(end, dict):
-                    raise Problem(("springs", i, f"offset_{key}"), f"expected no offset: a spring holds a ball at "
-                                                                   f"its centre and an anchor where it is")
+                    raise Problem(("springs", i, f"offset_{key}"), "expected no offset: a spring holds a ball at "
+                                                                   "its centre and an anchor where it is")
                 offsets[key] = _vec(s[f"offset_{key}"])
 
         def held(end, key):

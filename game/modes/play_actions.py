@@ -20,6 +20,7 @@ from game.modes.play_picker import (BALL_MATERIALS, BALL_RADII, ball_label, flin
                                     level_radius, pick_material, pick_radius, spawn_radius)
 from game.modes.play_rules import budget_note, left_of, may_add, observe_goal
 from game.physics import geometry
+from game.physics.statics import surface_touched
 
 FLING_GAIN = 3.0             # 1/s: fling velocity (m/s) = drag vector (m) * FLING_GAIN
 AIM_PREVIEW_SECONDS = 1.2    # s of predicted flight drawn while aiming
@@ -201,6 +202,11 @@ def draw_segment(play, a, b):
     if float(np.hypot(*(b - a))) < DRAWN_MIN_LENGTH:
         play.app.toast("drag further to draw a segment")
         return None
+    drawn = player_segment(a, b)
+    made_of = surface_touched(play.world, a, b, drawn["radius"])
+    if made_of is not None:
+        play.app.toast(f"you cannot draw on or through {made_of}")
+        return None
     ink = left_of(play, "ink")
     if ink is not None and float(np.hypot(*(b - a))) > ink + 1e-9:
         play.app.toast(f"not enough ink: this segment is {float(np.hypot(*(b - a))):.1f} m, {ink:.1f} m left"
@@ -212,7 +218,6 @@ def draw_segment(play, a, b):
                        f"no segments left: this level lets you draw {limit}"
                        + (" (R, then Ctrl+Z, takes one back)" if play.ran else " (Ctrl+Z takes one back)"))
         return None
-    drawn = player_segment(a, b)
     segment = {**drawn, **fill("segments", drawn, play.world.material)}
     play.world.add_segments([segment])
     play.drawn.append(segment)

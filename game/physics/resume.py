@@ -75,8 +75,9 @@ def _increasing(ids):
 
 
 def apply(world, resume):
-    """Give a world just built from a snapshot its memory back (``fits`` first: else nothing)."""
-    if not fits(resume, world):
+    """Give a world just built from a snapshot its memory back (``fits`` first: else, or with
+    no ``resume``, nothing)."""
+    if resume is None or not fits(resume, world):
         return False
     from game.physics.bundles import Impulses
     world.ticks = int(resume["ticks"])

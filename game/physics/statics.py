@@ -5,16 +5,19 @@ import copy
 import numpy as np
 
 from game import defaults
-from game.physics import collide
+from game.physics import collide, geometry
 from game.physics.motion import Motions
 
 MIN_CELL = 1e-3              # m: the broad-phase cell is never smaller
+SURFACE_KINDS = ("", "ice", "rubber", "lava")   # Statics.made_of: a capsule's "surface" (0: none)
+LAVA = SURFACE_KINDS.index("lava")
+LAVA_REACH = 0.01            # m: a ball this near lava's surface (or in it) touches it
 MAX_CELLS_ACROSS = 4096      # the cell grows so the level spans at most this many cells
 
 
 def build_statics(world, level):
     a, b, radius, rest, fric, roll, poly = [], [], [], [], [], [], []
-    surface, kick, moves, motions, polygon_moves = [], [], [], [], []
+    surface, kick, moves, motions, polygon_moves, made_of = [], [], [], [], [], []
 
     gx, gy = (float(v) for v in world.forces.gravity)
 
@@ -30,6 +33,7 @@ def build_statics(world, level):
             speed = -speed
         surface.append(speed)
         kick.append(float(shape.get("kick", 0.0)))
+        made_of.append(SURFACE_KINDS.index(shape.get("surface", "")))
         moves.append(motion_index(shape))
         a.append(p)
         b.append(q)
@@ -71,6 +75,8 @@ def build_statics(world, level):
     world.motions.carry_over(old)
     world.statics = collide.Statics(a, b, radius, rest, fric, poly, world.polygons, roll, surface, kick,
                                     world.motions.path_discs())
+    # What each capsule is made of (SURFACE_KINDS): the play's drawing and lava read it.
+    world.statics.made_of = np.asarray(made_of, np.int8)
     world.motions.place(world, world.time)
     world.statics_version = getattr(world, "statics_version", 0) + 1
 
@@ -144,3 +150,42 @@ def statics_changed(world):
     build_statics(world, world.level)
     rebuild_grid(world)
     world._candidates = None
+
+
+def surface_touched(world, a, b, radius):
+    """The "surface" (ice, rubber, lava) of the first static that a capsule from ``a`` to ``b``
+    of ``radius`` m would touch or cross, or None (a player may not draw on or through them)."""
+    made_of = getattr(world.statics, "made_of", None)
+    if made_of is None or not made_of.any():
+        return None
+    k = np.flatnonzero(made_of > 0)
+    st = world.statics
+    gap = segment_distances(np.asarray(a, float), np.asarray(b, float), st.a[k], st.b[k]) - st.radius[k] - radius
+    hit = np.flatnonzero(gap <= 0.0)
+    if len(hit):
+        return SURFACE_KINDS[int(made_of[k[hit[0]]])]
+    for p in np.unique(st.polygon[k][st.polygon[k] >= 0]).tolist():     # wholly inside a polygon of it
+        if geometry.point_in_convex_polygon(np.asarray(a, float), world.polygons[p]):
+            return SURFACE_KINDS[int(made_of[np.flatnonzero(st.polygon == p)[0]])]
+    return None
+
+
+def segment_distances(p, q, a, b):
+    """(K,) the least distance between the segment p-q (2,) and each segment a-b (K, 2): 0
+    where they cross, else the least of its ends' distances to the other segment."""
+    def to_segments(x, s0, s1):
+        d = s1 - s0
+        dd = np.einsum("ij,ij->i", d, d)
+        t = np.clip(np.einsum("ij,ij->i", x - s0, d) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+        return np.hypot(*(x - (s0 + t[:, None] * d)).T)
+
+    def cross(o, u, v):
+        return (u[..., 0] - o[..., 0]) * (v[..., 1] - o[..., 1]) - (u[..., 1] - o[..., 1]) * (v[..., 0] - o[..., 0])
+
+    pp, qq = np.broadcast_to(p, a.shape), np.broadcast_to(q, a.shape)
+    best = np.minimum(np.minimum(to_segments(pp, a, b), to_segments(qq, a, b)),
+                      np.minimum(to_segments(a, pp, qq), to_segments(b, pp, qq)))
+    d1, d2 = cross(pp, qq, a), cross(pp, qq, b)
+    d3, d4 = cross(a, b, pp), cross(a, b, qq)
+    crossing = (d1 * d2 < 0) & (d3 * d4 < 0)
+    return np.where(crossing, 0.0, best)

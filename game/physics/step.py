@@ -117,8 +117,10 @@ def substep(world, t, h, dt, last=True, first=False):
         before_bodies = world.pos.copy()
         bodies.substep(world, t, h, h_move, first, last, round((t - world.time) / h))
         sweep(world, before_bodies, kernels, threshold)
-    # 5. Events: impacts for sound and debug drawing.
+    # 5. Events: impacts for sound and debug drawing; the balls that touched lava.
     debug.record(world, contacts, prev, fast, hits, last)
+    if zones.has_lava(world):
+        zones.touch_lava(world, contacts, fast, hits)
 
 
 def keeps_contacts(world):
@@ -298,7 +300,8 @@ def fused(world, kernels):
     their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and world.statics.polygons_laid_out and world.substeps > 0 and not len(world.bodies))
+            and world.statics.polygons_laid_out and world.substeps > 0 and not len(world.bodies)
+            and not zones.has_lava(world))     # (lava looks at every sub-step's touches: zones.touch_lava)
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
 
 
@@ -333,6 +336,7 @@ def advance(world, dt):
     world.ticks += 1
     zones.run_spawners(world, dt)
     zones.apply_kill_zones(world)
+    zones.apply_lava(world)
     zones.remove_far_balls(world)
     world.impact_points = np.concatenate(world._impact_points) if world._impact_points else np.zeros((0, 2))
     world.impact_speeds = np.concatenate(world._impact_speeds) if world._impact_speeds else np.zeros(0)

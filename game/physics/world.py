@@ -129,9 +129,7 @@ class World:
         w = cls(gravity=level["gravity"], integrator=level["integrator"], substeps=level["substeps"],
                 drag=level["drag"], bounds=level["bounds"], material=level["material"], execution=execution,
                 compiled=compiled)
-        w.level = level
-        w.name = level["name"]
-        w.description = level["description"]
+        w.level, w.name, w.description = level, level["name"], level["description"]
         statics.resume(w, level)      # a snapshot of moving walls: its time, its flippers' angles
         w.add_balls(level["balls"])
         for spring in level["springs"]:
@@ -142,8 +140,7 @@ class World:
         w.forces.attractors = [z for z in w.zones if z.kind == "attractor"]
         w.spawners = [zones.Spawner(s) for s in level["spawners"]]
         statics.rebuild_grid(w)
-        if memory is not None:
-            resume.apply(w, memory)
+        resume.apply(w, memory)               # a snapshot's memory, where it has one
         return w
 
     @property

@@ -5,7 +5,7 @@ import numpy as np
 
 from game import defaults
 from game.physics import geometry
-from game.physics.statics import MIN_CELL
+from game.physics.statics import LAVA, LAVA_REACH, MIN_CELL
 
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
@@ -128,6 +128,72 @@ def occupied(world, point, radius):
     d = world.pos - point
     reach = world.radius + radius
     return bool(np.any(np.einsum("ij,ij->i", d, d) < reach * reach))
+
+
+def has_lava(world):
+    made_of = getattr(world.statics, "made_of", None)
+    return made_of is not None and bool((made_of == LAVA).any())
+
+
+def touch_lava(world, contacts, fast, hits):
+    """After a sub-step's solve and sweeps: note the balls (by id) that touched lava in it, in a
+    contact (within LAVA_REACH) or where the sweep stopped them. A ball that bounces off lava
+    within a tick is gone all the same (apply_lava, at the tick's end). Sub-step by sub-step
+    on both executions alike (a level with lava does not tick in one compiled call)."""
+    lava = world.statics.made_of == LAVA
+    touched = []
+    if len(contacts):
+        s = contacts.static
+        on = (s >= 0) & (contacts.depth >= -LAVA_REACH)
+        on[on] = lava[s[on]]
+        touched.append(contacts.a[on])
+    if len(fast):
+        hit = np.isfinite(hits).all(axis=1)
+        if hit.any():
+            balls = np.asarray(fast)[hit]
+            near = _lava_gaps(world, hits[hit], world.radius[balls] + 2 * LAVA_REACH) <= 0.0
+            touched.append(balls[near])
+    if touched:
+        ids = world.ids[np.concatenate(touched).astype(np.int64)]
+        if len(ids):
+            world._lava_ids = np.union1d(getattr(world, "_lava_ids", np.zeros(0, np.int64)), ids)
+
+
+def _lava_gaps(world, points, reach):
+    """(P,) the least distance from each point to a lava capsule's surface, less ``reach``."""
+    st = world.statics
+    lava = np.flatnonzero(st.made_of == LAVA)
+    a, b = st.a[lava], st.b[lava]
+    gap = np.full(len(points), np.inf)
+    for k in range(len(lava)):          # a few capsules, each against all the points
+        d = b[k] - a[k]
+        dd = float(d @ d)
+        t = np.clip(((points - a[k]) @ d) / dd, 0.0, 1.0) if dd > 0.0 else np.zeros(len(points))
+        gap = np.minimum(gap, np.hypot(*(points - (a[k] + t[:, None] * d)).T) - st.radius[lava[k]] - reach)
+    return gap
+
+
+def apply_lava(world):
+    """At the tick's end, lava (a static of "surface": "lava") takes the balls that touched it
+    in the tick (touch_lava) and those within LAVA_REACH of it now, as a kill zone takes them."""
+    if not has_lava(world):
+        return
+    gone = getattr(world, "_lava_ids", np.zeros(0, np.int64))
+    world._lava_ids = np.zeros(0, np.int64)
+    if world.count == 0:
+        return
+    st = world.statics
+    lava = st.made_of == LAVA
+    reach = world.radius.max() + st.radius[lava].max() + LAVA_REACH
+    lo = np.minimum(st.a[lava], st.b[lava]).min(axis=0) - reach
+    hi = np.maximum(st.a[lava], st.b[lava]).max(axis=0) + reach
+    near = np.flatnonzero(np.all((world.pos >= lo) & (world.pos <= hi), axis=1))
+    touching = np.zeros(world.count, bool)
+    if len(near):
+        touching[near] = _lava_gaps(world, world.pos[near], world.radius[near] + LAVA_REACH) <= 0.0
+    touching |= np.isin(world.ids, gone)
+    if touching.any():
+        world.remove_balls(np.flatnonzero(touching))
 
 
 def apply_kill_zones(world):

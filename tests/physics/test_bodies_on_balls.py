@@ -56,7 +56,7 @@ def test_a_box_resting_on_a_ball_is_held_by_the_floor_under_the_ball(execution, 
     """A 0.6 m box of 1 to 5,000 kg set on a 0.5 kg ball (2 to 10,000 times its mass): the
     ball stays on the floor (its centre its radius above it, within SLOP) and the box on the
     ball, in it by at most SLOP. The ball holds the box as if it were as heavy (contact mass
-    scaling, bodies._support_scales); before it, a 50 kg box sank 5 cm into the ball and a
+    scaling, body_support.support_scales); before it, a 50 kg box sank 5 cm into the ball and a
     500 kg one went through it to the floor."""
     w = World.from_level(complete(box_on_ball(mass)), execution=execution)
     for _ in range(180):
