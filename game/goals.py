@@ -48,24 +48,32 @@ def goal_inside(world):
 
 
 def goal_rules(world):
-    """[(count, hold s)] of the world's goal zones, in zone order (hold from its level
-    definition: 1 s where the world was not built from one)."""
+    """[(count, hold s, after)] of the world's goal zones, in zone order (hold from its level
+    definition: 1 s where the world was not built from one; ``after``: the goal, counted among
+    the goal zones, that must have been held before this one counts, -1 for none)."""
     definitions = world.level.get("zones", []) if isinstance(getattr(world, "level", None), dict) else []
-    rules = []
+    rules, ordinal = [], {}
     for k, zone in enumerate(world.zones):
         if zone.kind == "goal":
             d = definitions[k] if k < len(definitions) else {}
-            rules.append((int(zone.count), float(d.get("hold", defaults.GOAL_HOLD))))
+            ordinal[k] = len(rules)
+            rules.append((int(zone.count), float(d.get("hold", defaults.GOAL_HOLD)), ordinal.get(d.get("after"), -1)))
     return rules
 
 
 class GoalTracker:
     """Which balls are in each goal zone since when; whether the goal is held now, and when it
-    first was. ``rules``: [(count, hold s)] per goal zone (``goal_rules``)."""
+    first was. ``rules``: [(count, hold s)] or [(count, hold s, after)] per goal zone
+    (``goal_rules``). A zone ``after`` another counts only balls that entered it after that one
+    was first held (goals in order: first the left cup, then the right): the balls already in
+    it then must leave and come again."""
 
     def __init__(self, rules):
-        self.rules = list(rules)
+        self.rules = [(r[0], r[1]) for r in rules]
+        self.after = [r[2] if len(r) > 2 else -1 for r in rules]
         self.entered = [{} for _ in self.rules]     # per zone: ball id -> world s it entered
+        self.early = [set() for _ in self.rules]    # per zone: balls in it before it opened (not counted)
+        self.held_at = [None for _ in self.rules]   # per zone: world s it was first held
         self.time = 0.0
         self.complete = False                       # held now
         self.complete_at = None                     # world s it was first held (None: never)
@@ -85,8 +93,19 @@ class GoalTracker:
         same world twice changes nothing; returns whether the goal is held now."""
         self.time = float(time)
         for k, ids in enumerate(inside):
+            ids = np.asarray(ids).tolist()
+            after = self.after[k]
+            if after >= 0 and self.held_at[after] is None:      # not open yet: what is in it stays out
+                self.early[k] = set(ids)
+                self.entered[k] = {}
+                continue
+            self.early[k] &= set(ids)                            # an early ball that left may come again
             before = self.entered[k]
-            self.entered[k] = {i: before.get(i, self.time) for i in np.asarray(ids).tolist()}
+            self.entered[k] = {i: before.get(i, self.time) for i in ids if i not in self.early[k]}
+            count, hold = self.rules[k]
+            if self.held_at[k] is None and sum(1 for t in self.entered[k].values()
+                                               if self.time - t >= hold - HOLD_SLACK) >= count:
+                self.held_at[k] = self.time
         self.complete = self.has_goal and all(held >= count for held, (count, _) in zip(self.held(), self.rules))
         if self.complete and self.complete_at is None:
             self.complete_at = self.time

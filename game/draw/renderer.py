@@ -298,6 +298,7 @@ class Renderer:
                 pygame.draw.polygon(tint, rgb + (ZONE_FILL_ALPHA,), pts)
                 pygame.draw.lines(tint, rgb + (ZONE_EDGE_ALPHA,), True, pts, 2)
         layer.blit(tint, (0, 0))
+        number_goals(layer, world, camera)
 
     # ---- dynamic layers ------------------------------------------------------------------
     def _make_sprites(self, unique_keys):
@@ -538,6 +539,27 @@ def shared_edges(statics):
         if j is not None and poly[j] != poly[i]:
             out[i] = True
     return out
+
+
+def number_goals(layer, world, camera):
+    """Goals in order (a zone's "after"): each shows its place, 1, 2, ..., at its middle."""
+    definitions = world.level.get("zones", []) if isinstance(getattr(world, "level", None), dict) else []
+    if not any("after" in d for d in definitions) or len(definitions) != len(world.zones):
+        return
+    place = {}
+    for k, d in enumerate(definitions):       # "after" names an earlier zone: one pass
+        place[k] = place.get(d["after"], 0) + 1 if "after" in d else 1
+    from game.draw.hud import load_font
+    font = load_font(max(12, min(40, int(camera.scale * 0.9))), bold=True)
+    for k, zone in enumerate(world.zones):
+        outline = _zone_outline(zone)
+        if zone.kind != "goal" or outline is None:
+            continue
+        centre = camera.world_to_screen(np.asarray(outline, float).mean(axis=0, keepdims=True))[0]
+        if not np.isfinite(centre).all() or np.abs(centre).max() > 1e5:
+            continue
+        text = font.render(str(place[k]), True, ZONE_COLOURS["goal"])
+        layer.blit(text, text.get_rect(center=(int(centre[0]), int(centre[1]))))
 
 
 def _zone_outline(zone):

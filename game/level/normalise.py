@@ -629,6 +629,15 @@ class _Normaliser:
         out["strength"] = z.get("strength", DEFAULTS["zones"]["strength"])
         if z.get("count_bodies") is True:       # left out where false: levels without it are as before
             out["count_bodies"] = True
+        if "after" in z:                        # goals in order: this one counts once that one was held
+            k, zones = z["after"], self.doc.get("zones", [])
+            if z["kind"] != "goal":
+                raise Problem(("zones", i, "after"), f"expected no \"after\" on a {z['kind']} zone (only a goal "
+                                                     f"waits for another), got {render(k)}")
+            if not (k < i and zones[k].get("kind") == "goal"):
+                raise Problem(("zones", i, "after"), f"expected the index of a goal zone before this one in zones, "
+                                                     f"got {render(k)}")
+            out["after"] = k
         if "body" in z:                         # only the body of this name counts
             names = [b["name"] for b in self.bodies if "name" in b]
             if z["body"] not in names:

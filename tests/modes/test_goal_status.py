@@ -121,3 +121,62 @@ def test_the_tracker_counts_each_zone_and_a_ball_that_leaves_starts_again():
     assert t.complete and t.complete_at == 1.8
     t.observe(1.9, [[1, 2], []])
     assert not t.complete and t.complete_at == 1.8
+
+
+def test_a_goal_after_another_counts_only_the_balls_that_come_once_that_one_was_held():
+    """Goals in order (a zone's "after", issue 38): zone 1 waits for zone 0. Balls in it before
+    zone 0 was first held do not count, not even after, until they leave and come again."""
+    t = GoalTracker([(1, 0.5, -1), (2, 0.5, 0)])
+    t.observe(0.0, [[], [7, 8]])                  # the second cup fills first
+    t.observe(1.0, [[1], [7, 8]])
+    assert t.held() == [0, 0] and t.progress() == (1, 3)
+    t.observe(1.5, [[1], [7, 8]])                 # the first is held: the second opens, but 7 and 8 came early
+    assert t.held_at[0] == 1.5 and t.held() == [1, 0] and not t.complete
+    t.observe(3.0, [[1], [7, 8]])
+    assert not t.complete
+    t.observe(3.1, [[1], [8]])                    # 7 leaves...
+    t.observe(3.2, [[1], [7, 8, 9]])              # ... and comes again, with a new ball 9
+    t.observe(3.7, [[1], [7, 8, 9]])
+    assert t.held() == [1, 2] and t.complete and t.complete_at == 3.7
+    plain = GoalTracker([(1, 0.5), (2, 0.5)])     # the same balls, no order: complete at 1.5
+    for time, inside in ((0.0, [[], [7, 8]]), (1.0, [[1], [7, 8]]), (1.5, [[1], [7, 8]])):
+        plain.observe(time, inside)
+    assert plain.complete and plain.complete_at == 1.5
+
+
+def test_in_order_a_careless_ramp_that_fills_both_cups_at_once_fails_where_the_order_counts():
+    """Level 19: a ramp that ends on the shelf cup's rim splits the stream between the cups. It
+    fills both (it completes with the order taken out), but the floor cup gets its balls
+    before the shelf cup is full, so with the order it does not complete; the solution's ramp,
+    into the shelf cup so that it overflows, does."""
+    import copy
+    import json
+    from game.goals import with_solution
+    from game.headless import simulate
+    from game.level import complete
+    from game.physics.world import World
+    raw = json.load(open("levels/19_in_order.json", encoding="utf-8"))
+    assert raw["zones"][1]["after"] == 0
+    careless = dict(raw, solution={"segments": [{"a": [3, 15.5], "b": [12.0, 9.6]}]})
+    unordered = copy.deepcopy(careless)
+    del unordered["zones"][1]["after"]
+
+    def completes(doc):
+        return simulate(World.from_level(complete(with_solution(doc))), 3600, until_complete=True)["goal"]["complete"]
+
+    assert completes(unordered) and not completes(careless) and completes(raw)
+
+
+@pytest.mark.parametrize("zones, needle", [
+    ([{"kind": "goal", "rect": [[0, 0], [1, 1]], "after": 0}], "zones[0].after: expected the index of a goal zone before"),
+    ([{"kind": "kill", "rect": [[0, 0], [1, 1]]}, {"kind": "goal", "rect": [[2, 0], [3, 1]], "after": 0}],
+     "zones[1].after: expected the index of a goal zone before"),
+    ([{"kind": "goal", "rect": [[0, 0], [1, 1]]}, {"kind": "kill", "rect": [[2, 0], [3, 1]], "after": 0}],
+     "zones[1].after: expected no \"after\" on a kill zone"),
+])
+def test_a_bad_after_is_one_line(zones, needle):
+    import json
+    from game.level import LevelError, loads
+    with pytest.raises(LevelError) as caught:
+        loads(json.dumps({"segments": [{"a": [0, 0], "b": [9, 0]}], "zones": zones}), "levels/x.json")
+    assert needle in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
