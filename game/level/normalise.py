@@ -451,13 +451,7 @@ class _Normaliser:
                 return x + c * ox - sn * oy, y + sn * ox + c * oy
             return balls[end]["pos"] if _is_number(end) else end
 
-        if isinstance(a, dict):
-            a = self.body_end(("springs", i, "a"), a)
-        else:
-            a = int(a)
-            if a >= n:
-                raise Problem(("springs", i, "a"), f"expected a ball index {_index_range(n)} or {{\"body\": i}}, "
-                                                   f"got {render(a)}")
+        a = self.first_end(("springs", i, "a"), a, n)
         if isinstance(b, dict):
             b = self.body_end(("springs", i, "b"), b)
             if isinstance(a, dict) and a["body"] == b["body"]:
@@ -494,13 +488,7 @@ class _Normaliser:
         offset_a = _vec(j.get("offset_a", (0.0, 0.0)))
         offset_b = _vec(j.get("offset_b", (0.0, 0.0)))
         a, b = j["a"], j["b"]
-        if isinstance(a, dict):
-            a = self.body_end(("joints", i, "a"), a)
-        else:
-            a = int(a)
-            if a >= n:
-                raise Problem(("joints", i, "a"), f"expected a ball index {_index_range(n)} or {{\"body\": i}}, "
-                                                  f"got {render(a)}")
+        a = self.first_end(("joints", i, "a"), a, n)
 
         def held(end, offset):
             if isinstance(end, dict):
@@ -547,6 +535,15 @@ class _Normaliser:
         if "break" in j:
             out["break"] = j["break"]
         return out
+
+    def first_end(self, path, end, n):
+        """A joint's or spring's end ``a``: a ball index below ``n`` or {"body": i}."""
+        if isinstance(end, dict):
+            return self.body_end(path, end)
+        end = int(end)
+        if end >= n:
+            raise Problem(path, f"expected a ball index {_index_range(n)} or {{\"body\": i}}, got {render(end)}")
+        return end
 
     def body_end(self, path, end):
         n = len(self.bodies)

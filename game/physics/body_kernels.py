@@ -231,6 +231,24 @@ def _torque(st, inv, a, b, impulse, move, h_move):
 
 
 @jit
+def _joint_geometry(st, jf, k, a, b):
+    """Joint k's arms on a and b (b the last participant: an anchor in the world, no arm), the
+    gap from a's held point to b's (cx, cy) and b's held point's velocity relative to a's."""
+    rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
+    if b == len(st) - 1:
+        rbx, rby = 0.0, 0.0
+        pbx, pby = jf[k, LBX], jf[k, LBY]          # an anchor in the world
+    else:
+        rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
+        pbx, pby = st[b, X] + rbx, st[b, Y] + rby
+    cx = pbx - (st[a, X] + rax)
+    cy = pby - (st[a, Y] + ray)
+    dvx = st[b, VX] - st[b, W] * rby - (st[a, VX] - st[a, W] * ray)
+    dvy = st[b, VY] + st[b, W] * rbx - (st[a, VY] + st[a, W] * rax)
+    return rax, ray, rbx, rby, cx, cy, dvx, dvy
+
+
+@jit
 def _springs(st, inv, ji, jf, nj, h):
     """The springs' forces over one sub-step, applied as impulses h F at their ends before the
     passes: semi-implicit Euler (the forces from the sub-step's start; the positions then move
@@ -238,27 +256,16 @@ def _springs(st, inv, ji, jf, nj, h):
     integrator. A spring stiffer (or more damped) than the sub-step can follow acts as the
     stiffest it can: k at most 1 / (h^2 K) and c at most 1 / (h K), K the inverse mass its ends
     have along it (omega h <= 1; semi-implicit Euler is stable below 2)."""
-    last = len(st) - 1
     for k in range(nj):
         if ji[k, 0] != SPRING:
             continue
         a = ji[k, 1]
         b = ji[k, 2]
-        rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
-        if b == last:
-            rbx, rby = 0.0, 0.0
-            pbx, pby = jf[k, LBX], jf[k, LBY]          # an anchor in the world
-        else:
-            rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
-            pbx, pby = st[b, X] + rbx, st[b, Y] + rby
-        cx = pbx - (st[a, X] + rax)
-        cy = pby - (st[a, Y] + ray)
+        rax, ray, rbx, rby, cx, cy, dvx, dvy = _joint_geometry(st, jf, k, a, b)
         length = math.sqrt(cx * cx + cy * cy)
         if length < 1e-9:                 # ends together: no direction to push along
             continue
         nx, ny = cx / length, cy / length
-        dvx = st[b, VX] - st[b, W] * rby - (st[a, VX] - st[a, W] * ray)
-        dvy = st[b, VY] + st[b, W] * rbx - (st[a, VY] + st[a, W] * rax)
         rna = rax * ny - ray * nx
         rnb = rbx * ny - rby * nx
         kn = inv[a, IM] + inv[b, IM] + inv[a, II] * rna * rna + inv[b, II] * rnb * rnb
@@ -296,17 +303,7 @@ def _solve_joints(st, inv, ji, jf, nj, use_bias, soft_j, h, h_move):
             new = min(max(old - impulse, -limit), limit)
             _torque(st, inv, a, b, new - old, False, h_move)
             jf[k, IMPM] = new
-        rax, ray = _joint_arm(st, a, jf[k, LAX], jf[k, LAY])
-        if b == len(st) - 1:
-            rbx, rby = 0.0, 0.0
-            pbx, pby = jf[k, LBX], jf[k, LBY]          # an anchor in the world
-        else:
-            rbx, rby = _joint_arm(st, b, jf[k, LBX], jf[k, LBY])
-            pbx, pby = st[b, X] + rbx, st[b, Y] + rby
-        cx = pbx - (st[a, X] + rax)
-        cy = pby - (st[a, Y] + ray)
-        dvx = st[b, VX] - st[b, W] * rby - (st[a, VX] - st[a, W] * ray)
-        dvy = st[b, VY] + st[b, W] * rbx - (st[a, VY] + st[a, W] * rax)
+        rax, ray, rbx, rby, cx, cy, dvx, dvy = _joint_geometry(st, jf, k, a, b)
         if kind == PIN or kind == MOUSE:
             k11 = ma + mb + ia * ray * ray + ib * rby * rby
             k12 = -ia * ray * rax - ib * rby * rbx
