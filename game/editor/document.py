@@ -112,8 +112,12 @@ class Document:
     # ------------------------------------------------------------------ history
 
     def apply(self, label, after, merge=None):
-        """Set the top-level keys in ``after`` as one undoable edit; returns the Edit."""
+        """Set the top-level keys in ``after`` as one undoable edit; returns the Edit. A
+        snapshot's memory (``_resume``: warm start, sleep) is of the world it was taken from,
+        not of an edited level: the first edit takes it out with it (undo gives it back)."""
         d = self.definition
+        if "_resume" in d:
+            after = {**after, "_resume": _MISSING}
         before = {k: d.get(k, _MISSING) for k in after}
         top = self._undo[-1] if self._undo else None
         if merge is not None and top is not None and top.merge == merge and not self._redo:

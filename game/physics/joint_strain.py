@@ -118,18 +118,17 @@ def pulled_by_hand(world):
         return True
     if not grabs or not len(joints) or world.count == 0:
         return False
-    jointed = set(joints.a.tolist()) | set(joints.b.tolist())
     hands = []
     for g in grabs.values():
         at = int(min(max(0, int(world.ids.searchsorted(g.ball_id))), world.count - 1))
-        if world.ids[at] == g.ball_id and at in jointed:
+        if world.ids[at] == g.ball_id:
             hands.append((at, (float(g.point[0]), float(g.point[1]))))
-    if not hands:
-        return False
     key = (tuple(hands), id(joints.a), len(joints))
     cached = getattr(world, "_hand_strain", None)
     if cached is None or cached[0] != key:
-        cached = world._hand_strain = (key, strained(joints, hands, HAND_EDGES))
+        jointed = set(joints.a.tolist()) | set(joints.b.tolist())      # (a hand on a ball no rod holds: none)
+        held = [(ball, point) for ball, point in hands if ball in jointed]
+        cached = world._hand_strain = (key, bool(held) and strained(joints, held, HAND_EDGES))
     if cached[1]:       # and a while after the hand lets go: the stretch it left eases back
         world._hand_soft_until = world.time + HAND_EASE
     return cached[1]

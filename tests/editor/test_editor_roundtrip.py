@@ -312,3 +312,27 @@ def test_an_edited_item_keeps_its_author_s_keys_order_and_numbers_as_written():
     assert json.dumps(out["balls"][0]) == json.dumps({"radius": 0.25, "pos": [6.5, 15]})
     assert json.dumps(out["joints"][0]) == json.dumps({"b": [5, 17.5], "kind": "rope", "length": 2, "a": 0})
     assert loads(json.dumps(out), "b.json") == doc.definition
+
+
+def test_a_snapshots_memory_goes_with_the_first_edit_and_comes_back_with_its_undo():
+    """A snapshot's ``_resume`` (warm start, sleep: game.physics.resume) is of the world it was
+    taken from: a sleeping box moved in the editor must not load asleep in mid-air."""
+    import json as _json
+    from game.editor.document import Document
+    from game.level import complete as _complete, loads as _loads
+    from game.physics.world import World as _World
+    world = _World.from_level(_complete({"segments": [{"a": [0, 0], "b": [10, 0]}],
+                                         "bodies": [{"shape": "box", "center": [5, 0.5], "size": [1, 1]}]}))
+    for _ in range(120):
+        world.step(1 / 60)
+    assert world.bodies.asleep.all()
+    doc = Document(_loads(_json.dumps(world.to_level())))
+    assert "_resume" in doc.definition
+    body = dict(doc.definition["bodies"][0], center=[5, 6])
+    doc.apply("move the box", {"bodies": [body]})
+    assert "_resume" not in doc.definition
+    moved = _World.from_level(_complete(doc.definition))
+    moved.step(1 / 60)
+    assert not moved.bodies.asleep.any() and moved.bodies.vel[0, 1] < 0       # it falls
+    doc.undo()
+    assert "_resume" in doc.definition
