@@ -175,12 +175,14 @@ def _lava_gaps(world, points, reach):
 
 def apply_lava(world):
     """At the tick's end, lava (a static of "surface": "lava") takes the balls that touched it
-    in the tick (touch_lava) and those within LAVA_REACH of it now, as a kill zone takes them."""
+    in the tick (touch_lava) and those within LAVA_REACH of it now, as a kill zone takes them,
+    and the bodies that touch it now (_lava_bodies)."""
     if not has_lava(world):
         return
     gone = getattr(world, "_lava_ids", np.zeros(0, np.int64))
     world._lava_ids = np.zeros(0, np.int64)
     if world.count == 0:
+        _lava_bodies(world)
         return
     st = world.statics
     lava = st.made_of == LAVA
@@ -194,6 +196,32 @@ def apply_lava(world):
     touching |= np.isin(world.ids, gone)
     if touching.any():
         world.remove_balls(np.flatnonzero(touching))
+    _lava_bodies(world)
+
+
+def _lava_bodies(world):
+    """The bodies that touch lava (an edge of theirs, rounded by their radius, within
+    LAVA_REACH of a lava capsule) are taken out too."""
+    from game.physics import bodies as bodies_module
+    from game.physics.statics import segment_distances
+    b = world.bodies
+    if not len(b):
+        return
+    st = world.statics
+    lava = np.flatnonzero(st.made_of == LAVA)
+    corners = b.corners()
+    gone = []
+    for i in range(len(b)):
+        n = int(b.count[i])
+        pts = corners[i, :n]
+        ends = np.roll(pts, -1, axis=0) if n > 1 else pts
+        reach = b.radius[i] + st.radius[lava] + LAVA_REACH
+        for p, q in zip(pts, ends):
+            if (segment_distances(p, q, st.a[lava], st.b[lava]) <= reach).any():
+                gone.append(i)
+                break
+    if gone:
+        bodies_module.remove(world, gone)
 
 
 def apply_kill_zones(world):

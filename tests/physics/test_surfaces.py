@@ -119,3 +119,22 @@ def test_a_surface_sets_the_shapes_defaults_and_a_given_key_wins_and_a_bad_one_i
         loads(text, "levels/x.json")
     message = str(caught.value)
     assert "segments[0].surface" in message and "ice" in message and "\n" not in message, message
+
+
+def test_lava_takes_the_bodies_that_touch_it_too():
+    level = complete({"segments": [{"a": [-10, 0], "b": [0, 0]}, {"a": [0, 0], "b": [10, 0], "surface": "lava"}],
+                      "bodies": [{"shape": "box", "center": [-5, 0.5], "size": [1, 1]},
+                                 {"shape": "box", "center": [5, 3], "size": [1, 1], "angle": 0.4},
+                                 {"shape": "capsule", "a": [2, 8], "b": [4, 8], "radius": 0.1, "vel": [0, -50]},
+                                 {"shape": "box", "center": [-0.56, 0.5], "size": [1, 1]}],
+                      "bounds": [-11, -1, 11, 30]})
+    hashes = []
+    for execution in ("compiled", "numpy"):
+        w = World.from_level(level, execution=execution)
+        for _ in range(120):
+            w.step(TICK)
+        # The box that falls on the lava and the plank thrown at it at 50 m/s are gone; the
+        # boxes on the plain floor stay, even the one 6 cm from the lava's end.
+        assert len(w.bodies) == 2 and np.allclose(w.bodies.pos, [[-5, 0.5], [-0.56, 0.5]], atol=0.01)
+        hashes.append(w.state_hash())
+    assert hashes[0] == hashes[1]
