@@ -5,7 +5,8 @@ import numpy as np
 
 from game import defaults
 from game.physics import geometry
-from game.physics.statics import LAVA, LAVA_REACH, MIN_CELL
+from game.physics import bodies as bodies_module
+from game.physics.statics import LAVA, LAVA_REACH, MIN_CELL, segment_distances
 
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
@@ -202,16 +203,19 @@ def apply_lava(world):
 def _lava_bodies(world):
     """The bodies that touch lava (an edge of theirs, rounded by their radius, within
     LAVA_REACH of a lava capsule) are taken out too."""
-    from game.physics import bodies as bodies_module
-    from game.physics.statics import segment_distances
     b = world.bodies
     if not len(b):
         return
     st = world.statics
     lava = np.flatnonzero(st.made_of == LAVA)
+    reach = float(st.radius[lava].max()) + LAVA_REACH
+    lo = np.minimum(st.a[lava], st.b[lava]).min(axis=0) - reach
+    hi = np.maximum(st.a[lava], st.b[lava]).max(axis=0) + reach
     corners = b.corners()
+    box_lo, box_hi = b.boxes(0.0, corners)
+    near = np.flatnonzero(np.all((box_hi >= lo) & (box_lo <= hi), axis=1))    # only bodies by some lava
     gone = []
-    for i in range(len(b)):
+    for i in near.tolist():
         n = int(b.count[i])
         pts = corners[i, :n]
         ends = np.roll(pts, -1, axis=0) if n > 1 else pts
@@ -221,7 +225,7 @@ def _lava_bodies(world):
                 gone.append(i)
                 break
     if gone:
-        bodies_module.remove(world, gone)
+        bodies_module.remove(world, gone)       # (World.step runs unjournaled: a replay does this again)
 
 
 def apply_kill_zones(world):
