@@ -402,23 +402,6 @@ def _moving_shapes(level):
              np.asarray(r, float)) for name, m, a, b, r in out]
 
 
-def segment_distance(a1, b1, a2, b2):
-    """Distance in metres between segments a1-b1 and a2-b2 (..., 2), elementwise (broadcasts):
-    0 where they meet, else the least of each end's distance to the other segment.
-
-    >>> float(segment_distance(np.array([0., 0.]), np.array([2., 0.]), np.array([1., 1.]), np.array([1., 3.])))
-    1.0
-    """
-    _, hit = geometry.segment_intersections(a1, b1, a2, b2)
-
-    def gap(p, a, b):
-        return np.hypot(*np.moveaxis(p - geometry.closest_point_on_segment(a, b, p), -1, 0))
-
-    a1, b1, a2, b2 = np.broadcast_arrays(*(np.asarray(v, float) for v in (a1, b1, a2, b2)))
-    d = np.minimum(np.minimum(gap(a1, a2, b2), gap(b1, a2, b2)), np.minimum(gap(a2, a1, b1), gap(b2, a1, b1)))
-    return np.where(hit, 0.0, d)
-
-
 def _ring_depth(c, a, b, r, oa, ob, orad):
     """How deep (m, > 0: they overlap) a rotor's ring meets other pieces: the ring of piece
     (a, b, r) about pivot c (every distance from c the capsule takes, from its core's nearest
@@ -442,7 +425,7 @@ def _slide_depth(a, b, r, to, oa, ob, orad):
     is inside it or crosses its sides)."""
     corners = np.array([a, b, b + to, a + to])
     sides = [(corners[k], corners[(k + 1) % 4]) for k in range(4)]
-    d = np.min([segment_distance(p[None], q[None], oa, ob) for p, q in sides], axis=0)
+    d = np.min([geometry.segment_distance(p[None], q[None], oa, ob) for p, q in sides], axis=0)
     area = geometry.polygon_signed_area(corners)
     if abs(area) > 1e-12:
         ccw = corners if area > 0 else corners[::-1]
@@ -472,7 +455,7 @@ def _flipper_depth(c, a, b, r, angle, oa, ob, orad, notes, name):
     d = np.full(len(oa), np.inf)
     chunk = max(1, 2_000_000 // max(1, len(oa)))
     for s in range(0, len(pa), chunk):
-        d = np.minimum(d, segment_distance(pa[s:s + chunk, None], pb[s:s + chunk, None], oa[None], ob[None]).min(axis=0))
+        d = np.minimum(d, geometry.segment_distance(pa[s:s + chunk, None], pb[s:s + chunk, None], oa[None], ob[None]).min(axis=0))
     return r + orad - d
 
 

@@ -102,9 +102,7 @@ class GoalTracker:
             self.early[k] &= set(ids)                            # an early ball that left may come again
             before = self.entered[k]
             self.entered[k] = {i: before.get(i, self.time) for i in ids if i not in self.early[k]}
-            count, hold = self.rules[k]
-            if self.held_at[k] is None and sum(1 for t in self.entered[k].values()
-                                               if self.time - t >= hold - HOLD_SLACK) >= count:
+            if self.held_at[k] is None and self._held(k) >= self.rules[k][0]:
                 self.held_at[k] = self.time
         self.complete = self.has_goal and all(held >= count for held, (count, _) in zip(self.held(), self.rules))
         if self.complete and self.complete_at is None:
@@ -113,8 +111,11 @@ class GoalTracker:
 
     def held(self):
         """[balls that have stayed hold s or longer] per goal zone."""
-        return [sum(1 for t in entered.values() if self.time - t >= hold - HOLD_SLACK)
-                for entered, (_, hold) in zip(self.entered, self.rules)]
+        return [self._held(k) for k in range(len(self.rules))]
+
+    def _held(self, k):
+        hold = self.rules[k][1]
+        return sum(1 for t in self.entered[k].values() if self.time - t >= hold - HOLD_SLACK)
 
     def progress(self):
         """(balls inside the goal zones now, balls wanted), counting at most a zone's count in

@@ -7,7 +7,8 @@ import os
 import numpy as np
 from hypothesis import assume, given, settings, strategies as st
 
-from game.checks import _sweeps, check, segment_distance, static_pieces
+from game.checks import _sweeps, check, static_pieces
+from game.physics.geometry import segment_distance
 from game.level import complete, level_files, load
 from game.paths import ROOT
 

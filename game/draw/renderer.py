@@ -225,12 +225,15 @@ class Renderer:
         polygon = np.asarray(world.statics.polygon)
         made_of = getattr(world.statics, "made_of", np.zeros(len(polygon), np.int8))   # ice, rubber, lava
         acting = set(polygon[~still & (polygon >= 0)].tolist())
+        edged = polygon >= 0
+        pieces, first = np.unique(polygon[edged], return_index=True)
+        polygon_made = np.zeros(len(world.polygons), np.int8)     # each polygon's surface: its first edge's
+        polygon_made[pieces] = made_of[edged][first]
         for p, poly in enumerate(world.polygons):
             if p in acting:
                 continue
             pts = clip_convex(camera.world_to_screen(np.asarray(poly, float)), size)
-            edges = np.flatnonzero(polygon == p)
-            made = int(made_of[edges[0]]) if len(edges) else 0
+            made = int(polygon_made[p])
             if len(pts) >= 3:
                 pygame.draw.polygon(layer, shade(SURFACE_COLOURS[made], 0.55) if made else POLYGON_FILL, pts)
         # A non-convex polygon is convex pieces: the edges two pieces share are inside it,

@@ -470,6 +470,23 @@ def segment_intersections(a1, b1, a2, b2):
     return points, _bool_out(hit)
 
 
+def segment_distance(a1, b1, a2, b2):
+    """Distance in metres between segments a1-b1 and a2-b2 (..., 2), elementwise (broadcasts):
+    0 where they meet, else the least of each end's distance to the other segment.
+
+    >>> float(segment_distance(np.array([0., 0.]), np.array([2., 0.]), np.array([1., 1.]), np.array([1., 3.])))
+    1.0
+    """
+    _, hit = segment_intersections(a1, b1, a2, b2)
+
+    def gap(p, a, b):
+        return np.hypot(*np.moveaxis(p - closest_point_on_segment(a, b, p), -1, 0))
+
+    a1, b1, a2, b2 = np.broadcast_arrays(*(np.asarray(v, float) for v in (a1, b1, a2, b2)))
+    d = np.minimum(np.minimum(gap(a1, a2, b2), gap(b1, a2, b2)), np.minimum(gap(a2, a1, b1), gap(b2, a1, b1)))
+    return np.where(hit, 0.0, d)
+
+
 def segment_intersection(a1, b1, a2, b2):
     """Intersection point of two segments a1-b1 and a2-b2, or None (seed 003).
 

@@ -160,7 +160,7 @@ def surface_touched(world, a, b, radius):
         return None
     k = np.flatnonzero(made_of > 0)
     st = world.statics
-    gap = segment_distances(np.asarray(a, float), np.asarray(b, float), st.a[k], st.b[k]) - st.radius[k] - radius
+    gap = geometry.segment_distance(np.asarray(a, float), np.asarray(b, float), st.a[k], st.b[k]) - st.radius[k] - radius
     hit = np.flatnonzero(gap <= 0.0)
     if len(hit):
         return SURFACE_KINDS[int(made_of[k[hit[0]]])]
@@ -168,24 +168,3 @@ def surface_touched(world, a, b, radius):
         if geometry.point_in_convex_polygon(np.asarray(a, float), world.polygons[p]):
             return SURFACE_KINDS[int(made_of[np.flatnonzero(st.polygon == p)[0]])]
     return None
-
-
-def segment_distances(p, q, a, b):
-    """(K,) the least distance between the segment p-q (2,) and each segment a-b (K, 2): 0
-    where they cross, else the least of its ends' distances to the other segment."""
-    def to_segments(x, s0, s1):
-        d = s1 - s0
-        dd = np.einsum("ij,ij->i", d, d)
-        t = np.clip(np.einsum("ij,ij->i", x - s0, d) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
-        return np.hypot(*(x - (s0 + t[:, None] * d)).T)
-
-    def cross(o, u, v):
-        return (u[..., 0] - o[..., 0]) * (v[..., 1] - o[..., 1]) - (u[..., 1] - o[..., 1]) * (v[..., 0] - o[..., 0])
-
-    pp, qq = np.broadcast_to(p, a.shape), np.broadcast_to(q, a.shape)
-    best = np.minimum(np.minimum(to_segments(pp, a, b), to_segments(qq, a, b)),
-                      np.minimum(to_segments(a, pp, qq), to_segments(b, pp, qq)))
-    d1, d2 = cross(pp, qq, a), cross(pp, qq, b)
-    d3, d4 = cross(a, b, pp), cross(a, b, qq)
-    crossing = (d1 * d2 < 0) & (d3 * d4 < 0)
-    return np.where(crossing, 0.0, best)

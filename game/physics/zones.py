@@ -6,7 +6,7 @@ import numpy as np
 from game import defaults
 from game.physics import geometry
 from game.physics import bodies as bodies_module
-from game.physics.statics import LAVA, LAVA_REACH, MIN_CELL, segment_distances
+from game.physics.statics import LAVA, LAVA_REACH, MIN_CELL
 
 ESCAPE_SPANS = 100.0         # a ball this many bounds' sizes outside the bounds is gone for good
 
@@ -167,11 +167,18 @@ def _lava_gaps(world, points, reach):
     a, b = st.a[lava], st.b[lava]
     gap = np.full(len(points), np.inf)
     for k in range(len(lava)):          # a few capsules, each against all the points
-        d = b[k] - a[k]
-        dd = float(d @ d)
-        t = np.clip(((points - a[k]) @ d) / dd, 0.0, 1.0) if dd > 0.0 else np.zeros(len(points))
-        gap = np.minimum(gap, np.hypot(*(points - (a[k] + t[:, None] * d)).T) - st.radius[lava[k]] - reach)
+        near = geometry.closest_point_on_segment(a[k], b[k], points)
+        gap = np.minimum(gap, np.hypot(*(points - near).T) - st.radius[lava[k]] - reach)
     return gap
+
+
+def _lava_box(st, grow):
+    """(lo (2,), hi (2,)) m: a box round every lava capsule, grown by their radius, LAVA_REACH and
+    ``grow`` (what may reach it: a ball's radius)."""
+    lava = st.made_of == LAVA
+    reach = float(st.radius[lava].max()) + LAVA_REACH + grow
+    return (np.minimum(st.a[lava], st.b[lava]).min(axis=0) - reach,
+            np.maximum(st.a[lava], st.b[lava]).max(axis=0) + reach)
 
 
 def apply_lava(world):
@@ -182,21 +189,14 @@ def apply_lava(world):
         return
     gone = getattr(world, "_lava_ids", np.zeros(0, np.int64))
     world._lava_ids = np.zeros(0, np.int64)
-    if world.count == 0:
-        _lava_bodies(world)
-        return
-    st = world.statics
-    lava = st.made_of == LAVA
-    reach = world.radius.max() + st.radius[lava].max() + LAVA_REACH
-    lo = np.minimum(st.a[lava], st.b[lava]).min(axis=0) - reach
-    hi = np.maximum(st.a[lava], st.b[lava]).max(axis=0) + reach
-    near = np.flatnonzero(np.all((world.pos >= lo) & (world.pos <= hi), axis=1))
-    touching = np.zeros(world.count, bool)
-    if len(near):
-        touching[near] = _lava_gaps(world, world.pos[near], world.radius[near] + LAVA_REACH) <= 0.0
-    touching |= np.isin(world.ids, gone)
-    if touching.any():
-        world.remove_balls(np.flatnonzero(touching))
+    if world.count:
+        lo, hi = _lava_box(world.statics, world.radius.max())
+        near = np.flatnonzero(np.all((world.pos >= lo) & (world.pos <= hi), axis=1))
+        touching = np.isin(world.ids, gone)
+        if len(near):
+            touching[near] |= _lava_gaps(world, world.pos[near], world.radius[near] + LAVA_REACH) <= 0.0
+        if touching.any():
+            world.remove_balls(np.flatnonzero(touching))
     _lava_bodies(world)
 
 
@@ -208,9 +208,7 @@ def _lava_bodies(world):
         return
     st = world.statics
     lava = np.flatnonzero(st.made_of == LAVA)
-    reach = float(st.radius[lava].max()) + LAVA_REACH
-    lo = np.minimum(st.a[lava], st.b[lava]).min(axis=0) - reach
-    hi = np.maximum(st.a[lava], st.b[lava]).max(axis=0) + reach
+    lo, hi = _lava_box(st, 0.0)
     corners = b.corners()
     box_lo, box_hi = b.boxes(0.0, corners)
     near = np.flatnonzero(np.all((box_hi >= lo) & (box_lo <= hi), axis=1))    # only bodies by some lava
@@ -221,7 +219,7 @@ def _lava_bodies(world):
         ends = np.roll(pts, -1, axis=0) if n > 1 else pts
         reach = b.radius[i] + st.radius[lava] + LAVA_REACH
         for p, q in zip(pts, ends):
-            if (segment_distances(p, q, st.a[lava], st.b[lava]) <= reach).any():
+            if (geometry.segment_distance(p, q, st.a[lava], st.b[lava]) <= reach).any():
                 gone.append(i)
                 break
     if gone:
