@@ -443,33 +443,12 @@ class _Normaliser:
                                                                    "its centre and an anchor where it is")
                 offsets[key] = _vec(s[f"offset_{key}"])
 
-        def held(end, key):
-            if isinstance(end, dict):
-                (x, y), angle = self.frame(end["body"])
-                ox, oy = offsets.get(key, (0.0, 0.0))
-                c, sn = math.cos(angle), math.sin(angle)
-                return x + c * ox - sn * oy, y + sn * ox + c * oy
-            return balls[end]["pos"] if _is_number(end) else end
-
         a = self.first_end(("springs", i, "a"), a, n)
-        if isinstance(b, dict):
-            b = self.body_end(("springs", i, "b"), b)
-            if isinstance(a, dict) and a["body"] == b["body"]:
-                raise Problem(("springs", i, "b", "body"), f"expected a body other than a's ({a['body']}), a ball "
-                                                           f"or an anchor [x, y], got {b['body']}")
-        elif _is_number(b):
-            b = int(b)
-            if b >= n:
-                raise Problem(("springs", i, "b"), f"expected a ball index {_index_range(n)}, {{\"body\": i}} or an "
-                                                   f"anchor [x, y], got {render(b)}")
-            if b == a:
-                raise Problem(("springs", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
-                                                   f"got {b}")
-        else:
-            b = _vec(b)
+        b = self.second_end(("springs", i, "b"), b, a, n)
         rest = s.get("rest")
         if rest is None:
-            pa, pb = held(a, "a"), held(b, "b")
+            pa = self.held(a, offsets.get("a", (0.0, 0.0)), balls)
+            pb = self.held(b, offsets.get("b", (0.0, 0.0)), balls)
             rest = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
         out = {**_comments(s), "a": a, "b": b, **fill("springs", {}, self.material),
                **{k: s[k] for k in DEFAULTS["springs"] if k in s}, "rest": rest}
@@ -489,32 +468,8 @@ class _Normaliser:
         offset_b = _vec(j.get("offset_b", (0.0, 0.0)))
         a, b = j["a"], j["b"]
         a = self.first_end(("joints", i, "a"), a, n)
-
-        def held(end, offset):
-            if isinstance(end, dict):
-                (x, y), angle = self.frame(end["body"])
-            else:
-                (x, y), angle = balls[end]["pos"], balls[end]["angle"]
-            c, s = math.cos(angle), math.sin(angle)
-            return x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]
-
-        if isinstance(b, dict):
-            b = self.body_end(("joints", i, "b"), b)
-            if isinstance(a, dict) and a["body"] == b["body"]:
-                raise Problem(("joints", i, "b", "body"), f"expected a body other than a's ({a['body']}), a ball "
-                                                          f"or an anchor [x, y], got {b['body']}")
-            other = held(b, offset_b)
-        elif _is_number(b):
-            b = int(b)
-            if b >= n:
-                raise Problem(("joints", i, "b"), f"expected a ball index {_index_range(n)}, {{\"body\": i}} or an "
-                                                  f"anchor [x, y], got {render(b)}")
-            if b == a and not isinstance(a, dict):
-                raise Problem(("joints", i, "b"), f"expected a ball other than a ({a}) or an anchor [x, y], "
-                                                  f"got {b}")
-            other = held(b, offset_b)
-        else:
-            b = other = _vec(b)
+        b = self.second_end(("joints", i, "b"), b, a, n)
+        other = self.held(b, offset_b, balls)
         length = j.get("length")
         if j["kind"] == "rope" and not (length is not None and length >= MIN_JOINT_LENGTH):
             raise Problem(("joints", i), f"expected a rope's length of at least {MIN_JOINT_LENGTH:g} m, got "
@@ -523,7 +478,7 @@ class _Normaliser:
             raise Problem(("joints", i, "length"), f"expected a rod's length of 0 (a pin) or at least "
                                                    f"{MIN_JOINT_LENGTH:g} m, got {render(length)}")
         if length is None:
-            pa = held(a, offset_a)
+            pa = self.held(a, offset_a, balls)
             length = math.hypot(other[0] - pa[0], other[1] - pa[1])
             if length < MIN_JOINT_LENGTH:       # ends as good as together: a pin
                 length = 0.0
@@ -544,6 +499,37 @@ class _Normaliser:
         if end >= n:
             raise Problem(path, f"expected a ball index {_index_range(n)} or {{\"body\": i}}, got {render(end)}")
         return end
+
+    def second_end(self, path, end, a, n):
+        """A joint's or spring's end ``b``: {"body": i} (not a's body), a ball index below ``n``
+        (not ball a) or an anchor [x, y]."""
+        if isinstance(end, dict):
+            end = self.body_end(path, end)
+            if isinstance(a, dict) and a["body"] == end["body"]:
+                raise Problem(path + ("body",), f"expected a body other than a's ({a['body']}), a ball or an anchor "
+                                                f"[x, y], got {end['body']}")
+            return end
+        if not _is_number(end):
+            return _vec(end)
+        end = int(end)
+        if end >= n:
+            raise Problem(path, f"expected a ball index {_index_range(n)}, {{\"body\": i}} or an anchor [x, y], "
+                                f"got {render(end)}")
+        if end == a and not isinstance(a, dict):
+            raise Problem(path, f"expected a ball other than a ({a}) or an anchor [x, y], got {end}")
+        return end
+
+    def held(self, end, offset, balls):
+        """(x, y) m where an end holds at load: a body's point ``offset`` in its frame, a ball's
+        (``offset`` turned by its angle), or the anchor itself."""
+        if isinstance(end, dict):
+            (x, y), angle = self.frame(end["body"])
+        elif _is_number(end):
+            (x, y), angle = balls[end]["pos"], balls[end]["angle"]
+        else:
+            return end
+        c, s = math.cos(angle), math.sin(angle)
+        return x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]
 
     def body_end(self, path, end):
         n = len(self.bodies)
