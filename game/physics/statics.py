@@ -77,6 +77,7 @@ def build_statics(world, level):
                                     world.motions.path_discs())
     # What each capsule is made of (SURFACE_KINDS): the play's drawing and lava read it.
     world.statics.made_of = np.asarray(made_of, np.int8)
+    world.statics.lava = bool((world.statics.made_of == LAVA).any())    # (asked every sub-step: zones.has_lava)
     world.motions.place(world, world.time)
     world.statics_version = getattr(world, "statics_version", 0) + 1
 

@@ -132,8 +132,7 @@ def occupied(world, point, radius):
 
 
 def has_lava(world):
-    made_of = getattr(world.statics, "made_of", None)
-    return made_of is not None and bool((made_of == LAVA).any())
+    return getattr(world.statics, "lava", False)
 
 
 def touch_lava(world, contacts, fast, hits):
