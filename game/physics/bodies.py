@@ -21,7 +21,8 @@ mass, ``normals``, ``count``, ``radius``). Each sub-step, after the balls' own s
    conservative advancement) and stops it at its first touch: a safety net for what the
    speculative contacts did not see (a corner swung round by a fast spin);
 5. relaxes without the bias and applies restitution (body_kernels.relax);
-6. lets islands of bodies at rest sleep (Box2D: under a sleep speed for SLEEP_TIME s).
+6. lets islands of bodies at rest sleep (game.physics.body_sleep: Box2D's, under a sleep speed
+   for SLEEP_TIME s).
 
 Levels without bodies never come here: their balls step, and hash, as before.
 """
@@ -30,15 +31,14 @@ import math
 import numpy as np
 
 from game.physics import body_kernels as K
-from game.physics import body_statics
+from game.physics import body_sleep, body_statics
+from game.physics.body_sleep import SLEEP_SPEED
 from game.physics.body_support import support_scales
 from game.physics.body_statics import aabb_pairs, rotate
 from game.physics.integrators import INTEGRATORS
 from game.physics.shapes import MAX_CORNERS, body_frame, body_shape, edge_normals
 from game.physics.journal import journaled
 
-SLEEP_SPEED = 0.05         # m/s: a body slower than this (its corners too) is resting
-SLEEP_TIME = 0.5           # s: an island resting this long sleeps
 BALL_CODE = 1 << 20        # warm-start keys: bodies 0.., balls BALL_CODE + id, statics STATIC_CODE + shape
 STATIC_CODE = 1 << 26
 _NO_KEYS = np.zeros(0, np.int64)
@@ -198,18 +198,34 @@ class Bodies:
         self.joint_ends = [e for e, k in zip(self.joint_ends, keep) if k]
         self.joint_definitions = [d for d, k in zip(self.joint_definitions, keep) if k]
 
+    def used(self):
+        """Corner rows any body uses (the most corners of one body): the rows past it are
+        padding (the centre of mass, normals 0) in every body, and the kernels never read them."""
+        return int(self.count.max(initial=1))
+
     def corners(self, pos=None, angle=None):
-        """(B, 12, 2) the corners in the world now (padding rows at the centre of mass)."""
+        """(B, 12, 2) the corners in the world now (padding rows at the centre of mass). Only
+        the rows some body uses are turned (a pile of boxes turns 4 of 12)."""
         pos = self.pos if pos is None else pos
         angle = self.angle if angle is None else angle
-        return pos[:, None, :] + rotate(self.local, angle)
+        k = self.used()
+        out = np.repeat(pos[:, None, :], MAX_CORNERS, axis=1)
+        out[:, :k] += rotate(self.local[:, :k], angle)
+        return out
 
     def boxes(self, margin=0.0, corners=None):
-        """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number. (The
-        padding rows sit at the centre of mass, inside the shape: they never widen a box.)"""
+        """(lo (B, 2), hi (B, 2)) bounding boxes, grown by ``margin`` (B,) or a number: the
+        least and greatest of the used corner rows and of the centre of mass (the padding rows'
+        point, inside the shape: it never widens a box), row by row (a reduction over the
+        middle axis of (B, 12, 2) costs several times more)."""
         c = self.corners() if corners is None else corners
+        lo = hi = c[:, 0]
+        for q in range(1, self.used()):
+            lo, hi = np.minimum(lo, c[:, q]), np.maximum(hi, c[:, q])
+        if self.used() < MAX_CORNERS:
+            lo, hi = np.minimum(lo, c[:, MAX_CORNERS - 1]), np.maximum(hi, c[:, MAX_CORNERS - 1])
         grow = (self.radius + margin)[:, None]
-        return c.min(axis=1) - grow, c.max(axis=1) + grow
+        return lo - grow, hi + grow
 
     def energy(self, gravity):
         """(kinetic, rotational, gravitational) J of the bodies."""
@@ -313,13 +329,14 @@ def integrate(world, bodies, t, h, awake):
         dy[1] = g - drag * y[1] if drag else g
         return dy
 
-    idx = np.flatnonzero(awake)
-    if not len(idx):
+    idx = slice(None) if awake.all() else np.flatnonzero(awake)      # (a slice: no gather, no scatter)
+    pos, vel = bodies.pos[idx], bodies.vel[idx]
+    if not len(pos):
         return shift
-    y = np.empty((2, len(idx), 2))
-    y[0], y[1] = bodies.pos[idx], bodies.vel[idx]
+    y = np.empty((2, len(pos), 2))
+    y[0], y[1] = pos, vel
     y = INTEGRATORS[world._integrator](f, t, y, h)
-    shift[idx] = (y[0] - bodies.pos[idx]) - h * y[1]
+    shift[idx] = (y[0] - pos) - h * y[1]
     bodies.vel[idx] = y[1]
     return shift
 
@@ -406,7 +423,7 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         bodies.impact_speeds = -cf[hard, K.RELVN]
         bodies._tick = None
         if world.solver.options.sleeping:
-            _settle(bodies, h * world.substeps, tick.bi, tick.bj)
+            body_sleep.settle(bodies, h * world.substeps, tick.bi, tick.bj, kern)
 
 
 def _collide(world, bodies, dt, kern):
@@ -421,7 +438,7 @@ def _collide(world, bodies, dt, kern):
     lo, hi = bodies.boxes(margin, corners)
     bi, bj = aabb_pairs(lo, hi, lo, hi, True, kern)
     either = awake[bi] | awake[bj]
-    _wake(bodies, bi[either], bj[either])
+    body_sleep.wake(bodies, bi[either], bj[either])
     awake = ~bodies.asleep
     bi, bj = bi[either], bj[either]
     si, sj = aabb_pairs(lo, hi, statics.lo, statics.hi, False, kern)
@@ -460,7 +477,8 @@ def _collide(world, bodies, dt, kern):
     sc = np.zeros((total, 2), np.int64)
     sf = np.zeros((total, 3))
     sv[:nb, :MAX_CORNERS] = corners
-    sn[:nb, :MAX_CORNERS] = rotate(bodies.normals, bodies.angle)
+    k = bodies.used()
+    sn[:nb, :k] = rotate(bodies.normals[:, :k], bodies.angle)     # (the padding's normals stay 0)
     sc[:nb, 0] = bodies.count
     sc[:nb, 1] = np.arange(nb)
     sf[:nb] = np.stack((bodies.radius, bodies.friction, bodies.restitution), axis=1)
@@ -528,59 +546,6 @@ def _thickness(local, normals, radius):
         return 2.0 * radius
     inside = float((-(local * normals).sum(axis=1)).min())
     return 2.0 * (abs(inside) + radius)
-
-
-def _wake(bodies, i, j):
-    """Wake the sleeping bodies of pairs (i, j) where the other is awake."""
-    if not bodies.asleep.any() or not len(i):
-        return
-    a, b = bodies.asleep[i], bodies.asleep[j]
-    wake = np.concatenate((i[a & ~b], j[~a & b]))
-    bodies.asleep[wake] = False
-    bodies.rest_time[wake] = 0.0
-
-
-def _settle(bodies, h, bi, bj):
-    """Box2D's sleep: a body resting (slower than SLEEP_SPEED, corners too) counts its time
-    at rest; an island of bodies touching (bi, bj) sleeps when all of it has rested SLEEP_TIME."""
-    speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
-    resting = speed < SLEEP_SPEED
-    bodies.rest_time = np.where(resting, bodies.rest_time + h, 0.0)
-    ready = bodies.rest_time >= SLEEP_TIME
-    if not ready.any():
-        return
-    # Islands: union-find over the pairs touching (a resting body next to a moving one waits).
-    parent = np.arange(len(bodies))
-
-    def root(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in zip(bi.tolist(), bj.tolist()):
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    for ends in bodies.joint_ends:
-        members = [i for kind, i in ends if kind == "body"]
-        if len(members) == 2:
-            ra, rb = root(members[0]), root(members[1])
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-    roots = np.array([root(x) for x in range(len(bodies))])
-    not_ready = np.zeros(len(bodies), bool)
-    not_ready[roots[~ready]] = True
-    sleep = ready & ~not_ready[roots]
-    if bodies.joint_ends:          # bodies with a motor, or in the player's grab, keep awake
-        for ends, row, kind in zip(bodies.joint_ends, bodies.joint_rows, bodies.joint_kind):
-            if row[K.MOTOR] or kind == K.MOUSE:
-                for kind, i in ends:
-                    if kind == "body":
-                        sleep[roots == roots[i]] = False
-    bodies.asleep |= sleep
-    bodies.vel[sleep] = 0.0
-    bodies.spin[sleep] = 0.0
 
 
 def _unjoined(world, bodies, bi, bj, gi, gj):

@@ -561,10 +561,14 @@ def sweep(local, counts, radii, extent, prev, now, sv, sc, sf, pair_body, pair_s
 @jit
 def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):
     """The pairs (i, j) whose boxes [lo1[i], hi1[i]] and [lo2[j], hi2[j]] overlap, written to
-    out_i, out_j in order of i (``same``: one set, i < j only). Sort and sweep along x: each i
-    looks at the boxes of set 2 that start at most the widest narrow box's width left of it;
-    boxes wider than four times the median (a long floor) are tried against every i. Returns
-    the number of pairs, or minus the number needed where out_i is too short (call again)."""
+    out_i, out_j in order of i (``same``: one set, i < j only); for each i, set 2's boxes in
+    order of their left edges (ties in index order), those wider than four times the median
+    (a long floor, tried against every i) after the others. The narrow ones are sorted along
+    x, each i looking at those that start at most the widest one's width left of it: through
+    a grid of cells as wide as the widest and as tall as the tallest where it fits (_box_grid:
+    a pyramid of boxes stands in columns a sweep along x reads whole), else by sweeping the
+    sorted list; either way the same pairs in the same order. Returns the number of pairs, or
+    minus the number needed where out_i is too short (call again)."""
     n1 = lo1.shape[0]
     n2 = lo2.shape[0]
     if n1 == 0 or n2 == 0:
@@ -579,6 +583,7 @@ def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):
     nn = 0
     nw = 0
     window = 0.0
+    tall = 0.0
     for q in range(n2):
         j = order[q]
         if width[j] > cut:
@@ -589,17 +594,44 @@ def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):
             nn += 1
             if width[j] > window:
                 window = width[j]
+            if hi2[j, 1] - lo2[j, 1] > tall:
+                tall = hi2[j, 1] - lo2[j, 1]
     xs = np.empty(nn)
     for q in range(nn):
         xs[q] = lo2[narrow[q], 0]
+    starts, ranks, gx, gy, x0, y0 = _box_grid(lo2, narrow, nn, window, tall)
+    found = np.empty(nn, np.int64)
     count = 0
     capacity = out_i.shape[0]
     for i in range(n1):
-        start = np.searchsorted(xs, lo1[i, 0] - window)
-        q = start
-        while q < nn and xs[q] <= hi1[i, 0]:
+        left = lo1[i, 0] - window
+        nf = 0
+        if gx > 0:
+            # The cells that can hold a box starting in [left, hi x] and reaching this one in
+            # y (a cell lower for the rounding of a height), column by column: a column's
+            # ranks all come before the next column's (the cells follow x), so each column's
+            # are sorted on their own.
+            ay = max(_cell(lo1[i, 1] - tall, y0, tall, gy) - 1, 0)
+            by = min(_cell(hi1[i, 1], y0, tall, gy), gy - 1)
+            for cx in range(max(_cell(left, x0, window, gx), 0), min(_cell(hi1[i, 0], x0, window, gx), gx - 1) + 1):
+                first = nf
+                for cy in range(ay, by + 1):
+                    c = cx * gy + cy
+                    for r in range(starts[c], starts[c + 1]):
+                        found[nf] = ranks[r]
+                        nf += 1
+                _sort_small(found, first, nf)
+        else:
+            q = np.searchsorted(xs, left)
+            while q < nn and xs[q] <= hi1[i, 0]:
+                found[nf] = q
+                nf += 1
+                q += 1
+        for f in range(nf):
+            q = found[f]
+            if not (left <= xs[q] and xs[q] <= hi1[i, 0]):
+                continue
             j = narrow[q]
-            q += 1
             if same and j <= i:
                 continue
             if lo1[i, 0] <= hi2[j, 0] and lo1[i, 1] <= hi2[j, 1] and lo2[j, 1] <= hi1[i, 1]:
@@ -619,3 +651,105 @@ def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):
     if count > capacity:
         return -count
     return count
+
+
+GRID_MIN = 64              # narrow boxes: fewer are swept
+GRID_CELLS_PER_BOX = 4     # a grid of more cells than this a box (a sparse world) is not built
+
+
+@jit
+def _cell(v, origin, size, cells):
+    """The cell (0..cells-1) of coordinate v in cells of ``size`` from ``origin``; -1 left of
+    them (or NaN), ``cells`` right of them."""
+    f = (v - origin) / size
+    if not f >= 0.0:                  # (and NaN)
+        return -1
+    if f >= cells:
+        return cells
+    return int(f)
+
+
+@jit
+def _box_grid(lo2, narrow, nn, cx, cy):
+    """The narrow boxes' ranks q (their order along x) in cells of cx by cy m by their lower
+    left corners, each cell's ranks ascending: (starts (cells + 1), ranks (nn), gx, gy, x0, y0).
+    gx is 0 where no grid is built: too few boxes, a zero cell, a box not finite, or too many
+    cells."""
+    starts = np.zeros(1, np.int64)
+    ranks = np.zeros(1, np.int64)
+    if nn < GRID_MIN or not (cx > 0.0 and cy > 0.0):
+        return starts, ranks, 0, 0, 0.0, 0.0
+    x0 = lo2[narrow[0], 0]
+    y0 = lo2[narrow[0], 1]
+    x1 = x0
+    y1 = y0
+    for q in range(nn):
+        j = narrow[q]
+        if not (abs(lo2[j, 0]) < 1e300 and abs(lo2[j, 1]) < 1e300):
+            return starts, ranks, 0, 0, 0.0, 0.0
+        x0 = min(x0, lo2[j, 0])
+        x1 = max(x1, lo2[j, 0])
+        y0 = min(y0, lo2[j, 1])
+        y1 = max(y1, lo2[j, 1])
+    fx = (x1 - x0) / cx
+    fy = (y1 - y0) / cy
+    limit = GRID_CELLS_PER_BOX * nn
+    if not (fx < limit and fy < limit):
+        return starts, ranks, 0, 0, 0.0, 0.0
+    gx = int(fx) + 1
+    gy = int(fy) + 1
+    if gx * gy > limit:
+        return starts, ranks, 0, 0, 0.0, 0.0
+    starts = np.zeros(gx * gy + 1, np.int64)
+    ranks = np.empty(nn, np.int64)
+    cell = np.empty(nn, np.int64)
+    for q in range(nn):
+        j = narrow[q]
+        cell[q] = min(_cell(lo2[j, 0], x0, cx, gx), gx - 1) * gy + min(_cell(lo2[j, 1], y0, cy, gy), gy - 1)
+        starts[cell[q] + 1] += 1
+    for c in range(gx * gy):
+        starts[c + 1] += starts[c]
+    fill = starts[:gx * gy].copy()
+    for q in range(nn):               # q ascending: each cell's ranks ascending
+        ranks[fill[cell[q]]] = q
+        fill[cell[q]] += 1
+    return starts, ranks, gx, gy, x0, y0
+
+
+@jit
+def _sort_small(a, lo, hi):
+    """a[lo:hi] ascending in place: insertion sort (a few candidates), np.sort past 32."""
+    if hi - lo > 32:
+        a[lo:hi] = np.sort(a[lo:hi])
+        return
+    for k in range(lo + 1, hi):
+        v = a[k]
+        p = k - 1
+        while p >= lo and a[p] > v:
+            a[p + 1] = a[p]
+            p -= 1
+        a[p + 1] = v
+
+
+# ----------------------------------------------------------------------------- islands
+@jit
+def islands(n, a, b):
+    """(n,) each body's island: a root body, one for all the bodies that pairs (a[k], b[k])
+    link (union-find, the lower root kept, paths halved as they are walked)."""
+    parent = np.arange(n)
+    for k in range(len(a)):
+        ra = _root(parent, a[k])
+        rb = _root(parent, b[k])
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    for x in range(n):
+        parent[x] = _root(parent, x)
+    return parent
+
+
+@jit
+def _root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
