@@ -211,7 +211,7 @@ def _tick_summary(ticks):
             "worker_threads": len({t[5] for t in ticks if not t[3]})}
 
 
-def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box"):
+def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box", plot=False):
     """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame;
     overlap: also the game's two-core loop on every frame of a second app from the same level
     (see the module's note), the two passes' order alternating from size to size.
@@ -245,6 +245,8 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scen
                 got = {}
                 for overlapped in passes:
                     app = App(path, size=SIZE, doc=complete(doc), compiled=compiled)
+                    if plot:                # the energy plot shown (E), as a player watching it has it
+                        app.play.set_energy_shown(True)
                     got[overlapped] = (app, _run_frames(app, screen, frames, warmup, overlapped, compare))
                 app, serial = got[False]
                 world = app.session.world
@@ -467,6 +469,7 @@ def main(argv=None):
                    help="the game's two-core loop: each tick on a worker thread while the frame before it is drawn")
     p.add_argument("--scene", choices=tuple(SCENES), default="box",
                    help="box: the screen box (a settled pile, default); pit: ball_pit.py's pit (balls mostly falling)")
+    p.add_argument("--plot", action="store_true", help="with the energy plot shown (E) in every frame")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     args = p.parse_args(argv)
     if args.overlap and args.compare:
@@ -478,7 +481,8 @@ def main(argv=None):
     info["pygame"] = pygame.version.ver
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
             "scene": args.scene, "machine": info,
-            "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare, args.overlap, args.scene)}
+            "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare, args.overlap, args.scene,
+                                          args.plot)}
     if args.overlap:
         data["second_core"] = second_core()
     data["launch"] = launch_times(args.launches) if args.launches else None

@@ -428,8 +428,10 @@ class Renderer:
         the springs whose stable ids are in hidden_ids (a grab's) are left out."""
         springs = world.springs
         count = len(springs.a)
-        hidden = set(np.flatnonzero(np.isin(springs.ids, list(hidden_ids))).tolist())
-        if count == 0 or count == len(hidden):
+        if count == 0:
+            return
+        hidden = set(np.flatnonzero(np.isin(springs.ids, list(hidden_ids))).tolist()) if hidden_ids else set()
+        if count == len(hidden):
             return
         pos = np.asarray(world.pos)
         b = np.asarray(springs.b)

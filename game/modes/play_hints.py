@@ -53,6 +53,8 @@ def pieces(play):
     """The solution's pieces to draw now: [("segment", a, b) | ("ball", pos) | ("body", shape,
     pos)] (all once shown, the first after HINT_AFTER failed tries, else none)."""
     solution = play.app.session.doc.get("solution") or {}
+    if not solution:
+        return []
     every = ([("segment", s["a"], s["b"]) for s in solution.get("segments", [])]
              + [("ball", b["pos"]) for b in solution.get("balls", [])]
              + [("body", b["shape"], b["pos"]) for b in solution.get("bodies", [])])

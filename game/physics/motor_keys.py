@@ -21,7 +21,8 @@ def key_code(motor):
 
 def keys(world):
     """frozenset of the keys the world's motors answer to."""
-    found = {MOTOR_KEYS[k - 1] for k in np.unique(world.joints.key).tolist() if k}
+    key = world.joints.key
+    found = {MOTOR_KEYS[k - 1] for k in np.unique(key).tolist() if k} if key.any() else set()
     bodies = world.bodies
     for d in getattr(bodies, "joint_definitions", ()):
         if d.get("motor") and "key" in d["motor"]:
