@@ -413,7 +413,7 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         world.spin[gathered] = st[nb:nb + ng, 5]
     if last:
         order = np.argsort(tick.keys, kind="stable")
-        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt, bodies._warm_pr = tick.keys[order], *cf[order][:, [K.PN, K.PT, K.PR]].T
+        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt, bodies._warm_pr = tick.keys[order], *cf[:, [K.PN, K.PT, K.PR]][order].T
         points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + tick.st0[ci[:, 0], 0:2] if m else np.zeros((0, 2))
         bodies.manifold_points = points
         bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
