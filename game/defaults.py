@@ -39,5 +39,7 @@ ZONE_COUNT = 1                  # balls a goal zone wants
 GOAL_HOLD = 1.0                 # s: how long those balls must stay inside it
 ATTRACTOR_STRENGTH = 20.0       # m/s^2 towards the zone's centre
 # What the player may do in play mode (a level's "player"): None is no limit, so a level that
-# says nothing is the open sandbox.
-PLAYER = {"spawn": None, "bodies": None, "draw": None, "ink": None, "delete": True, "grab": True}
+# says nothing is the open sandbox. "joints": the pins and rods the player may place (J), by
+# kind; a kind left out is none (a puzzle gives them one by one, the editor builds the rest).
+PLAYER = {"spawn": None, "bodies": None, "draw": None, "ink": None, "delete": True, "grab": True, "joints": {}}
+PLAYER_JOINTS = ("pin", "rod")  # the kinds of joint a player places

@@ -23,6 +23,7 @@ import numpy as np
 
 from game import defaults
 from game.defaults import TICK
+from game.physics.shapes import body_frame
 from game.physics.zones import goal_members
 
 HOLD_SLACK = TICK / 2         # s: world time sums ticks, so a hold of k ticks may read k ticks less a hair
@@ -187,11 +188,59 @@ def player_body(shape, point, material, velocity=(0.0, 0.0), spin=0.0):
     return out
 
 
+def held_offset(pos, angle, point):
+    """[x, y] m: where ``point`` (m) is in the frame of a ball or body at ``pos`` turned by
+    ``angle`` rad (the offset a joint holds it at)."""
+    dx, dy = float(point[0]) - float(pos[0]), float(point[1]) - float(pos[1])
+    c, s = math.cos(angle), math.sin(angle)
+    return [c * dx + s * dy + 0.0, -s * dx + c * dy + 0.0]       # (+ 0.0: no -0)
+
+
+def player_joint(kind, a, b, points, frames):
+    """The normalised joint (a level's "joints" item) of the player's pin or rod (``kind``,
+    PLAYER_JOINTS) with ends ``a`` and ``b`` (a ball's index, {"body": i}, or None for the
+    world), held at ``points`` (two [x, y] m: a pin's both at the point clicked), each end's
+    ``frames`` (pos m, angle rad; None for the world). A rod keeps the length it had."""
+    offsets = [held_offset(f[0], f[1], p) if f is not None else [0.0, 0.0] for f, p in zip(frames, points)]
+    length = 0.0 if kind == "pin" else math.dist(points[0], points[1])
+    return {"kind": "rod", "a": a, "b": b if b is not None else [float(v) for v in points[1]], "length": length,
+            "offset_a": offsets[0], "offset_b": offsets[1]}
+
+
+def solution_joint(joint, normal):
+    """A solution's ``{"kind": "pin", "a": END, "b": END (optional), "at": [x, y]}`` or
+    ``{"kind": "rod", "a": END, "b": END | [x, y], "at_a", "at_b"}`` (END a ball's index or
+    {"body": i} of the normalised level ``normal``; a rod holds a ball at its centre and a body
+    at its centre of mass unless "at_a" / "at_b" say where) as player_joint makes it."""
+    a, b = joint["a"], joint.get("b")
+    points, frames = solution_points(joint, normal)
+    return player_joint(joint["kind"], a, None if isinstance(b, list) else b, points, frames)
+
+
+def solution_points(joint, normal):
+    """([point a, point b] m where a solution's joint holds its ends, [frame a, frame b]: each
+    end's (pos m, angle rad) in the normalised level ``normal``, None for the world)."""
+    def frame(end):
+        if end is None or isinstance(end, list):
+            return None
+        if isinstance(end, dict):
+            _, _, pos, angle, _, _ = body_frame(normal["bodies"][end["body"]])
+            return [float(v) for v in pos], angle
+        ball = normal["balls"][end]
+        return list(ball["pos"]), ball.get("angle", 0.0)
+    b = joint.get("b")
+    frames = [frame(joint["a"]), frame(b)]
+    if joint["kind"] == "pin":
+        return [joint["at"], joint["at"]], frames
+    return [joint.get("at_a", frames[0][0]), joint.get("at_b", b if isinstance(b, list) else frames[1][0])], frames
+
+
 def with_solution(document):
     """A copy of a level document (as written or normalised) with its ``solution`` added as a
     player would add it: the segments drawn, the balls and bodies (``{"shape": "box" |
     "plank" | "triangle", "pos", "vel", "spin"}``, of the level's material) added where and
-    as fast as it says. The solution itself is left out of the copy."""
+    as fast as it says, and the joints placed (``solution_joint``). The solution itself is
+    left out of the copy."""
     doc = copy.deepcopy(document)
     solution = doc.pop("solution", {}) or {}
     radius = player_ball_radius(doc)
@@ -204,6 +253,10 @@ def with_solution(document):
         doc["bodies"] = list(doc.get("bodies", [])) + [
             player_body(b["shape"], b["pos"], material, b.get("vel", (0.0, 0.0)), b.get("spin", 0.0))
             for b in solution["bodies"]]
+    if solution.get("joints"):
+        from game.level import complete              # (the level's balls and bodies as they load)
+        normal = complete(doc)
+        doc["joints"] = list(doc.get("joints", [])) + [solution_joint(j, normal) for j in solution["joints"]]
     return doc
 
 

@@ -26,7 +26,7 @@ from game.level import LevelError, complete
 from game.level.normalise import strip
 from game.level.read import MAX_FILE_BYTES, read_file
 from game.level.save import write_text
-from game.physics import body_hand as _body_hand, world as _world  # noqa: F401  (they register the journaled calls)
+from game.physics import body_hand as _body_hand, player_joints as _player_joints, world as _world  # noqa: F401  (they register the journaled calls)
 from game.physics import journal as journal_module
 from game.physics.journal import Journal
 

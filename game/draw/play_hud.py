@@ -16,7 +16,8 @@ from game.modes.play_actions import BALL_MATERIALS, FLING_GAIN, Stroke, flight_p
 from game.modes.play_picker import fling_radius, shape_label
 from game.modes.play_hints import pieces
 from game.app.progress import stars
-from game.modes.play_rules import blow_up_line, left_of, limited, spent
+from game.modes.play_joints import JointStart, kinds as joint_kinds
+from game.modes.play_rules import blow_up_line, left_of, limit_of, limited, spent
 from game.draw.theme import SOLUTION_HINT, BAR_HEIGHT, DRAW_PREVIEW, HINT_HEIGHT, HINT_PANEL, RULES_ROW, SIZE_BODY, SPOT_TAKEN
 
 HINT = (("H", "help"), ("L", "levels"), ("W", "balls / draw"), ("B/C/V", "ball"), ("I", "integrator"),
@@ -45,6 +46,8 @@ def draw_play(play, surface):
     if isinstance(play.left, Stroke):
         width = max(2, int(2 * DRAWN_RADIUS * app.camera.scale))
         pygame.draw.line(surface, DRAW_PREVIEW, play.left.start, app.mouse, width)
+    if isinstance(play.left, JointStart):      # a rod from its first end to the pointer
+        pygame.draw.line(surface, DRAW_PREVIEW, app.camera.world_to_screen(np.array(play.left.point, float)), app.mouse, 2)
     if isinstance(play.left, Fling) and play.left.spraying and play.spot_taken:
         radius = spawn_radius(play) * app.camera.scale
         pygame.draw.circle(surface, SPOT_TAKEN, app.mouse, max(4, int(radius)), 2)
@@ -117,6 +120,8 @@ def hint(play):
     pairs = tuple((key, shape_label(play)) if key == "B/C/V" else (key, what) for key, what in HINT)
     if getattr(play, "pinball", None) is not None:      # a pinball game: the plunger first
         pairs = (("Down", "launch"),) + pairs
+    if joint_kinds(play):                                # a puzzle's joints: J places them
+        pairs = (("J", " / ".join(joint_kinds(play))),) + pairs
     sides = [side for side in ("left", "right") if side in getattr(play.world, "flipper_keys", ())]
     if not sides:
         return pairs
@@ -132,7 +137,7 @@ def rules_line(play):
     if not limited(play) and play.tool == "balls":
         return parts
     # Bodies show only where the level counts them (else "balls" speaks for what is added).
-    adding = "draw" if play.tool == "draw" else "balls" if play.shape == "ball" else "bodies"
+    adding = play.tool if play.tool in ("draw", "joint") else "balls" if play.shape == "ball" else "bodies"
     for tool, what, word in (("balls", "spawn", "balls"), ("bodies", "bodies", "bodies"), ("draw", "draw", "segments")):
         left = left_of(play, what)
         if what == "bodies" and left is None:
@@ -146,7 +151,11 @@ def rules_line(play):
         parts.append((text, adding == tool))
     if rules["ink"] is not None:       # the ink budget: metres of segment left to draw
         parts.append((f"ink {left_of(play, 'ink'):.1f} of {rules['ink']:g} m", adding == "draw"))
+    for kind in joint_kinds(play):     # the pins and rods the level gives (J)
+        parts.append((f"{kind}s {left_of(play, kind)} of {limit_of(play, kind)} left",
+                       adding == "joint" and play.joint_kind == kind))
     parts.append(("W switches" if rules["draw"] != 0 else "", False))
+    parts.append(("J: joints" if joint_kinds(play) else "", False))
     if not rules["grab"]:
         parts.append(("no grab", False))
     if not rules["delete"]:

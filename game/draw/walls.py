@@ -12,7 +12,7 @@ import pygame
 from game.physics import motion
 
 from game.draw.plot import clip_convex, clip_segments, plot_points, plot_segments, shade
-from game.draw.theme import (BUMPER, BUMPER_FLASH, CAPSULE_FILL, CONVEYOR, FLIPPER, MOVING_WALL, PIN,
+from game.draw.theme import (BUMPER, BUMPER_FLASH, CAPSULE_FILL, CONVEYOR, FLIPPER, MOVING_WALL, PIN, SURFACE_COLOURS,
                              BACKGROUND, WALL, WALL_VELOCITY)
 
 BIG_DISC = 2000             # px: discs this big are drawn without anti-aliasing (aacircle is slow there)
@@ -119,7 +119,13 @@ class WallLayer:
             self._draw_polygons(surface, world, camera, moving & ~flipper, MOVING_WALL)
             self._draw_polygons(surface, world, camera, moving & flipper, FLIPPER)
             plain = moving & ~flipper & (kick <= 0)
-            draw_capsules(surface, statics, camera, plain, fill=shade(MOVING_WALL, 0.7), line=MOVING_WALL, thin_width=3)
+            made_of = np.asarray(getattr(statics, "made_of", np.zeros(len(plain), np.int64))).reshape(-1)
+            if len(made_of) != len(plain):
+                made_of = np.zeros(len(plain), np.int64)
+            draw_capsules(surface, statics, camera, plain & (made_of == 0), fill=shade(MOVING_WALL, 0.7),
+                          line=MOVING_WALL, thin_width=3)
+            for made, colour in SURFACE_COLOURS.items():     # a moving wall of ice, rubber or lava: its colour
+                draw_capsules(surface, statics, camera, plain & (made_of == made), fill=colour, line=colour, thin_width=3)
             draw_capsules(surface, statics, camera, flipper & (kick <= 0), fill=FLIPPER, line=FLIPPER, thin_width=4)
             self._draw_pivots(surface, camera, pivots[moving])
         if (kick > 0).any():

@@ -359,14 +359,33 @@ class _Normaliser:
         out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
         out["zones"] = [self.zone(i, z) for i, z in enumerate(d.get("zones", []))]
         player = d.get("player", {})
-        out["player"] = {**_comments(player), **{k: player.get(k, v) for k, v in DEFAULTS["player"].items()}}
+        out["player"] = {**_comments(player), **{k: copy.deepcopy(player.get(k, v)) for k, v in DEFAULTS["player"].items()}}
         out["par"] = dict(d.get("par", top["par"]))
         if "pinball" in d:                      # left out when absent, as bodies are
             out["pinball"] = {**_comments(d["pinball"]), **PINBALL, **d["pinball"],
                               "plunger": _vec(d["pinball"]["plunger"])}
         if "solution" in d:
             out["solution"] = copy.deepcopy(d["solution"])      # for tests: kept as written
+            for i, j in enumerate(d["solution"].get("joints", [])):
+                self.placed_joint(i, j, out)
         return out
+
+    def placed_joint(self, i, joint, out):
+        """A solution's joint (game.goals.solution_joint) names balls and bodies the level has,
+        a pin its point, and joins two different things."""
+        where = ("solution", "joints", i)
+        for key in ("a", "b"):
+            end = joint.get(key)
+            if isinstance(end, dict) and end["body"] >= len(out.get("bodies", [])):
+                raise Problem(where + (key,), f"expected a body of the level's {len(out.get('bodies', []))}, got body {end['body']}")
+            if isinstance(end, int) and end >= len(out["balls"]):
+                raise Problem(where + (key,), f"expected a ball of the level's {len(out['balls'])}, got ball {end}")
+        if joint["kind"] == "pin" and ("at" not in joint or isinstance(joint.get("b"), list)):
+            raise Problem(where, "expected a pin's point \"at\" [x, y] and \"b\" a ball or body (or none: the world)")
+        if joint["kind"] == "rod" and "b" not in joint:
+            raise Problem(where, "expected a rod's other end \"b\": a ball, {\"body\": i} or an anchor [x, y]")
+        if joint.get("b") == joint["a"]:
+            raise Problem(where + ("b",), "expected two different ends, got the same one twice")
 
     def surface(self, shape):
         """The shape's surface (its ``surface``'s, ice, rubber or lava, else the material's, where

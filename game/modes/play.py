@@ -19,7 +19,7 @@ from game.draw.debug import DEBUG_LAYERS
 from game.draw.hud import EnergyHistory, energy_plot_rect
 from game.draw.renderer import Trails
 from game.goals import GoalTracker, goal_inside
-from game.modes import play_actions, play_hints, play_picker, play_pinball, play_rules
+from game.modes import play_actions, play_hints, play_joints, play_picker, play_pinball, play_rules
 from game.modes.base import Mode
 from game.modes.confirm import ConfirmQuitMode
 from game.modes.help import HelpMode
@@ -50,7 +50,7 @@ KEYMAP = (
     ("left drag a ball", "grab it and carry it (a spring to the cursor; paused: moved)"),
     ("left drag a body", "grab it by that point: it hangs there and swings (paused: moved)"),
     ("right click", "delete a ball, or a body and its joints"),
-    ("W", "left button: add balls / draw segments (a puzzle says how many of each)"),
+    ("W   J", "left button: balls / draw segments / a puzzle's pins and rods (J again: which)"),
     ("right / middle drag", "pan"),
     ("mouse wheel", "zoom at the cursor"),
     # B, C and V share a line: the help fits 800 x 450 in two columns (tests/app/test_app.py).
@@ -108,6 +108,7 @@ class PlayMode(Mode):
         self.tool = "balls"            # what the left button does: TOOLS
         self.spawned = 0               # balls the player added this run (Ctrl+Z gives one back before it ticks)
         self.bodies_spawned = 0        # and bodies (the level's "bodies" budget)
+        self.joints_spent, self.joint_kind = {}, "pin"   # joints placed this run, by kind; J's kind (play_joints)
         self.shape = "ball"            # what the left button adds: play_picker.SHAPES (V)
         self.drawn = []                # segment definitions the player drew (kept over R)
         self.drawn_doc = app.session.doc   # the definition they were drawn on
@@ -152,6 +153,7 @@ class PlayMode(Mode):
         if os.path.realpath(self.app.session.path) != self.picker_level:
             self.picked_radius = None          # another level: its own ball size again
         self.spawned = self.bodies_spawned = 0
+        self.joints_spent = {}
         self.drawn_undone = []
         self.ran = False
         self.recorded = False
@@ -322,8 +324,8 @@ class PlayMode(Mode):
                       + ("" if app.audio.enabled else " (no audio device)"))
         elif key == pygame.K_l:
             app.push(LevelMenuMode(app))
-        elif key == pygame.K_w:
-            self.switch_tool()
+        elif key in (pygame.K_w, pygame.K_j):
+            self.switch_tool() if key == pygame.K_w else play_joints.pick(self)
         elif key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
             self.undo()
         elif key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
@@ -395,7 +397,7 @@ class PlayMode(Mode):
         if self.tool == "draw" and play_rules.hand_is_empty(self):
             self.app.toast("this level lets you add, fling and grab nothing: the left button draws")
             return
-        self.tool = TOOLS[(TOOLS.index(self.tool) + 1) % len(TOOLS)]
+        self.tool = TOOLS[(TOOLS.index(self.tool) + 1) % len(TOOLS)] if self.tool in TOOLS else TOOLS[self.rules["draw"] != 0]
         self.left = None
         left = self.left_of("draw")
         self.app.toast("left button: draw segments" + ("" if left is None else f" ({left} left)")
@@ -433,19 +435,8 @@ class PlayMode(Mode):
         return (top, HINT_HEIGHT, right)
 
     def step_level(self, direction):
-        app = self.app
-        files = app.level_files()
-        if not files:
-            app.toast("no levels in " + app.level_dir)
-            return
-        real = [os.path.realpath(p) for p in files]
-        here = os.path.realpath(app.session.path)
-        if here in real:
-            index = (real.index(here) + direction) % len(files)
-        else:
-            index = 0 if direction > 0 else len(files) - 1
-        if app.session.open(files[index]):
-            app.toast(app.session.name)
+        """[ and ]: the level before or after this one (play_rules.step_level)."""
+        play_rules.step_level(self, direction)
 
     def level_counter(self):
         """ "level 20" or "3/9" (play_rules.level_counter)."""

@@ -15,7 +15,7 @@ from game.app.progress import my_levels_dir
 from game.goals import DRAWN_MIN_LENGTH, player_segment
 from game.level import LevelError, save
 from game.level.normalise import fill
-from game.modes import play_bodies
+from game.modes import play_bodies, play_joints
 from game.modes.play_picker import (BALL_MATERIALS, BALL_RADII, ball_label, fling_radius,  # noqa: F401 (the picker)
                                     level_radius, pick_material, pick_radius, spawn_radius)
 from game.modes.play_rules import budget_note, left_of, may_add, observe_goal
@@ -129,6 +129,9 @@ def button_down(play, button, pos):
         if play.tool == "draw":
             play.left = Stroke(pos, point)
             return
+        if play.tool == "joint":              # a pin, or a rod's ends (game.modes.play_joints)
+            play_joints.press(play, pos, point)
+            return
         hit = play.world.ball_at(point)
         if hit >= 0 and not play.rules["grab"]:
             play.app.toast("this level does not let you grab balls")
@@ -150,6 +153,8 @@ def button_up(play, button, pos):
         play.spot_taken = False
         if isinstance(left, Stroke):
             draw_segment(play, left.start_world, play.app.camera.screen_to_world(pos))
+        elif isinstance(left, play_joints.JointStart):
+            play_joints.release(play, left, pos, play.app.camera.screen_to_world(pos))
         elif isinstance(left, BodyHold):
             play_bodies.release(play, left)
         elif isinstance(left, Hold):
@@ -254,6 +259,9 @@ def undo(play):
         if what in ("spawned body", "deleted body"):
             if not play_bodies.undo(play, what, detail):
                 continue                      # gone already: undo the one before
+        elif what == "joint":
+            if not play_joints.undo(play, detail):
+                continue                      # broken already: undo the one before
         elif what == "spawned":
             where = np.flatnonzero(world.ids == detail)
             if len(where) == 0:

@@ -5,6 +5,8 @@ marks the level's solution as seen. The tries are counted per level file for the
 (R keeps them; another level has its own). Plain functions of the PlayMode (``play``)."""
 import os
 
+from game.goals import solution_points
+
 HINT_AFTER = 3              # failed tries before the first step of the solution shows
 SOLUTION_AFTER = 5          # and before Shift+H shows all of it
 
@@ -49,15 +51,24 @@ def show_solution(play):
     play.app.toast("the solution is drawn faintly: build it yourself (marked as seen)")
 
 
+def joint_piece(doc, joint):
+    """A solution's joint (game.goals.solution_joint) as a piece to draw on the normalised level
+    ``doc``: a pin as ("pin", at), a rod as ("segment", held a, held b)."""
+    if joint["kind"] == "pin":
+        return ("pin", joint["at"])
+    return ("segment", *solution_points(joint, doc)[0])
+
+
 def pieces(play):
     """The solution's pieces to draw now: [("segment", a, b) | ("ball", pos) | ("body", shape,
-    pos)] (all once shown, the first after HINT_AFTER failed tries, else none)."""
+    pos) | ("pin", at)] (all once shown, the first after HINT_AFTER failed tries, else none)."""
     solution = play.app.session.doc.get("solution") or {}
     if not solution:
         return []
     every = ([("segment", s["a"], s["b"]) for s in solution.get("segments", [])]
              + [("ball", b["pos"]) for b in solution.get("balls", [])]
-             + [("body", b["shape"], b["pos"]) for b in solution.get("bodies", [])])
+             + [("body", b["shape"], b["pos"]) for b in solution.get("bodies", [])]
+             + [joint_piece(play.app.session.doc, j) for j in solution.get("joints", [])])
     if _key(play) in play.solution_shown:
         return every
     return every[:1] if tries(play) >= HINT_AFTER else []

@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 
+from game.defaults import PLAYER_JOINTS
 from game.goals import BODY_SHAPES, goal_inside
 from game.app.progress import next_unsolved
 from game.modes.menu import every_level, file_number
@@ -30,10 +31,11 @@ def blow_up_line(integrator):
 
 
 def is_puzzle(play):
-    """A puzzle: a level that limits the player and gives a budget of segments to draw or of
-    bodies to place (level 46's one plank, 48's five)."""
+    """A puzzle: a level that limits the player and gives a budget of segments to draw, of
+    bodies to place (level 46's one plank, 48's five) or of joints to place (26's pin)."""
     rules = play.rules
-    return limited(play) and (rules["draw"] not in (0, None) or rules["bodies"] not in (0, None))
+    return limited(play) and (rules["draw"] not in (0, None) or rules["bodies"] not in (0, None)
+                              or any(rules["joints"].values()))
 
 
 def hand_is_empty(play):
@@ -49,9 +51,12 @@ def start_puzzle(play):
     play.tool = "balls"
     if is_puzzle(play):
         restart_puzzle(play)
+        joints = " (J: your pins and rods)" if any(play.rules["joints"].values()) else ""
         if play.tool == "draw":
             play.app.toast("a puzzle: draw with the mouse" + ("" if hand_is_empty(play) else " (W: balls)")
-                           + ", then Space runs it")
+                           + joints + ", then Space runs it")
+        elif play.tool == "joint":
+            play.app.toast("a puzzle: place your joints with the mouse" + joints + ", then Space runs it")
         else:
             if play.rules["spawn"] == 0 and play.shape == "ball":   # no balls to add: start on a body
                 play.shape = BODY_SHAPES[0]
@@ -64,6 +69,9 @@ def restart_puzzle(play):
     if is_puzzle(play):
         play.app.clock.paused = True
         play.tool = "draw" if play.rules["draw"] not in (0, None) else "balls"
+        if play.tool == "balls" and play.rules["bodies"] in (0, None) and any(play.rules["joints"].values()):
+            play.tool = "joint"          # a puzzle of joints alone: the left button places them
+            play.joint_kind = next(k for k in PLAYER_JOINTS if play.rules["joints"].get(k))
 
 
 # The budget rule. A puzzle's budgets count what the player added in this run of the level:
@@ -72,9 +80,19 @@ def restart_puzzle(play):
 # paused as it opened, or after R): that is building. Once the world has run a tick, Ctrl+Z
 # still takes the item away but its budget stays spent until R starts the run again, so a
 # player cannot draw, watch, undo and draw again for ever while the balls fall.
+def limit_of(play, what):
+    """The level's limit of ``what``: "spawn", "bodies", "draw", "ink" (None: no limit), or a
+    kind of joint, "pin" or "rod" (the level's "joints": a kind left out is 0)."""
+    if what in PLAYER_JOINTS:
+        return int(play.rules["joints"].get(what, 0))
+    return play.rules[what]
+
+
 def spent(play, what):
-    """Balls ("spawn"), bodies ("bodies"), segments ("draw") or metres of segment ("ink")
-    counted against the budget in this run."""
+    """Balls ("spawn"), bodies ("bodies"), segments ("draw"), metres of segment ("ink") or
+    joints of a kind ("pin", "rod") counted against the budget in this run."""
+    if what in PLAYER_JOINTS:
+        return play.joints_spent.get(what, 0)
     if what == "spawn":
         return play.spawned
     if what == "bodies":
@@ -86,13 +104,13 @@ def spent(play, what):
 
 def budget_note(play, what):
     """", still spent until R" where Ctrl+Z during a run kept the item's budget spent."""
-    return ", still spent until R" if play.ran and play.rules[what] is not None else ""
+    return ", still spent until R" if play.ran and limit_of(play, what) is not None else ""
 
 
 def left_of(play, what):
-    """Balls ("spawn"), bodies ("bodies") or segments ("draw") the player may still add;
-    None: no limit."""
-    limit = play.rules[what]
+    """Balls ("spawn"), bodies ("bodies"), segments ("draw"), metres of ink ("ink") or joints
+    ("pin", "rod") the player may still add; None: no limit."""
+    limit = limit_of(play, what)
     if limit is None:
         return None
     return max(0, limit - spent(play, what))
@@ -192,3 +210,20 @@ def may_add(play, point, budget, noun):
                        + (" (R starts the run again)" if play.ran else " (Ctrl+Z takes one back)"))
         return False
     return True
+
+
+def step_level(play, direction):
+    """[ and ]: the level before or after this one among the folder's (wrapping round)."""
+    app = play.app
+    files = app.level_files()
+    if not files:
+        app.toast("no levels in " + app.level_dir)
+        return
+    real = [os.path.realpath(p) for p in files]
+    here = os.path.realpath(app.session.path)
+    if here in real:
+        index = (real.index(here) + direction) % len(files)
+    else:
+        index = 0 if direction > 0 else len(files) - 1
+    if app.session.open(files[index]):
+        app.toast(app.session.name)

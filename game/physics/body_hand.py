@@ -25,14 +25,21 @@ def index_of(world, body_id):
 def at(world, point):
     """The index of the body whose shape holds ``point`` (2,) m (the nearest centre of those
     that do), -1 if none."""
+    every = all_at(world, point)
+    return every[0] if every else -1
+
+
+def all_at(world, point):
+    """[indices] of the bodies whose shapes hold ``point`` (2,) m, the nearest centre first
+    (two planks crossing there: both, for a pin that joins them)."""
     bodies = world.bodies
     if not len(bodies):
-        return -1
+        return []
     p = np.asarray(point, float)
     d = p[None, :] - bodies.pos
     c, s = np.cos(-bodies.angle), np.sin(-bodies.angle)
     q = np.stack((c * d[:, 0] - s * d[:, 1], s * d[:, 0] + c * d[:, 1]), axis=1)       # in each body's frame
-    best, nearest = -1, np.inf
+    found = []
     for b in range(len(bodies)):
         n = int(bodies.count[b])
         v = bodies.local[b, :n]
@@ -52,10 +59,8 @@ def at(world, point):
                     t = np.clip(float((q[b] - a_) @ e) / float(e @ e), 0.0, 1.0)
                     outside = min(outside, float(np.hypot(*(q[b] - a_ - t * e))))
         if outside <= bodies.radius[b]:
-            centre = float(np.hypot(*d[b]))
-            if centre < nearest:
-                best, nearest = b, centre
-    return best
+            found.append((float(np.hypot(*d[b])), b))
+    return [b for _, b in sorted(found)]
 
 
 @journaled("bodies.carry")
