@@ -51,12 +51,13 @@ def start_puzzle(play):
     play.tool = "balls"
     if is_puzzle(play):
         restart_puzzle(play)
-        joints = " (J: your pins and rods)" if any(play.rules["joints"].values()) else ""
+        given = [k + "s" for k in PLAYER_JOINTS if play.rules["joints"].get(k)]
+        joints = f" (J: your {' and '.join(given)})" if given else ""
         if play.tool == "draw":
             play.app.toast("a puzzle: draw with the mouse" + ("" if hand_is_empty(play) else " (W: balls)")
                            + joints + ", then Space runs it")
         elif play.tool == "joint":
-            play.app.toast("a puzzle: place your joints with the mouse" + joints + ", then Space runs it")
+            play.app.toast(f"a puzzle: place your {' and '.join(given)} with the mouse, then Space runs it")
         else:
             if play.rules["spawn"] == 0 and play.shape == "ball":   # no balls to add: start on a body
                 play.shape = BODY_SHAPES[0]

@@ -1179,7 +1179,7 @@ def test_player_par_solution_and_hold_load_and_save_back(tmp_path):
                  solution={"segments": [{"a": [1, 2], "b": [3, 1]}], "balls": [{"pos": [1, 3], "vel": [1, 0]}]},
                  zones=[{"kind": "goal", "rect": [[0, 0], [2, 2]], "count": 2, "hold": 2.5}])
     doc = loads(text)
-    assert doc["player"] == {"spawn": 3, "bodies": None, "draw": 2, "ink": None, "delete": False, "grab": True}
+    assert doc["player"] == {"spawn": 3, "bodies": None, "draw": 2, "ink": None, "delete": False, "grab": True, "joints": {}}
     assert doc["par"] == {"time": 12.5, "balls": 2}
     assert doc["solution"]["segments"] == [{"a": [1, 2], "b": [3, 1]}]
     assert doc["zones"][0]["hold"] == 2.5
@@ -1193,7 +1193,7 @@ def test_player_par_solution_and_hold_load_and_save_back(tmp_path):
 def test_a_sandbox_level_saves_without_player_or_par(tmp_path):
     from game.level import save
     doc = loads(level(zones=[{"kind": "goal", "rect": [[0, 0], [2, 2]]}]))
-    assert doc["player"] == {"spawn": None, "bodies": None, "draw": None, "ink": None, "delete": True, "grab": True}
+    assert doc["player"] == {"spawn": None, "bodies": None, "draw": None, "ink": None, "delete": True, "grab": True, "joints": {}}
     path = tmp_path / "x.json"
     save(doc, str(path))
     written = json.loads(path.read_text())

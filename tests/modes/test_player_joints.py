@@ -8,6 +8,7 @@ world keeps what was placed (the laws below), a replay plays it again to the bit
 import copy
 import json
 import math
+import os
 
 import numpy as np
 import pygame
@@ -16,6 +17,8 @@ import pytest
 from game import replay as replays
 from game.goals import with_solution
 from game.level import LevelError, complete, loads
+from game.modes.play_hints import pieces
+from game.paths import ROOT
 from game.physics.world import World
 from tests.app.test_app import _post, click, drag, frames, key
 from tests.modes.test_goals_play import data, make_game, screen  # noqa: F401
@@ -232,3 +235,29 @@ def test_a_run_with_placed_joints_replays_to_the_same_bits(tmp_path, data):
         report = replays.play(World.from_level(replay["level"], execution=execution), replay)
         assert report["match"] is True and report["state_hash"] == world.state_hash(), execution
     assert math.isclose(np.hypot(*(world.pos[1] - world.pos[0])), 4.0, abs_tol=1e-3)
+
+
+# ------------------------------------------------------------------------------------- the hints
+
+def shipped(name):
+    with open(os.path.join(ROOT, "levels", name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_the_hint_marks_where_the_pin_goes_and_the_whole_solution_draws_the_rod(tmp_path, data):
+    doc = shipped("26_drawbridge.json")
+    g = make_game(tmp_path, doc, "26_drawbridge.json")
+    for _ in range(3):                           # three failed tries: the first step shows
+        run(g, 2)
+        key(g, pygame.K_r)
+    assert pieces(g.play) == [("pin", doc["solution"]["joints"][0]["at"])]
+    g.draw(pygame.Surface(g.size))
+    tow = shipped("27_tow.json")
+    g = make_game(tmp_path, tow, "27_tow.json")
+    for _ in range(5):
+        run(g, 2)
+        key(g, pygame.K_r)
+    _post(g, pygame.KEYDOWN, key=pygame.K_h, mod=pygame.KMOD_SHIFT, unicode="H", scancode=0)
+    (kind, a, b), = pieces(g.play)               # the rod, from the little ball's centre to the big one's
+    assert kind == "segment" and list(a) == tow["balls"][0]["pos"] and list(b) == tow["balls"][1]["pos"]
+    g.draw(pygame.Surface(g.size))

@@ -54,6 +54,8 @@ def test_the_solution_is_within_the_players_budget(name):
     assert rules["draw"] is not None and len(solution.get("segments", [])) <= rules["draw"]
     assert len(solution.get("balls", [])) <= rules["spawn"]
     assert len(solution.get("bodies", [])) <= (rules["bodies"] if rules["bodies"] is not None else 1e9)
+    if rules["ink"] is not None:             # and its metres of segment
+        assert sum(np.hypot(*np.subtract(s["b"], s["a"])) for s in solution.get("segments", [])) <= rules["ink"]
     for kind in ("pin", "rod"):              # the player's joints, by kind (J)
         assert sum(j["kind"] == kind for j in solution.get("joints", [])) <= rules["joints"].get(kind, 0)
     x0, y0, x1, y1 = doc["bounds"]
