@@ -133,12 +133,16 @@ def finish(play, start, point):
     return _place(play, start.end, b, [start.point, held])
 
 
+def _by_id(world, thing):
+    """["ball" | "body", id] of a ball or body known by its index now (game.physics.player_joints)."""
+    return [thing[0], int((world.ids if thing[0] == "ball" else world.bodies.ids)[thing[1]])]
+
+
 def _place(play, a, b, points):
     """Place the player's joint between ``a`` and ``b`` (None: the world) held at ``points``."""
     world = play.world
     made = player_joint(play.joint_kind, a, b, points, [_frame(play, a), _frame(play, b) if b is not None else None])
-    ids = lambda t: [t[0], int((world.ids if t[0] == "ball" else world.bodies.ids)[t[1]])]  # noqa: E731
-    joint = {**made, "a": ids(a), "b": ids(b) if b is not None else ["anchor", made["b"]]}
+    joint = {**made, "a": _by_id(world, a), "b": _by_id(world, b) if b is not None else ["anchor", made["b"]]}
     if not player_joints.place(world, joint):
         return None
     if play.lab is not None:
