@@ -211,17 +211,20 @@ def _tick_summary(ticks):
             "worker_threads": len({t[5] for t in ticks if not t[3]})}
 
 
-def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box", plot=False):
+def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scene="box", level=None, plot=False):
     """Per size: median ms of step (app.update), draw (app.draw + flip) and the whole frame;
     overlap: also the game's two-core loop on every frame of a second app from the same level
     (see the module's note), the two passes' order alternating from size to size.
     compare: every frame is also drawn with the balls blitted (the compiled stamper set
     aside), the two draws in alternating order, timed apart ("draw_blit"): a side-by-side
-    measure that a busy machine disturbs alike."""
+    measure that a busy machine disturbs alike. level: a level file measured as it is
+    instead (one row, N its balls; ``sizes`` and ``scene`` unused)."""
     import pygame
     from game.app import loop as app_module
     from game.app.loop import App
-    from game.level import complete
+    from game.level import complete, load_document
+    if level is not None:
+        sizes = [None]
     if overlap:
         app_module.OVERLAP_MIN_TICK_MS = 0.0     # the two-core frame at every size, measured
     pygame.display.init()
@@ -235,7 +238,8 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scen
         render_kernels.load()    # and the compiled ball stamper (BALLPIT_BLIT=1: the blits)
         with tempfile.TemporaryDirectory() as folder:
             for index, n in enumerate(sizes):
-                doc = SCENES[scene](n)
+                doc = SCENES[scene](n) if level is None else load_document(level)[0]
+                n = len(doc.get("balls", [])) if level is not None else n
                 path = os.path.join(folder, f"frame_{n}.json")
                 with open(path, "w") as f:
                     json.dump(doc, f)
@@ -256,12 +260,13 @@ def frame_costs(sizes, frames=120, warmup=60, compare=False, overlap=False, scen
                              "sleeping": bool(world.solver.options.sleeping), "asleep_max": serial["asleep_max"],
                              "substeps": int(world.substeps), "integrator": world.integrator,
                              "touching_per_ball": touching_per_ball(world)}
-                row = {"n": n, "scene": scene, "path": path_info,
+                row = {"n": n, "scene": scene if level is None else os.path.relpath(level, ROOT), "path": path_info,
                        "load": [serial["load_before"], serial["load_after"]],
                        "tick_wall": ticks["wall"], "tick_cpu": ticks["cpu"], "tick_faults": ticks["faults"],
                        "balls_at_end": app.world.count, "ticks_per_frame": serial["ticks"] / max(1, frames),
                        "scale_px_per_m": float(app.camera.scale),
-                       "ball_radius_px": float(RADIUS * app.camera.scale),
+                       "ball_radius_px": float((RADIUS if level is None or world.count == 0
+                                                else np.mean(world.radius)) * app.camera.scale),
                        "step": summary_ms(serial["step"]), "draw": summary_ms(serial["draw"]),
                        "total": summary_ms(serial["total"]),
                        "draw_blit": summary_ms(serial["blit"]) if compare else None,
@@ -381,7 +386,8 @@ def report(data):
     lines = [f"One frame at {SIZE[0]}x{SIZE[1]} (SDL dummy video): step = app.update(1/60), "
              f"draw = app.draw + display.flip;",
              f"{data['frames']} timed frames after {data['warmup']} warm-up frames, medians in ms; "
-             + (f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen (a settled pile)"
+             + (f"scene: the level {scene} as it is" if scene not in SCENES else
+                f"scene: balls of r {RADIUS} m half filling a 16:9 box fitted to the screen (a settled pile)"
                 if scene == "box" else "scene: ball_pit.py's pit (r 0.5 m, six obstacles; balls mostly falling)"), ""]
     if data["frames_results"]:
         compare = any(r.get("draw_blit") for r in data["frames_results"])
@@ -469,9 +475,13 @@ def main(argv=None):
                    help="the game's two-core loop: each tick on a worker thread while the frame before it is drawn")
     p.add_argument("--scene", choices=tuple(SCENES), default="box",
                    help="box: the screen box (a settled pile, default); pit: ball_pit.py's pit (balls mostly falling)")
+    p.add_argument("--level", metavar="FILE", help="measure this level file as it is (N: its balls) "
+                                                   "instead of --scene at --sizes")
     p.add_argument("--plot", action="store_true", help="with the energy plot shown (E) in every frame")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
     args = p.parse_args(argv)
+    if args.level is not None and not os.path.isfile(args.level):
+        p.error(f"--level: no such file: {args.level}")
     if args.overlap and args.compare:
         p.error("--overlap and --compare do not go together")
     if args.frames < 1 or args.warmup < 0 or args.launches < 0:
@@ -480,9 +490,9 @@ def main(argv=None):
     info = machine_info()
     info["pygame"] = pygame.version.ver
     data = {"benchmark": "bench_frame", "size": list(SIZE), "frames": args.frames, "warmup": args.warmup,
-            "scene": args.scene, "machine": info,
+            "scene": args.scene if args.level is None else os.path.relpath(args.level, ROOT), "machine": info,
             "frames_results": frame_costs(args.sizes, args.frames, args.warmup, args.compare, args.overlap, args.scene,
-                                          args.plot)}
+                                          args.level, args.plot)}
     if args.overlap:
         data["second_core"] = second_core()
     data["launch"] = launch_times(args.launches) if args.launches else None

@@ -1,14 +1,15 @@
 """How a joint looks, for the balls' joints (game.draw.renderer) and the bodies' (game.draw.bodies)
 alike: a rod as a bar between its held points, a rope as a thin line, taut straight and slack
 sagging (dimmer) along the catenary of its length (``rope_curve``), a pin (an anchor, or a rod
-of length 0) as a ring with a dark hole."""
+of length 0) as a ring with a dark hole; a chain's rods and ropes as links (game.draw.chains)."""
 
 import math
 
 import numpy as np
 import pygame
 
-from game.draw.theme import BACKGROUND, PIN, ROD, ROPE, ROPE_SLACK, SPRING_SLACK, SPRING_TAUT
+from game.draw.chains import chain_joints, chain_link_px, draw_chains, face_first
+from game.draw.theme import BACKGROUND, MOTOR, PIN, ROD, ROD_WIDTH, ROPE, ROPE_SLACK, SPRING_SLACK, SPRING_TAUT
 from game.physics.catenary import rope_curve
 
 ROPE_CURVES = 64            # slack ropes a frame draws sagging (about 60 us each: 4 ms at most); the rest straight
@@ -30,6 +31,61 @@ def draw_joint(surface, p, q, kind, width, slack=False, pin_at=None, path=None):
     if pin_at is not None:
         pygame.draw.circle(surface, PIN, pin_at, max(3, width // 2 + 2))
         pygame.draw.circle(surface, BACKGROUND, pin_at, max(1, width // 4 + 1))
+
+
+def draw_ball_joints(surface, world, camera):
+    """The world's joints between balls (world.joints), over the balls: a rod as a bar between
+    its held points, a rope as a thin line (dimmer and sagging while slack), an anchor or a rod
+    of length 0 as a pin, a motor as a mark on its wheel that turns with it, and a chain's rods
+    and ropes (game.draw.chains.chain_joints) as links, all chains in one batch. Returns the
+    chain links drawn."""
+    joints = getattr(world, "joints", None)
+    if joints is None or len(joints) == 0 or world.count == 0:
+        return 0
+    pos, angle = np.asarray(world.pos), np.asarray(world.angle)
+    end_a, end_b = joints.ends(pos, angle)
+    s0 = camera.world_to_screen(end_a)
+    s1 = camera.world_to_screen(end_b)
+    finite = np.isfinite(s0).all(axis=1) & np.isfinite(s1).all(axis=1)
+    width = max(4, int(round(ROD_WIDTH * camera.scale)))
+    span = np.hypot(*(end_b - end_a).T)
+    rope = np.asarray(joints.kind) == 1
+    slack = rope & (span < joints.length * 0.999)
+    curved = slack & finite & (np.cumsum(slack & finite) <= ROPE_CURVES)    # the rest straight
+    chained, chain_radius = chain_joints(joints, world.radius)
+    chained &= finite
+    pinned = joints.b < 0
+    for k in np.flatnonzero(finite & ~chained).tolist():
+        p, q = s0[k].tolist(), s1[k].tolist()
+        kind = "rope" if rope[k] else ("rod" if joints.length[k] > 0.0 else "pin")
+        path = slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity) if curved[k] else None
+        draw_joint(surface, p, q, kind, width, bool(slack[k]), q if (pinned[k] or kind == "pin") else None, path)
+        if joints.has_motor[k]:
+            _draw_motor(surface, world, camera, int(joints.a[k]))
+    rows = np.flatnonzero(chained)
+    curves = {}
+    for at in np.flatnonzero(curved[rows]).tolist():
+        k = int(rows[at])
+        path = slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity)
+        if path is not None:
+            curves[at] = path
+    drawn = draw_chains(surface, s0[rows], s1[rows], chain_link_px(chain_radius[rows], camera.scale), slack[rows],
+                        face_first(joints, rows, world.count), curves)
+    for k in rows[pinned[rows]].tolist():           # a chain's anchors: pins over its links
+        draw_joint(surface, s0[k].tolist(), s1[k].tolist(), "pin", width, pin_at=s1[k].tolist())
+    return drawn
+
+
+def _draw_motor(surface, world, camera, ball):
+    """A motor's mark on its wheel (ball index): a ring and a spoke that turns with it."""
+    centre = camera.world_to_screen(np.asarray(world.pos)[ball][None])[0]
+    if not np.isfinite(centre).all():
+        return
+    r = max(4.0, float(world.radius[ball]) * camera.scale * 0.6)
+    turn = float(world.angle[ball])
+    tip = centre + r * np.array((math.cos(turn), -math.sin(turn)))
+    pygame.draw.circle(surface, MOTOR, centre.tolist(), int(r), 2)
+    pygame.draw.line(surface, MOTOR, centre.tolist(), tip.tolist(), 2)
 
 
 COIL_MIN_PX = 40          # a spring this long on screen or longer is drawn with its coils

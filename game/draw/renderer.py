@@ -16,14 +16,14 @@ import pygame
 from game.physics.bodies import joint_points
 from game.draw import sprites
 from game.draw.bodies import draw_bodies, draw_body_joints
-from game.draw.joints import ROPE_CURVES, draw_joint, draw_spring, slack_path
+from game.draw.joints import draw_ball_joints, draw_spring
 from game.draw.debug import DebugLayers
 from game.draw.walls import WallLayer, draw_capsules, draw_wall_velocities, per_frame
 from game.draw.plot import blit_many, clip_convex, clip_segments, map_colours, plot_segments, shade
 from game.draw.theme import (BACKGROUND, GRID_MAJOR, GRID_MINOR, LEVEL_FILL, PALETTE,
                              POLYGON_EDGE, POLYGON_FILL, SPAWNER, SPRING_GRAB, SURFACE_COLOURS,
                              ZONE_COLOURS, ZONE_EDGE_ALPHA, ZONE_FILL_ALPHA)
-from game.draw.theme import MOTOR, ROD_WIDTH, SPARK, SPARK_FRAMES
+from game.draw.theme import SPARK, SPARK_FRAMES
 
 MAX_SPRITE_RADIUS = 300     # px; bigger balls (deep zoom) are drawn directly, not cached
 SPRITE_CACHE_LIMIT = 4000   # sprites kept before the cache is emptied (zooming makes new sizes)
@@ -447,38 +447,10 @@ class Renderer:
                 draw_spring(surface, p, q, e, b[k] < 0)
 
     def draw_joints(self, surface, world, camera):
-        """Joints over the balls: a rod as a bar between its held points, a rope as a thin
-        line (dimmer and sagging while slack), an anchor or a rod of length 0 as a pin, and a motor as
-        a mark on its wheel that turns with it."""
-        joints = getattr(world, "joints", None)
+        """Joints over the balls (game.draw.joints.draw_ball_joints: rods, ropes, pins, motors,
+        chains as links), after the sparks of joints that broke lately."""
         self._draw_sparks(surface, world, camera)
-        if joints is None or len(joints) == 0 or world.count == 0:
-            return
-        end_a, end_b = joints.ends(np.asarray(world.pos), np.asarray(world.angle))
-        s0 = camera.world_to_screen(end_a)
-        s1 = camera.world_to_screen(end_b)
-        finite = np.isfinite(s0).all(axis=1) & np.isfinite(s1).all(axis=1)
-        width = max(4, int(round(ROD_WIDTH * camera.scale)))
-        span = np.hypot(*(end_b - end_a).T)
-        curves = 0                  # slack ropes drawn sagging so far (then straight: ROPE_CURVES)
-        for k in np.flatnonzero(finite).tolist():
-            p, q = s0[k].tolist(), s1[k].tolist()
-            kind = ("rod" if joints.length[k] > 0.0 else "pin") if joints.kind[k] == 0 else "rope"
-            slack = kind == "rope" and span[k] < joints.length[k] * 0.999
-            curves += slack
-            path = (slack_path(camera, end_a[k], end_b[k], joints.length[k], world.forces.gravity)
-                    if slack and curves <= ROPE_CURVES else None)
-            draw_joint(surface, p, q, kind, width, slack, q if (joints.b[k] < 0 or kind == "pin") else None, path)
-            if joints.has_motor[k]:
-                ball = int(joints.a[k])
-                centre = camera.world_to_screen(np.asarray(world.pos)[ball][None])[0]
-                if not np.isfinite(centre).all():
-                    continue
-                r = max(4.0, float(world.radius[ball]) * camera.scale * 0.6)
-                turn = float(world.angle[ball])
-                tip = centre + r * np.array((math.cos(turn), -math.sin(turn)))
-                pygame.draw.circle(surface, MOTOR, centre.tolist(), int(r), 2)
-                pygame.draw.line(surface, MOTOR, centre.tolist(), tip.tolist(), 2)
+        draw_ball_joints(surface, world, camera)
 
     def _draw_sparks(self, surface, world, camera):
         """A spark where a joint broke (world.break_log's breaks newer than the last drawn),

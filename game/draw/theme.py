@@ -106,10 +106,11 @@ STAR_OFF = (70, 76, 96)
 SLIDER_TRACK = (60, 66, 84)
 
 # Joints (game.physics.joints): rods as bars, ropes as lines (dimmer while slack), anchors and
-# pins as pins, motors as a mark turning with their wheel; a joint that broke: a spark.
+# pins as pins, chains as links, motors as a mark turning with their wheel; a joint that broke: a spark.
 ROD = (205, 180, 140)
 ROPE = (225, 205, 160)
 ROPE_SLACK = (140, 130, 110)
+CHAIN = (196, 202, 214)             # a chain's links (game.draw.chains): steel
 PIN = (235, 235, 235)
 MOTOR = (255, 120, 70)
 SPARK = (255, 235, 120)
