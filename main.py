@@ -6,6 +6,8 @@
     python main.py --screenshot OUT.png --level FILE [--steps N]
     python main.py --replay FILE [--headless [--json] [--integrator NAME]]
                                                        play a replay (F5 saves one); headless: check its bits
+    python main.py --replay FILE --lab NAME [--headless [--json]]
+                                                       the same inputs also into a ghost under NAME, side by side
     python main.py --clip OUT.gif (--level FILE [--steps N] | --replay FILE) [--size WxH]
     python main.py --check FILE                        level checks, one a line; exit 1 if any
     python main.py --edit FILE                         the level editor on FILE (new if missing)
@@ -50,6 +52,9 @@ def build_parser():
     p.add_argument("--replay", type=_file_name, metavar="FILE",
                    help="play a replay (F5 saves one) back in the window; with --headless, check it "
                         "reaches the bits recorded (exit 1 if not); --integrator plays it under another")
+    p.add_argument("--lab", type=_integrator, metavar="NAME",
+                   help="with --replay: the integrator lab, a ghost of the world under NAME that gets the replay's "
+                        "inputs at the same ticks (headless: both worlds' energy and how far apart they end)")
     p.add_argument("--clip", type=_clip_name, metavar="OUT.gif",
                    help="draw --steps ticks of --level (or a --replay) offscreen into an animated GIF and exit")
     p.add_argument("--compile", action="store_true",
@@ -83,6 +88,14 @@ def _execution(text):
     from game.physics.solver import EXECUTIONS
     if text not in EXECUTIONS:
         raise argparse.ArgumentTypeError(f"expected one of {', '.join(EXECUTIONS)}, got {text[:40]!r}")
+    return text
+
+
+def _integrator(text):
+    """--lab: a name of an integrator."""
+    from game.physics.integrators import INTEGRATORS
+    if text not in INTEGRATORS:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(INTEGRATORS)}, got {text[:40]!r}")
     return text
 
 
@@ -121,7 +134,11 @@ def _size(text):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.lab is not None and (args.replay is None or args.clip is not None):
+        parser.error("--lab: expected --replay FILE beside it (the lab plays a replay's inputs into a ghost), "
+                     "and no --clip")
     try:
         if args.compile:
             from game.physics.compiled import loader

@@ -116,19 +116,30 @@ def run_replay(args):
     """``--replay FILE --headless``: play the replay back on ``--execution`` (under
     ``--integrator`` if given) and report (``--json``: one object with ``ticks``, ``time``,
     ``integrator``, ``state_hash``, ``recorded_hash``, ``match`` (null under another
-    integrator), ``finite``, ``execution``, ``replay``). Exit 0 when the bits match (or under
-    another integrator), 1 when they differ, 2 for a replay that cannot be played."""
+    integrator), ``finite``, ``execution``, ``replay``). With ``--lab NAME`` the same inputs
+    also go to a ghost under NAME at the same ticks (game.lab_replay.play_in_lab): the report
+    has ``world`` and ``ghost`` (each: ``integrator``, ``state_hash``, ``finite``, ``energy``,
+    ``energy_change`` J, ``balls``, ``bodies``, ``centre`` m; the world's ``match``, the
+    ghost's ``missed`` inputs), ``gap`` (m, the largest distance between a ball or body and
+    its ghost) and ``same_bits``. Exit 0 when the bits match (or under another integrator),
+    1 when they differ, 2 for a replay that cannot be played."""
     from game import replay as replays
     from game.physics.integrators import INTEGRATORS
     from game.physics.world import World
     integrator = getattr(args, "integrator", None)
+    lab = getattr(args, "lab", None)
     try:
-        if integrator is not None and integrator not in INTEGRATORS:
-            raise _BadInput(f"--integrator: expected one of {', '.join(INTEGRATORS)}, got {integrator!r}")
+        for option, name in (("--integrator", integrator), ("--lab", lab)):
+            if name is not None and name not in INTEGRATORS:
+                raise _BadInput(f"{option}: expected one of {', '.join(INTEGRATORS)}, got {name!r}")
         replay = replays.load(args.replay)
         world = World.from_level(replay["level"], execution=getattr(args, "execution", "compiled"))
-        with np.errstate(all="ignore"):
-            report = replays.play(world, replay, integrator)
+        if lab is not None:
+            from game.lab_replay import play_in_lab
+            report = play_in_lab(world, replay, lab, integrator)
+        else:
+            with np.errstate(all="ignore"):
+                report = replays.play(world, replay, integrator)
     except (_BadInput, replays.ReplayError) as e:
         _fail(str(e))
         return 2
@@ -138,6 +149,9 @@ def run_replay(args):
         _fail(f"internal error: {type(e).__name__}: {_first_line(e)}")
         return 1
     report.update(execution=world.execution, replay=args.replay)
+    if lab is not None:
+        print(json.dumps(report) if getattr(args, "json", False) else _lab_summary(report), flush=True)
+        return 1 if report["world"]["match"] is False else 0
     if getattr(args, "json", False):
         print(json.dumps(report), flush=True)
     else:
@@ -146,6 +160,23 @@ def run_replay(args):
         print(f"replay {args.replay}: {report['ticks']} ticks ({report['time']:.2f} s), {world.execution} execution: "
               f"{verdict}\nstate {report['state_hash']}", flush=True)
     return 1 if report["match"] is False else 0
+
+
+def _lab_summary(r):
+    """--replay FILE --lab NAME's report for a person: the world's verdict, each world's energy
+    change and how far apart they ended."""
+    def energy(w):
+        change = "not finite" if w["energy_change"] is None else f"{w['energy_change']:+.4g} J"
+        return f"energy change {change}, {w['balls']} balls" + ("" if w["finite"] else ", BLEW UP (stopped)")
+    world, ghost = r["world"], r["ghost"]
+    verdict = {True: "the same bits as recorded", False: "DIFFERS from the recording",
+               None: "(recorded under another integrator: not compared)"}[world["match"]]
+    gap = "not finite" if r["gap"] is None else f"{r['gap']:.4g} m"
+    return (f"replay {r['replay']} in the lab: {r['ticks']} ticks ({r['time']:.2f} s), {r['inputs']} inputs, "
+            f"{r['execution']} execution\n"
+            f"world {world['integrator']}: {verdict}; {energy(world)}\n"
+            f"ghost {ghost['integrator']}: {energy(ghost)}; {ghost['missed']} inputs it could not take\n"
+            f"apart by {gap} at most" + (" (the same bits)" if r["same_bits"] else ""))
 
 
 def simulate(world, steps, dt=TICK, until_complete=False):

@@ -146,18 +146,29 @@ class Player:
     def before_tick(self, world):
         """Make the inputs due before ``world``'s next step; ReplayError if one fails (a file
         changed by hand)."""
-        inputs = self.inputs
-        while self.next < len(inputs) and inputs[self.next][1][0] <= world.ticks:
-            number, entry = inputs[self.next]
-            try:
-                self.results[number] = journal_module.apply(world, entry, self.results)
-            except Exception as e:      # a replay changed by hand: its input cannot be made
-                detail = str(e).splitlines()[0][:100] if str(e).strip() else "(no message)"
-                raise ReplayError(f"input {number} ({entry[1]} at tick {entry[0]}) cannot be made: "
-                                  f"{type(e).__name__}: {detail}") from None
-            self.next += 1
-            if self.heard is not None:
-                self.heard(entry)
+        while self.due(world):
+            self.make_next(world)
+
+    def due(self, world):
+        """(number, entry) of the next input when it is due before ``world``'s next step, else None."""
+        if self.next < len(self.inputs) and self.inputs[self.next][1][0] <= world.ticks:
+            return self.inputs[self.next]
+        return None
+
+    def make_next(self, world):
+        """Make the next input on ``world``; returns what its call returned. ReplayError if it
+        cannot be made (a file changed by hand)."""
+        number, entry = self.inputs[self.next]
+        try:
+            self.results[number] = journal_module.apply(world, entry, self.results)
+        except Exception as e:      # a replay changed by hand: its input cannot be made
+            detail = str(e).splitlines()[0][:100] if str(e).strip() else "(no message)"
+            raise ReplayError(f"input {number} ({entry[1]} at tick {entry[0]}) cannot be made: "
+                              f"{type(e).__name__}: {detail}") from None
+        self.next += 1
+        if self.heard is not None:
+            self.heard(entry)
+        return self.results[number]
 
     def matches(self, world):
         """Whether ``world``, at the replay's last tick, holds the bits recorded."""

@@ -28,6 +28,7 @@ import pygame
 from game.draw.bodies import draw_body_outlines
 from game.draw.hud import energy_plot_rect, short_number
 from game.app.clock import THREAD_CLOCK
+from game.lab_replay import Ledger, ball_energies, body_energies, body_gap, position_gap  # noqa: F401  (the lab's readings)
 from game.physics import bodies as world_bodies
 from game.physics import body_hand
 from game.physics.integrators import next_integrator
@@ -37,90 +38,6 @@ HISTORY_SPAN = 10.0          # s of simulated time the lab's plot shows
 OUTLINE_PX = 2               # px: the ghost's outlines
 SMOOTHING = 0.1              # weight of the newest ghost tick in the smoothed ms
 SPRITE_LIMIT = 400           # outline sprites kept before the cache is emptied (zooming makes sizes)
-
-
-def ball_energies(world):
-    """(N,) J: each ball's kinetic, rotational and gravitational energy (springs left out:
-    their energy belongs to two balls or an anchor), on game.world.World.energy's terms."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-        mass = 1.0 / world.inv_mass
-        kinetic = 0.5 * mass * np.einsum("ij,ij->i", world.vel, world.vel)
-        rotational = 0.5 * world.spin * world.spin / world.inv_inertia
-        return kinetic + rotational - mass * (world.pos @ world.forces.gravity)
-
-
-def body_energies(world):
-    """(B,) J: each body's kinetic, rotational and gravitational energy, 0.5 m v^2 +
-    0.5 I w^2 - m g.p (Bodies.energy's terms, body by body)."""
-    b = world.bodies
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        return (0.5 * b.mass * np.einsum("ij,ij->i", b.vel, b.vel) + 0.5 * b.inertia * b.spin * b.spin
-                - b.mass * (b.pos @ np.asarray(world.forces.gravity, float)))
-
-
-def body_gap(world, ghost):
-    """Largest distance in metres between a point of a body of ``world`` and the same point
-    of the body of ``ghost`` with the same id (0.0 where they share none; inf where one is
-    not finite). A point's move from one pose to the other, d(x) = dp + (R1 - R2) x, is
-    affine in x, so its largest over the rounded shape (the core grown by a disc of radius
-    r) is at a corner of the core, plus r |R1 - R2| = 2 r |sin(dangle / 2)|."""
-    a, b = world.bodies, ghost.bodies
-    if not len(a) or not len(b):
-        return 0.0
-    _, i, j = np.intersect1d(a.ids, b.ids, assume_unique=True, return_indices=True)
-    if len(i) == 0:
-        return 0.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        d = a.corners()[i] - b.corners()[j]                  # (padding rows: the centre of mass, inside)
-        turn = 2.0 * a.radius[i] * np.abs(np.sin(0.5 * (a.angle[i] - b.angle[j])))
-        gap = float(np.max(np.hypot(d[..., 0], d[..., 1]).max(axis=1) + turn))
-    return gap if np.isfinite(gap) else float("inf")
-
-
-def position_gap(world, ghost):
-    """Largest distance in metres between a ball of ``world`` and the ball of ``ghost`` with
-    the same id, max over those ids of |p_world - p_ghost| (0.0 where they share none; inf
-    where one of them is not finite)."""
-    if world.count == len(ghost.ids) and np.array_equal(world.ids, ghost.ids):
-        a, b = world.pos, ghost.pos
-    else:
-        _, i, j = np.intersect1d(world.ids, ghost.ids, assume_unique=True, return_indices=True)
-        a, b = world.pos[i], ghost.pos[j]
-    if len(a) == 0:
-        return 0.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        gap = float(np.max(np.hypot(a[:, 0] - b[:, 0], a[:, 1] - b[:, 1])))
-    return gap if np.isfinite(gap) else float("inf")
-
-
-# What a ledger books: (the ids of one kind of thing in a world, their energies): balls, bodies.
-_KINDS = ((lambda world: world.ids, ball_energies), (lambda world: world.bodies.ids, body_energies))
-
-
-class _Ledger:
-    """One world's energy book: its total when the comparison began, and the energy of the
-    balls and bodies that came (spawned, put back) or went (deleted, killed) since, each
-    counted at its last reading."""
-
-    def __init__(self, world):
-        self.start = world.energy()["total"]
-        self.moved_in = 0.0          # J what came brought, less what went took
-        self.read = [(ids_of(world), energies_of(world)) for ids_of, energies_of in _KINDS]
-
-    def account(self, world):
-        """Book the balls and bodies that came or went since the last call (an ids array is a
-        new one whenever they come or go), and read each one's energy for the next."""
-        for k, ((ids_of, energies_of), (ids, energies)) in enumerate(zip(_KINDS, self.read)):
-            now, new = ids_of(world), energies_of(world)
-            if now is not ids:
-                gone, came = ~np.isin(ids, now), ~np.isin(now, ids)
-                with np.errstate(over="ignore", invalid="ignore"):
-                    self.moved_in += float(new[came].sum()) - float(energies[gone].sum())
-            self.read[k] = (now, new)
-
-    def change(self, world):
-        """J: the world's total now less its total at the start and what balls brought in."""
-        return world.energy()["total"] - self.start - self.moved_in
 
 
 class Lab:
@@ -134,7 +51,7 @@ class Lab:
         self.ghost = world.copy()
         self.ghost.integrator = integrator or next_integrator(world.integrator)
         self.started_at = world.time
-        self.ledgers = (_Ledger(world), _Ledger(self.ghost))
+        self.ledgers = (Ledger(world), Ledger(self.ghost))
         self.history = deque()
         # The world's grab handle -> the ghost's: a grab held now was copied with its handle.
         self.grabs = {handle: handle for handle in self.ghost.grabs}

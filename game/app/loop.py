@@ -334,9 +334,9 @@ class App:
         cpu, start = THREAD_CLOCK(), time.perf_counter()
         world.step(TICK)
         ms = ((time.perf_counter() - start) * 1000.0, (THREAD_CLOCK() - cpu) * 1000.0)
-        self.recording.after_tick(world)
         if self.play.lab is not None:
             self.play.lab.step(TICK)        # the integrator lab's ghost: one more world's tick
+        self.recording.after_tick(world)    # (a replay's last inputs: to the ghost too, at the same tick)
         return ms, self.play.tick_outcome(world)
 
     # ---- the loop on two cores --------------------------------------------------------------
@@ -542,7 +542,7 @@ def run(args, replay=None):
         from game.modes.edit import install_editor     # Tab/F2; --edit opens it at once
         install_editor(app, open_now=getattr(args, "edit", None) is not None)
         if replay is not None:
-            app.recording.play(replay)
+            app.recording.play(replay, getattr(args, "lab", None))
         _play(app)
         app.audio.close()
     except Exception as error:          # a bug (a tick that raised, say): one line, never a traceback

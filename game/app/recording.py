@@ -16,6 +16,7 @@ import pygame
 from game import clip as clips
 from game import replay as replays
 from game.clip import Clip, ClipError
+from game.lab_replay import LabPlayer
 from game.replay import ReplayError
 
 
@@ -78,12 +79,25 @@ class Recording:
         app.toast(f"replay of {world.time:.1f} s saved: {os.path.relpath(path)} (python main.py --replay FILE)")
         return path
 
-    def play(self, replay):
+    def play(self, replay, lab=None):
         """Play ``replay`` (game.replay.load's) into the world, which must be its level's at
-        tick 0: its inputs go in before their ticks and the clock runs."""
-        self.player = replays.Player(replay, heard=self._heard)
+        tick 0: its inputs go in before their ticks and the clock runs. While the integrator
+        lab is on (G, or ``lab``: the ghost's integrator, ``--replay FILE --lab NAME``) its
+        ghost gets the same inputs at the same ticks (game.lab_replay.LabPlayer)."""
+        self.player = LabPlayer(replay, heard=self._heard)
+        play = self.app.play
+        if lab is not None:
+            from game.app.lab import Lab
+            play.lab = Lab(play.world, lab)
+            play.set_energy_shown(True)
         self.app.clock.paused = False
-        self.app.toast(f"replay: {replay['ticks'] / 60:.1f} s, {len(replay['inputs'])} inputs")
+        self.app.toast(f"replay: {replay['ticks'] / 60:.1f} s, {len(replay['inputs'])} inputs"
+                       + (f", the lab's ghost under {play.lab.integrator} gets them too" if play.lab else ""))
+
+    def _ghost(self):
+        """The lab's ghost while it runs (None: the lab is off, or its ghost blew up)."""
+        lab = self.app.play.lab
+        return None if lab is None or lab.blown_up else lab.ghost
 
     def _heard(self, entry):
         """A segment the replay drew counts as drawn in play (its budget on the HUD, R keeps it)."""
@@ -97,16 +111,17 @@ class Recording:
         if self.player is None:
             return
         try:
-            self.player.before_tick(world)
+            self.player.before_tick(world, self._ghost())
         except ReplayError as e:
             self.player, self.said = None, self.said + [f"replay stopped: {e}"]
 
     def after_tick(self, world):
+        """After each of the world's ticks and the lab's ghost's (on the thread that ticks)."""
         player = self.player
         if player is None or world.ticks < player.ticks:
             return
         try:
-            player.before_tick(world)    # what was done after the last tick
+            player.before_tick(world, self._ghost())    # what was done after the last tick
         except ReplayError as e:
             self.player, self.said = None, self.said + [f"replay stopped: {e}"]
             return
