@@ -11,20 +11,24 @@ between two balls, a pendulum (one joint on its ball), the car's triangle of rod
 0.6 m wheels and the clock's pins are not. Joints carry no mark of the tool that made them, so
 the rule reads the shape of the joints, as a player sees it.
 
-A link is LINK_LENGTH_RADII times its chain balls' radius long (on the screen: with the zoom),
-and links follow each other at LINK_PITCH of their length, so each one's end passes through the
-next one's opening. They run from held point to held point, over the balls, which read as beads
-threaded on the chain; a slack rope's links follow its sagging curve. Where links would be
-shorter than LINK_MIN_PX (zoomed far out) the joint is a thin line instead.
+A link is LINK_LENGTH_RADII times its chain balls' radius long on the screen (so it follows the
+zoom; LINK_READ_PX at the least, smaller links read as a line), and links follow each other at
+LINK_PITCH of their length, so each one's end passes through the next one's opening; a joint
+holds an even number of them, their length fitted to fill it. They run from held point to held
+point, over the balls, which read as beads threaded on the chain; a slack rope's links follow
+its sagging curve. Where the balls are under LINK_MIN_PX on the screen (zoomed far out) the
+joint is a thin line instead.
 
 Cost: every link's outline is built by numpy for all chains at once and its pixels written in
-one go (no pygame call per link); at most CHAIN_LINKS_MAX links a frame, and the
-chain joints past that budget, or off the screen, are drawn as lines in the same call, or not
-at all. A 1,000-link chain costs about what one array pass over its joints does."""
+one go, the joints drawn as lines in one more (no pygame call per link or joint); at most
+CHAIN_LINKS_MAX links a frame, the chain joints past that budget drawn as lines, those off the
+screen not at all. A 1,000-link chain: 1.4 to 3.5 ms a frame, where its rods as bars took 24 to
+33 ms (benchmarks/README.md)."""
 import numpy as np
 
 from game.draw.plot import clip_segments, plot_segments, shade, write_pixels
 from game.draw.theme import CHAIN
+from game.physics.joints import ROPE
 
 CHAIN_BALL_RADIUS = 0.3     # m: a ball this small or smaller, with exactly two links, is a chain's
 LINK_LENGTH_RADII = 1.0     # a link's outer length over its chain balls' radius (before it is fitted)
@@ -47,7 +51,7 @@ def chain_joints(joints, radius):
     if count == 0 or len(radius) == 0:
         return np.zeros(count, bool), np.zeros(count)
     a, b = np.asarray(joints.a), np.asarray(joints.b)
-    linkable = ((np.asarray(joints.kind) == 1) | (np.asarray(joints.length) > 0.0)) & ~np.asarray(joints.has_motor)
+    linkable = ((np.asarray(joints.kind) == ROPE) | (np.asarray(joints.length) > 0.0)) & ~np.asarray(joints.has_motor)
     on_b = b >= 0
     n = len(radius)
     every = np.bincount(a, minlength=n) + np.bincount(b[on_b], minlength=n)

@@ -11,6 +11,7 @@ import pygame
 from game.draw.chains import chain_joints, chain_link_px, draw_chains, face_first
 from game.draw.theme import BACKGROUND, MOTOR, PIN, ROD, ROD_WIDTH, ROPE, ROPE_SLACK, SPRING_SLACK, SPRING_TAUT
 from game.physics.catenary import rope_curve
+from game.physics.joints import ROPE as ROPE_KIND
 
 ROPE_CURVES = 64            # slack ropes a frame draws sagging (about 60 us each: 4 ms at most); the rest straight
 
@@ -49,7 +50,7 @@ def draw_ball_joints(surface, world, camera):
     finite = np.isfinite(s0).all(axis=1) & np.isfinite(s1).all(axis=1)
     width = max(4, int(round(ROD_WIDTH * camera.scale)))
     span = np.hypot(*(end_b - end_a).T)
-    rope = np.asarray(joints.kind) == 1
+    rope = np.asarray(joints.kind) == ROPE_KIND
     slack = rope & (span < joints.length * 0.999)
     curved = slack & finite & (np.cumsum(slack & finite) <= ROPE_CURVES)    # the rest straight
     chained, chain_radius = chain_joints(joints, world.radius)
