@@ -116,6 +116,16 @@ def complete(obj, default_name="Untitled", values_checked=False):
     return _Normaliser(obj, default_name).run()
 
 
+def player_defaults(player):
+    """The player's rules a level leaves out, given those it writes: DEFAULTS' (no limits),
+    except that a level which limits the balls a player adds ("spawn" a number: a puzzle) and
+    says nothing of bodies gives none: a box or a plank is not a way round a puzzle's budget."""
+    out = dict(DEFAULTS["player"])
+    if player.get("spawn") is not None:
+        out["bodies"] = 0
+    return out
+
+
 def strip(doc):
     """A normalised level without the keys ``complete`` fills in with the same value
     (in shapes, balls, springs, spawners and zones, and ``player``, left out when all its
@@ -123,8 +133,8 @@ def strip(doc):
     material = doc["material"]
     out = dict(doc)
     if "player" in out:
-        player = {k: v for k, v in out["player"].items()
-                  if not (k in DEFAULTS["player"] and _same(v, DEFAULTS["player"][k]))}
+        implied = player_defaults(out["player"])
+        player = {k: v for k, v in out["player"].items() if not (k in implied and _same(v, implied[k]))}
         if player:
             out["player"] = player
         else:
@@ -359,7 +369,7 @@ class _Normaliser:
         out["spawners"] = [self.spawner(s) for s in d.get("spawners", [])]
         out["zones"] = [self.zone(i, z) for i, z in enumerate(d.get("zones", []))]
         player = d.get("player", {})
-        out["player"] = {**_comments(player), **{k: copy.deepcopy(player.get(k, v)) for k, v in DEFAULTS["player"].items()}}
+        out["player"] = {**_comments(player), **{k: copy.deepcopy(player.get(k, v)) for k, v in player_defaults(player).items()}}
         out["par"] = dict(d.get("par", top["par"]))
         if "pinball" in d:                      # left out when absent, as bodies are
             out["pinball"] = {**_comments(d["pinball"]), **PINBALL, **d["pinball"],

@@ -319,6 +319,22 @@ def test_no_bodies_where_the_level_allows_none_and_the_format_reads_the_budget(t
         loads(text % "-1")
 
 
+def test_a_level_that_limits_the_balls_and_says_nothing_of_bodies_gives_none(tmp_path, data):
+    # A box is no way round a puzzle's budget (level 10: one segment; a staircase of boxes
+    # clicked in would have carried the balls to the cup). A level that wants both says so.
+    g = paused_game(tmp_path, dict(LEVEL, player={"spawn": 0, "draw": 1}), "a_rules.json")
+    pick(g, "box")
+    click(g, screen(g, (5, 5)))
+    assert len(g.world.bodies) == 0 and "this level lets you add no bodies" in g.toasts.texts()
+    text = '{"segments": [{"a": [0, 0], "b": [1, 0]}], "player": %s}'
+    assert loads(text % '{"spawn": 2}')["player"]["bodies"] == 0
+    assert loads(text % '{"spawn": 2, "bodies": null}')["player"]["bodies"] is None
+    assert loads(text % '{"draw": 2}')["player"]["bodies"] is None          # the balls not limited: no limit
+    for name in ("10_first_ramp.json", "25_lava_gate.json", "16_short_by_two.json"):
+        with open(os.path.join(ROOT, "levels", name), encoding="utf-8") as f:
+            assert loads(f.read())["player"]["bodies"] == 0, name
+
+
 def test_a_bodies_puzzle_opens_paused_on_placing_a_body_and_r_pauses_it_again(tmp_path, data):
     """Level 46's car drives by itself: a puzzle whose budget is bodies (no segments) opens
     paused, as a drawing puzzle does, with the left button placing a body (no balls to add
