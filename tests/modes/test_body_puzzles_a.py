@@ -7,45 +7,16 @@ is no knife edge (it still completes with its points moved by several cm and its
 few per cent). Runs stop at completion, or after the seconds by which everything that will
 move has moved (the last spawned ball is out, the run has ended, the throw has landed)."""
 import copy
-import json
-import os
 
 import numpy as np
 import pytest
 
-from game.goals import GoalTracker, goal_inside, with_solution
+from game.goals import with_solution
 from game.level import complete
-from game.paths import ROOT
 from game.physics.world import World
-
-
-def raw(name):
-    with open(os.path.join(ROOT, "levels", name), encoding="utf-8") as f:
-        return json.load(f)
-
+from tests.puzzle_runs import answer, play, raw
 
 CATAPULT, CORNER, TOWER = "43_catapult.json", "44_dominoes_corner.json", "45_topple_tower.json"
-
-
-def play(doc, seconds):
-    """(the world s the goal was first held, or None; the world after) for ``doc`` run until
-    it completes or ``seconds`` of play have passed."""
-    w = World.from_level(complete(doc))
-    goal = GoalTracker.for_world(w)
-    for _ in range(round(seconds * 60)):
-        w.step(1 / 60)
-        goal.observe(w.time, goal_inside(w))
-        if goal.complete_at is not None:
-            break
-    return goal.complete_at, w
-
-
-def answer(name, segments=(), balls=()):
-    """The level with ``segments`` drawn and ``balls`` flung in place of its solution."""
-    doc = copy.deepcopy(raw(name))
-    doc["solution"] = {"segments": [dict(a=list(a), b=list(b)) for a, b in segments],
-                       "balls": [dict(pos=list(p), vel=list(v)) for p, v in balls]}
-    return with_solution(doc)
 
 
 def moved(name, segment_moves=(), ball_moves=()):

@@ -4,8 +4,6 @@ complete in a minute and with its solution does, within par; here the naive answ
 the reason the level gives (the car in the pit, the ball stopped at the curtain, the pile
 below the marker), each run only as long as that takes, and the solution moved by a few
 centimetres (and its speeds by a few per cent) still completes within par."""
-import json
-import os
 import random
 
 import numpy as np
@@ -13,16 +11,11 @@ import pytest
 
 from game.goals import GoalTracker, goal_inside, player_body, with_solution
 from game.level import complete
-from game.paths import ROOT
 from game.physics import bodies as world_bodies
 from game.physics.world import World
+from tests.puzzle_runs import raw
 
 TICK = 1 / 60
-
-
-def raw(name):
-    with open(os.path.join(ROOT, "levels", name), encoding="utf-8") as f:
-        return json.load(f)
 
 
 def solved_with(doc, **solution):

@@ -5,42 +5,16 @@ one straight ramp from the spawner towards the goal; in the joint puzzles the se
 without the joint), and the solution is no knife edge. Runs stop at completion, or after the
 seconds by which every spawned ball has had its go."""
 import copy
-import json
-import os
 
 import numpy as np
 import pytest
 
-from game.goals import GoalTracker, goal_inside, with_solution
+from game.goals import with_solution
 from game.level import complete
-from game.paths import ROOT
 from game.physics.world import World
+from tests.puzzle_runs import answer, play, raw
 
 GATE, DRAWBRIDGE, TOW, RAMP_AND_BRIDGE = "25_lava_gate.json", "26_drawbridge.json", "27_tow.json", "28_ramp_and_bridge.json"
-
-
-def raw(name):
-    with open(os.path.join(ROOT, "levels", name), encoding="utf-8") as f:
-        return json.load(f)
-
-
-def play(doc, seconds):
-    """(the world s the goal was first held, or None; the world after)."""
-    w = World.from_level(complete(doc))
-    goal = GoalTracker.for_world(w)
-    for _ in range(round(seconds * 60)):
-        w.step(1 / 60)
-        goal.observe(w.time, goal_inside(w))
-        if goal.complete_at is not None:
-            break
-    return goal.complete_at, w
-
-
-def answer(name, segments=(), joints=()):
-    """The level with ``segments`` drawn and ``joints`` placed in place of its solution."""
-    doc = copy.deepcopy(raw(name))
-    doc["solution"] = {"segments": [dict(a=list(a), b=list(b)) for a, b in segments], "joints": list(joints)}
-    return with_solution(doc)
 
 
 def solution(name, part=None):
