@@ -36,14 +36,26 @@ the first row that shares one of its balls, so a chain is tridiagonal and a loop
 long row: O(rows x width^2); joint_order bounds it). A tree of joints is then exact whatever
 the masses; the bias is rigid (rate 1 / h_move: the limit of Box2D's soft step as its hertz
 grows; a finite JOINT_HERTZ gives the soft step back). What a direct solve must add:
-- a row whose pivot falls below PIVOT_FLOOR of its diagonal depends on the rows before it
-  (two rods between the same held points): it leaves the solve and lets go (impulse 0);
+- a row whose pivot falls below joint_solve.PIVOT_FLOOR of its diagonal depends on the rows
+  before it (two rods between the same held points): it leaves the solve and lets go;
 - a rope that would push leaves the solve with its impulse set to 0, and the rest is solved
-  again (an active set, ROPE_ROUNDS rounds at most);
+  again (an active set, joint_solve.ROPE_ROUNDS rounds at most);
+- **bend rows** (joint_sums._bend): a rod that pulls a light ball with a heavy one's weight (1 g
+  between an anchor and 1,000 kg) turns its pull as the ball moves across it, a stiffness the
+  passes, which take the pull along the rod as it was, met explicitly: the ball swung across
+  its rods ~200 times too fast for the sub-step, the solve folded it and the rods stretched
+  60-150 times their length (issue 37; the trust region below only kept that finite). Such a
+  rod gets a second row across itself whose compliance is that stiffness' (Newton's step with
+  the Lagrangian's Hessian, Tournier et al. 2015), taken from the rod's pull and solved again
+  (BEND_ROUNDS) where the pull came out stronger; the joints on its balls are then not warm
+  started. Its impulses are equal and opposite (momentum kept), a couple across the rod (the
+  angular momentum within 1e-5 in 10 s, tests/physics/test_joints_bead.py). A rod whose ball
+  follows its pull by itself (a pendulum, a chain, every shipped level) has none live, and
+  solves to the same bits as without;
 - a trust region (``_trust``): where a pass (or the warm start) would move a ball more than
   joint_sums.JOINT_MOVE of its joint's length plus its radius in a sub-step, the whole pass is
   scaled down alike (momentum kept): rows that nearly lose their rank (a fold of light links
-  snapping straight). Known limit: a 1 g ball between an anchor and a 1,000 kg one folds.
+  snapping straight).
 Motors are solved before the block, one by one (Box2D's revolute joint solves its motor first).
 
 This engine has integrated the positions before the solve (x* = x + h v): a velocity change
@@ -72,15 +84,17 @@ import numpy as np
 from game.physics.joint_order import plan_blocks, solve_order
 from game.physics.joint_rows import JointBalls, JointParams, JointRows
 from game.physics.joint_strain import strained
-from game.physics.joint_sums import _apply_summed, _trust
+from game.physics.joint_solve import solve_block
+from game.physics.joint_sums import _apply_summed, _bend, _trust
 from game.physics.motor_keys import MOTOR_KEYS, key_code
 from game.physics.solver import soft
 
 JOINT_HERTZ = math.inf        # Hz: the joints' stiffness; inf: rigid (bias rate 1 / h_move), see the docstring
 BLOCKS_HERTZ = 60.0           # Hz: the joints' stiffness where they are solved in several blocks (joint_order)
 JOINT_DAMPING_RATIO = 2.0     # of critical, where JOINT_HERTZ is finite (Box2D v3's jointDampingRatio)
-PIVOT_FLOOR = 1e-10            # a row whose pivot is below this fraction of its K entry depends on rows before it
-ROPE_ROUNDS = 4               # solves a pass at most: the ropes that would push leave, and it is solved again
+BEND_RATIO = 100.0            # a rod's light ball this many times lighter than its block's heaviest: a bend row
+BEND_GROW = 2.0               # a bend row solved again where the rod's pull makes it this much stiffer
+BEND_ROUNDS = 4               # solves a pass at most, the bend rows' stiffness grown to their rods' pulls
 JOINT_ITERATIONS = 1
 JOINT_RELAX_ITERATIONS = 1    # relax passes a sub-step (Box2D v3: one)
 ROD, ROPE = 0, 1              # kinds, as stored in Joints.kind
@@ -105,10 +119,41 @@ def substep_kernel(balls, rows, params):
      imp_x, imp_y, imp_m, peak, work, blocks) = rows
     h, h_move, rate, mass_scale, impulse_scale, warm_start, iterations, relax_iterations = params
     n_joints = a.shape[0]
-    # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y).
+    # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y), and
+    # a rod or rope that may pull a light ball with a heavy one's weight a second, across it (a
+    # bend row, joint_sums._bend): where its last pull made one, or its lighter ball is
+    # BEND_RATIO times lighter than its block's heaviest. Where its last pull made one, the
+    # joints on its balls are not warm started (that pull along the rod as it was would throw
+    # the light ball across; the solve finds it again).
+    bends = np.zeros(n_joints, np.bool_)
+    cold = np.zeros(w.shape[0], np.bool_)      # a ball whose rods are not warm started
+    last = imp_x.copy()                         # the pulls of the last sub-step, N s
+    bent = np.zeros(n_joints)                   # a bend row's impulse this sub-step, N s
+    vx0 = vx.copy()                             # the velocities before the joints (a bend row's reference)
+    vy0 = vy.copy()
+    spin0 = spin.copy()
     n_rows = 0
+    for blk in range(blocks.shape[0] - 1):
+        heaviest = 0.0                          # the least inverse mass of a moving ball in the block
+        for j in range(blocks[blk], blocks[blk + 1]):
+            for ball in (a[j], b[j]):
+                if ball >= 0 and w[ball] > 0.0 and (heaviest == 0.0 or w[ball] < heaviest):
+                    heaviest = w[ball]
+        for j in range(blocks[blk], blocks[blk + 1]):
+            if length[j] > 0.0:
+                light = max(w[a[j]], w[b[j]] if b[j] >= 0 else 0.0)
+                if _bend(last[j], h_move, w[a[j]], w[b[j]] if b[j] >= 0 else 0.0, length[j]) > 0.0:
+                    bends[j] = True
+                    cold[a[j]] = True
+                    if b[j] >= 0:
+                        cold[b[j]] = True
+                elif light > BEND_RATIO * heaviest:
+                    bends[j] = True
+            n_rows += 2 if ((length[j] == 0.0 and kind[j] == ROD) or bends[j]) else 1
     for j in range(n_joints):
-        n_rows += 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
+        if cold[a[j]] or (b[j] >= 0 and cold[b[j]]):
+            imp_x[j] = 0.0      # (a ball's rods all warm started, or none: the others' pulls would throw it)
+            imp_y[j] = 0.0
     row_joint = np.empty(n_rows, np.int64)      # the joint of each row
     row_ball_a = np.empty(n_rows, np.int64)
     row_ball_b = np.empty(n_rows, np.int64)     # -1: an anchor
@@ -118,6 +163,12 @@ def substep_kernel(balls, rows, params):
     gb_r = np.empty(n_rows)
     rhs = np.empty(n_rows)                      # -(J v + bias)
     soft_r = np.empty(n_rows)                   # the row's softness (added to K's diagonal)
+    comp_r = np.zeros(n_rows)                   # a bend row's compliance, 1/kg (added to K's diagonal)
+    bend_r = np.zeros(n_rows)                   # a bend row's stiffness, kg (0: out of the solve)
+    kbase = np.zeros(n_rows)                    # a bend row's K entry without its compliance
+    across = np.zeros(n_rows, np.bool_)         # a bend row (across its rod, after its axis row)
+    rope_row = np.zeros(n_rows, np.bool_)       # a rope's axis row
+    live0 = np.empty(n_rows, np.bool_)          # ``live`` as the rows were built
     live = np.empty(n_rows, np.bool_)           # False: out of this solve (slack rope, degenerate row)
     start = np.empty(n_rows, np.int64)          # the first row the row couples to (its skyline)
     first_row = np.full(w.shape[0], -1, np.int64)
@@ -132,7 +183,7 @@ def substep_kernel(balls, rows, params):
         r0 = r
         block_row[blk] = r0
         for j in range(blocks[blk], blocks[blk + 1]):
-            n_own = 2 if (length[j] == 0.0 and kind[j] == ROD) else 1
+            n_own = 2 if ((length[j] == 0.0 and kind[j] == ROD) or bends[j]) else 1
             for _ in range(n_own):
                 ia = a[j]
                 ib = b[j]
@@ -394,6 +445,30 @@ def substep_kernel(balls, rows, params):
                     live[r] = dd > 1e-12
                     solved[r] = imp_x[j]
                     r += 1
+                    rope_row[r - 1] = kind[j] == ROPE
+                    if bends[j]:
+                        # Across the rod, p = perp(u): the joints' change (since before the
+                        # warm start) of p . (v_b - v_a) costs 1 / bend (the impulse mu p of the
+                        # axis turning by that change's move): J_p (v - v0) + mu / bend = 0.
+                        ux_r[r] = 0.0 - uy
+                        uy_r[r] = ux
+                        ga_r[r] = rax * ux - ray * (0.0 - uy)
+                        gb_r[r] = rbx * ux - rby * (0.0 - uy)
+                        dsa = spin[ia] - spin0[ia]
+                        ex = 0.0 - ((vx[ia] - vx0[ia]) - dsa * ray)
+                        ey = 0.0 - ((vy[ia] - vy0[ia]) + dsa * rax)
+                        if ib >= 0:
+                            dsb = spin[ib] - spin0[ib]
+                            ex += (vx[ib] - vx0[ib]) - dsb * rby
+                            ey += (vy[ib] - vy0[ib]) + dsb * rbx
+                        rhs[r] = 0.0 - (ux_r[r] * ex + uy_r[r] * ey)
+                        soft_r[r] = 0.0
+                        bend_r[r] = _bend(max(abs(last[j]), abs(imp_x[j])), h_move, w[ia], w[ib] if ib >= 0 else 0.0,
+                                          length[j])     # (the stronger of its last pull and this one's)
+                        across[r] = True
+                        live[r] = dd > 1e-12
+                        solved[r] = bent[j]
+                        r += 1
             # K = J M^-1 J^T on the skyline (rows sharing a ball), plus each row's softness on the
             # diagonal (soft_r of its own K: Box2D's soft step, row by row).
             for r in range(r0, r1):
@@ -418,78 +493,33 @@ def substep_kernel(balls, rows, params):
                 kmat[offset[r + 1] - 1] *= 1.0 + soft_r[r]
                 for e in range(offset[r], offset[r + 1]):
                     kold[e] = kmat[e]
-            # The direct solve; then the ropes that would push leave it, their impulse set to 0,
-            # and it is solved again (an active set, at most ROPE_ROUNDS rounds).
-            for rnd in range(ROPE_ROUNDS):
-                # LDL^T on the skyline; a row whose pivot falls below PIVOT_FLOOR of its diagonal
-                # depends on the rows before it (a second rod between the same held points):
-                # it leaves this solve and lets go (its impulse to 0, as a slack rope's).
+            # The direct solve (joint_solve.solve_block); where a rod's pull came out much
+            # stronger than the bend row across it took (a chain snapping taut), again with it
+            # (Newton's step with the Lagrangian's Hessian: the bend is the pull's, at most BEND_ROUNDS).
+            for r in range(r0, r1):
+                live0[r] = live[r]
+                if across[r]:
+                    kbase[r] = kold[offset[r + 1] - 1]
+            for rnd in range(BEND_ROUNDS):
                 for r in range(r0, r1):
-                    o = offset[r]
-                    for s in range(start[r], r):
-                        e = o + s - start[r]
-                        if not (live[r] and live[s]):
-                            kmat[e] = 0.0
-                            continue
-                        v = kold[e]
-                        os_ = offset[s]
-                        for q in range(max(start[r], start[s]), s):
-                            v -= kmat[o + q - start[r]] * kmat[offset[q + 1] - 1] * kmat[os_ + q - start[s]]
-                        kmat[e] = v / kmat[offset[s + 1] - 1]
-                    dia = offset[r + 1] - 1
-                    v = kold[dia]
-                    if live[r]:
-                        for q in range(start[r], r):
-                            lq = kmat[o + q - start[r]]
-                            v -= lq * lq * kmat[offset[q + 1] - 1]
-                        if not (v > PIVOT_FLOOR * kold[dia]):
-                            live[r] = False
-                            fix[r] = 0.0 - solved[r]       # and lets go: no impulse to warm start
-                            for q in range(start[r], r):
-                                kmat[o + q - start[r]] = 0.0
-                    if not live[r]:
-                        v = 1.0
-                    kmat[dia] = v
-                # The right-hand side -(J v + bias) - softness lam, less what the rows out of the
-                # solve do; then L z = it, D y = z, L^T dlam = y.
+                    live[r] = live0[r]
+                    fix[r] = 0.0
+                    if across[r]:
+                        live[r] = live0[r] and bend_r[r] > 0.0
+                        comp_r[r] = 1.0 / bend_r[r] if bend_r[r] > 0.0 else 0.0
+                        kold[offset[r + 1] - 1] = kbase[r] + comp_r[r]
+                solve_block(r0, r1, start, offset, kmat, kold, live, fix, dl, rhs, soft_r, comp_r, across, solved,
+                            rope_row)
+                grew = False
                 for r in range(r0, r1):
-                    dl[r] = 0.0
-                    if live[r]:
-                        dl[r] = rhs[r] - soft_r[r] * (kold[offset[r + 1] - 1] / (1.0 + soft_r[r])) * solved[r]
-                for r in range(r0, r1):
-                    o = offset[r]
-                    for s in range(start[r], r):
-                        if live[r] and not live[s]:
-                            dl[r] -= kold[o + s - start[r]] * fix[s]
-                        elif live[s] and not live[r]:
-                            dl[s] -= kold[o + s - start[r]] * fix[r]
-                for r in range(r0, r1):
-                    if live[r]:
-                        o = offset[r]
-                        v = dl[r]
-                        for q in range(start[r], r):
-                            v -= kmat[o + q - start[r]] * dl[q]
-                        dl[r] = v
-                for r in range(r0, r1):
-                    dl[r] = dl[r] / kmat[offset[r + 1] - 1]
-                for r in range(r1 - 1, r0 - 1, -1):
-                    o = offset[r]
-                    for q in range(start[r], r):
-                        dl[q] -= kmat[o + q - start[r]] * dl[r]
-                for r in range(r0, r1):
-                    if not live[r]:
-                        dl[r] = fix[r]
-                # A rope's accumulated impulse stays <= 0 (it only pulls).
-                again = False
-                for r in range(r0, r1):
-                    if live[r] and kind[row_joint[r]] == ROPE and solved[r] + dl[r] > 0.0:
-                        if rnd == ROPE_ROUNDS - 1:
-                            dl[r] = 0.0 - solved[r]         # the last round: clamped where it stands
-                        else:
-                            live[r] = False
-                            fix[r] = 0.0 - solved[r]
-                            again = True
-                if not again:
+                    if across[r] and live0[r]:
+                        j = row_joint[r]
+                        b_new = _bend(solved[r - 1] + dl[r - 1], h_move, w[a[j]], w[b[j]] if b[j] >= 0 else 0.0,
+                                      length[j])
+                        if b_new > BEND_GROW * bend_r[r]:
+                            bend_r[r] = b_new
+                            grew = True
+                if not grew:
                     break
             # A trust region (``_trust``): every dlam of the pass scaled down alike where it would
             # fling a ball (impulses stay equal and opposite).
@@ -515,7 +545,9 @@ def substep_kernel(balls, rows, params):
                 if lam == 0.0:
                     continue
                 total = solved[r] + lam
-                if length[j] == 0.0 and kind[j] == ROD:
+                if across[r]:
+                    bent[j] = total                         # (kept for this sub-step only)
+                elif length[j] == 0.0 and kind[j] == ROD:
                     if uy_r[r] == 0.0:
                         imp_x[j] = total
                     else:

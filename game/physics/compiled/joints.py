@@ -5,20 +5,24 @@ import types
 import numpy as np
 from numba import njit
 
+from game.physics import joint_solve as _solve
 from game.physics import joint_sums as _sums
 from game.physics import joints as _reference
 from game.physics.compiled import stamps
 
 _trust = njit(cache=True, nogil=True)(_sums._trust)
 _apply_summed = njit(cache=True, nogil=True)(_sums._apply_summed)
+_bend = njit(cache=True, nogil=True)(_sums._bend)
+solve_block = njit(cache=True, nogil=True)(_solve.solve_block)
 # The kernel as written, its globals those of its module but for the helpers it calls, which
 # are the compiled ones (numba resolves a function's globals when it compiles it).
 substep_kernel = njit(cache=True, nogil=True)(types.FunctionType(
-    _reference.substep_kernel.__code__, dict(vars(_reference), _trust=_trust, _apply_summed=_apply_summed),
+    _reference.substep_kernel.__code__, dict(vars(_reference), _trust=_trust, _apply_summed=_apply_summed, _bend=_bend,
+         solve_block=solve_block),
     "substep_kernel"))
 # numba checks a cached function against its own source file only (the kernel's: joints.py): the
-# kernel links the helpers of joint_sums.py in.
-stamps.depend_on([substep_kernel], (_sums,))
+# kernel links the helpers of joint_sums.py and joint_solve.py in.
+stamps.depend_on([substep_kernel], (_sums, _solve))
 
 
 def warm_up():
