@@ -55,3 +55,30 @@ class JointParams(typing.NamedTuple):
     warm_start: bool
     iterations: int
     relax_iterations: int
+
+
+class Skyline(typing.NamedTuple):
+    """K of a sub-step's rows on its skyline (game.physics.joint_solve): row r's entries from
+    row ``start[r]`` to r at ``offset[r]``, kept in ``kold`` (K plus softness) and factorised
+    in ``kmat`` (L unit lower, D on the diagonal)."""
+    start: np.ndarray
+    offset: np.ndarray
+    kmat: np.ndarray
+    kold: np.ndarray
+
+
+class SolveRows(typing.NamedTuple):
+    """A pass's rows as the direct solve takes them (game.physics.joint_solve): ``rhs`` -(J v +
+    bias); ``soft`` a row's relative softness and ``comp`` a bend row's compliance (1/kg), both
+    already on K's diagonal; ``across`` a bend row; ``rope`` a rope's axis row (its impulse
+    stays <= 0); ``solved`` the impulse each row holds so far (N s); ``live`` in the solve
+    (False: its dlam is ``fix``); ``dl`` the solve's answer, dlam (N s)."""
+    rhs: np.ndarray
+    soft: np.ndarray
+    comp: np.ndarray
+    across: np.ndarray
+    rope: np.ndarray
+    solved: np.ndarray
+    live: np.ndarray
+    fix: np.ndarray
+    dl: np.ndarray

@@ -7,15 +7,14 @@ PIVOT_FLOOR = 1e-10            # a row whose pivot is below this fraction of its
 ROPE_ROUNDS = 4               # solves a pass at most: the ropes that would push leave, and it is solved again
 
 
-def solve_block(r0, r1, start, offset, kmat, kold, live, fix, dl, rhs, soft_r, comp_r, across, solved, rope_row):
-    """Solve rows r0..r1 (one block) for their impulses ``dl`` (N s), in place.
-
-    The skyline: row r's entries of K (plus softness) from row start[r] to r at offset[r] in
-    ``kold`` (kept) and ``kmat`` (overwritten by the factor: L unit lower, D on the diagonal).
-    ``rhs``: -(J v + bias); ``soft_r``: a row's relative softness (Box2D's soft step), and
-    ``comp_r`` a bend row's (``across``) compliance, 1/kg, both already on K's diagonal;
-    ``solved``: the impulse each row holds so far; ``live``: in the solve (False: its dlam is
-    ``fix``); ``rope_row``: the axis row of a rope (its accumulated impulse stays <= 0)."""
+def solve_block(r0, r1, sky, rows):
+    """Solve rows r0..r1 (one block) for their impulses ``rows.dl`` (N s), in place: K dlam =
+    rhs - softness x solved, on the skyline ``sky`` (a Skyline: ``kmat`` overwritten by the
+    factor), the rows out of the solve (``rows.live`` False) at their ``fix``; a rope that
+    would push leaves and it is solved again (at most ROPE_ROUNDS times). ``sky`` and ``rows``:
+    game.physics.joint_rows' Skyline and SolveRows."""
+    start, offset, kmat, kold = sky
+    rhs, soft_r, comp_r, across, rope_row, solved, live, fix, dl = rows
     # The direct solve; then the ropes that would push leave it, their impulse set to 0,
     # and it is solved again (an active set, at most ROPE_ROUNDS rounds).
     for rnd in range(ROPE_ROUNDS):

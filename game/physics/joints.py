@@ -82,7 +82,7 @@ import math
 import numpy as np
 
 from game.physics.joint_order import plan_blocks, solve_order
-from game.physics.joint_rows import JointBalls, JointParams, JointRows
+from game.physics.joint_rows import JointBalls, JointParams, JointRows, Skyline, SolveRows
 from game.physics.joint_strain import strained
 from game.physics.joint_solve import solve_block
 from game.physics.joint_sums import _apply_summed, _bend, _trust
@@ -356,6 +356,7 @@ def substep_kernel(balls, rows, params):
             continue
         fix = np.zeros(n_rows)                  # the dlam of the rows out of the solve
         dl = np.zeros(n_rows)
+        sky = Skyline(start, offset, kmat, kold)
         # Block after block (Joints.plan: one block, the whole, unless that would not fit).
         for blk in range(blocks.shape[0] - 1):
             j0 = blocks[blk]
@@ -508,8 +509,7 @@ def substep_kernel(balls, rows, params):
                         live[r] = live0[r] and bend_r[r] > 0.0
                         comp_r[r] = 1.0 / bend_r[r] if bend_r[r] > 0.0 else 0.0
                         kold[offset[r + 1] - 1] = kbase[r] + comp_r[r]
-                solve_block(r0, r1, start, offset, kmat, kold, live, fix, dl, rhs, soft_r, comp_r, across, solved,
-                            rope_row)
+                solve_block(r0, r1, sky, SolveRows(rhs, soft_r, comp_r, across, rope_row, solved, live, fix, dl))
                 grew = False
                 for r in range(r0, r1):
                     if across[r] and live0[r]:

@@ -33,7 +33,7 @@ from game.physics.compiled import joints as JK
 from game.physics.compiled import solver as SK
 from game.physics.compiled import walls as WK
 from game.physics import insides as insides_reference
-from game.physics import joint_sums
+from game.physics import joint_solve, joint_sums
 from game.physics import joints as joints_reference
 from game.physics.joints import JointBalls
 
@@ -511,7 +511,8 @@ def _append_rows(rows, more):
     return out
 
 
-KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, YK, joints_reference, joint_sums, insides_reference, bundles)     # what tick links into itself: its cache depends on their files
+KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, YK, joints_reference, joint_sums, joint_solve, insides_reference,
+                  bundles)     # what tick links into itself: its cache depends on their files
 # numba checks a cached function against its own source file only, but ``tick`` links the
 # kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.
 stamps.depend_on(stamps.dispatchers(globals()), KERNEL_MODULES)
