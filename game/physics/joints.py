@@ -49,9 +49,8 @@ grows; a finite JOINT_HERTZ gives the soft step back). What a direct solve must 
   the Lagrangian's Hessian, Tournier et al. 2015), taken from the rod's pull and solved again
   (BEND_ROUNDS) where the pull came out stronger; the joints on its balls are then not warm
   started. Its impulses are equal and opposite (momentum kept), a couple across the rod (the
-  angular momentum within 1e-5 in 10 s, tests/physics/test_joints_bead.py). A rod whose ball
-  follows its pull by itself (a pendulum, a chain, every shipped level) has none live, and
-  solves to the same bits as without;
+  angular momentum within 1e-5 in 10 s: test_joints_bead.py). A rod whose ball follows its pull
+  (a pendulum, a chain, every shipped level) has none live: the same bits as without;
 - a trust region (``_trust``): where a pass (or the warm start) would move a ball more than
   joint_sums.JOINT_MOVE of its joint's length plus its radius in a sub-step, the whole pass is
   scaled down alike (momentum kept): rows that nearly lose their rank (a fold of light links
@@ -121,10 +120,9 @@ def substep_kernel(balls, rows, params):
     n_joints = a.shape[0]
     # The rows of the block solve: a rod or a rope one (along its axis), a pin two (x, y), and
     # a rod or rope that may pull a light ball with a heavy one's weight a second, across it (a
-    # bend row, joint_sums._bend): where its last pull made one, or its lighter ball is
-    # BEND_RATIO times lighter than its block's heaviest. Where its last pull made one, the
-    # joints on its balls are not warm started (that pull along the rod as it was would throw
-    # the light ball across; the solve finds it again).
+    # bend row, joint_sums._bend): where its lighter ball is BEND_RATIO times lighter than its
+    # block's heaviest. Where its last pull made it live, the joints on its balls are not warm
+    # started (that pull along the rod as it was would throw the light ball across).
     bends = np.zeros(n_joints, np.bool_)
     cold = np.zeros(w.shape[0], np.bool_)      # a ball whose rods are not warm started
     last = imp_x.copy()                         # the pulls of the last sub-step, N s
@@ -142,13 +140,18 @@ def substep_kernel(balls, rows, params):
         for j in range(blocks[blk], blocks[blk + 1]):
             if length[j] > 0.0:
                 light = max(w[a[j]], w[b[j]] if b[j] >= 0 else 0.0)
-                if _bend(last[j], h_move, w[a[j]], w[b[j]] if b[j] >= 0 else 0.0, length[j]) > 0.0:
-                    bends[j] = True
+                bends[j] = light > BEND_RATIO * heaviest
+                if bends[j] and b[j] >= 0:
+                    # Not beside another joint between the same two balls: they nearly repeat
+                    # each other, and their cancelling pulls bend no ball.
+                    for k in range(blocks[blk], blocks[blk + 1]):
+                        if k != j and ((a[k] == a[j] and b[k] == b[j]) or (a[k] == b[j] and b[k] == a[j])):
+                            bends[j] = False
+                            break
+                if bends[j] and _bend(last[j], h_move, w[a[j]], w[b[j]] if b[j] >= 0 else 0.0, length[j]) > 0.0:
                     cold[a[j]] = True
                     if b[j] >= 0:
                         cold[b[j]] = True
-                elif light > BEND_RATIO * heaviest:
-                    bends[j] = True
             n_rows += 2 if ((length[j] == 0.0 and kind[j] == ROD) or bends[j]) else 1
     for j in range(n_joints):
         if cold[a[j]] or (b[j] >= 0 and cold[b[j]]):
