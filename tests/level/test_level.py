@@ -1179,7 +1179,8 @@ def test_player_par_solution_and_hold_load_and_save_back(tmp_path):
                  solution={"segments": [{"a": [1, 2], "b": [3, 1]}], "balls": [{"pos": [1, 3], "vel": [1, 0]}]},
                  zones=[{"kind": "goal", "rect": [[0, 0], [2, 2]], "count": 2, "hold": 2.5}])
     doc = loads(text)
-    assert doc["player"] == {"spawn": 3, "bodies": None, "draw": 2, "ink": None, "delete": False, "grab": True, "joints": {}}
+    # (the balls limited and nothing said of bodies: none; saved, that 0 is left out again)
+    assert doc["player"] == {"spawn": 3, "bodies": 0, "draw": 2, "ink": None, "delete": False, "grab": True, "joints": {}}
     assert doc["par"] == {"time": 12.5, "balls": 2}
     assert doc["solution"]["segments"] == [{"a": [1, 2], "b": [3, 1]}]
     assert doc["zones"][0]["hold"] == 2.5
