@@ -219,10 +219,11 @@ class Bodies:
         point, inside the shape: it never widens a box), row by row (a reduction over the
         middle axis of (B, 12, 2) costs several times more)."""
         c = self.corners() if corners is None else corners
+        k = self.used()
         lo = hi = c[:, 0]
-        for q in range(1, self.used()):
+        for q in range(1, k):
             lo, hi = np.minimum(lo, c[:, q]), np.maximum(hi, c[:, q])
-        if self.used() < MAX_CORNERS:
+        if k < MAX_CORNERS:
             lo, hi = np.minimum(lo, c[:, MAX_CORNERS - 1]), np.maximum(hi, c[:, MAX_CORNERS - 1])
         grow = (self.radius + margin)[:, None]
         return lo - grow, hi + grow
@@ -423,7 +424,7 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         bodies.impact_speeds = -cf[hard, K.RELVN]
         bodies._tick = None
         if world.solver.options.sleeping:
-            body_sleep.settle(bodies, h * world.substeps, tick.bi, tick.bj, kern)
+            body_sleep.settle(bodies, h * world.substeps, tick.bi, tick.bj)
 
 
 def _collide(world, bodies, dt, kern):

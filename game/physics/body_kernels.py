@@ -730,26 +730,3 @@ def _sort_small(a, lo, hi):
             p -= 1
         a[p + 1] = v
 
-
-# ----------------------------------------------------------------------------- islands
-@jit
-def islands(n, a, b):
-    """(n,) each body's island: a root body, one for all the bodies that pairs (a[k], b[k])
-    link (union-find, the lower root kept, paths halved as they are walked)."""
-    parent = np.arange(n)
-    for k in range(len(a)):
-        ra = _root(parent, a[k])
-        rb = _root(parent, b[k])
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    for x in range(n):
-        parent[x] = _root(parent, x)
-    return parent
-
-
-@jit
-def _root(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x

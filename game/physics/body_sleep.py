@@ -4,6 +4,7 @@ SLEEP_TIME, and a body that a moving one reaches wakes (game.physics.bodies)."""
 import numpy as np
 
 from game.physics import body_kernels as K
+from game.physics.solver import islands
 
 SLEEP_SPEED = 0.05         # m/s: a body slower than this (its corners too) is resting
 SLEEP_TIME = 0.5           # s: an island resting this long sleeps
@@ -19,11 +20,11 @@ def wake(bodies, i, j):
     bodies.rest_time[woken] = 0.0
 
 
-def settle(bodies, h, bi, bj, kern=K):
+def settle(bodies, h, bi, bj):
     """A tick's h s of rest counted, and the islands (the pairs touching, bi and bj, and the
-    bodies joined) whose every body has rested SLEEP_TIME put to sleep; a body with a motor,
-    or in the player's grab, keeps its island awake. ``kern``: the execution's kernels (the
-    islands' union-find, body_kernels.islands)."""
+    bodies joined: the balls' solver.islands, each labelled by its least body) whose every
+    body has rested SLEEP_TIME put to sleep; a body with a motor, or in the player's grab,
+    keeps its island awake."""
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     resting = speed < SLEEP_SPEED
     bodies.rest_time = np.where(resting, bodies.rest_time + h, 0.0)
@@ -32,8 +33,8 @@ def settle(bodies, h, bi, bj, kern=K):
         return
     joined = [[i for kind, i in ends if kind == "body"] for ends in bodies.joint_ends]
     joined = np.array([m for m in joined if len(m) == 2], np.int64).reshape(-1, 2)
-    roots = kern.islands(len(bodies), np.concatenate((bi, joined[:, 0])).astype(np.int64),
-                         np.concatenate((bj, joined[:, 1])).astype(np.int64))
+    a = np.concatenate((bi, joined[:, 0])).astype(np.int64)
+    roots = islands(a, np.concatenate((bj, joined[:, 1])).astype(np.int64), np.full(len(a), -1), len(bodies))
     not_ready = np.zeros(len(bodies), bool)
     not_ready[roots[~ready]] = True
     sleep = ready & ~not_ready[roots]

@@ -48,7 +48,6 @@ prepare = kernels.prepare
 restitution = kernels.restitution
 box_pairs = kernels.box_pairs
 sweep = kernels.sweep
-islands = kernels.islands
 
 
 def warm_up():
@@ -87,4 +86,3 @@ def warm_up():
                 np.zeros(8, np.int64))
     k.sweep(local, np.array([4], np.int64), np.zeros(1), np.ones(1), np.zeros((1, 3)), np.ones((1, 3)), sv[1:],
             sc[1:], sf[1:], np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
-    k.islands(2, np.zeros(1, np.int64), np.ones(1, np.int64))
