@@ -19,7 +19,7 @@ from game.physics import bodies as world_bodies
 from game.physics import journal as journal_module
 from game.physics.world import World
 from tests.app.test_app import frames, key
-from tests.app.test_replay import LEVEL, SIZE, play_a_while
+from tests.app.test_replay import LEVEL, SIZE, game, play_a_while  # noqa: F401 (game: a fixture)
 from tests.conftest import COMPILED
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -118,17 +118,13 @@ def test_every_input_reaches_both_worlds_at_the_same_tick(by_hand, monkeypatch):
     assert sorted(ghost.ids.tolist()) == sorted(world.ids.tolist())
 
 
-def test_a_run_played_in_the_window_drives_both_worlds_and_the_world_keeps_its_bits(tmp_path):
+def test_a_run_played_in_the_window_drives_both_worlds_and_the_world_keeps_its_bits(game, tmp_path):
     """play_a_while: spawns, a fling, a grab carried, a body spawned and grabbed, a delete and
-    its undo, the flipper, an integrator switch (the world's alone), a segment drawn, gravity."""
+    its undo, the flipper, an integrator switch (the world's alone), a segment drawn, gravity.
+    (``game``: test_replay's window on its box level, its shots in tmp_path.)"""
     path = tmp_path / "replay_box.json"
-    path.write_text(json.dumps(LEVEL))
-    pygame.font.init()
-    first = App(str(path), size=SIZE, level_dir=str(tmp_path), screenshot_dir=str(tmp_path / "shots"),
-                compiled=COMPILED)
-    first.clock.budget = float("inf")
-    play_a_while(first)
-    key(first, pygame.K_F5)
+    play_a_while(game)
+    key(game, pygame.K_F5)
     replay = replays.load(next((tmp_path / "shots").glob("*.replay.json")))
     assert "integrator" in {e[1] for e in replay["inputs"]}
     report = play_in_lab(_world(replay["level"]), replay, "euler")
