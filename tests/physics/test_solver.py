@@ -272,3 +272,20 @@ def test_the_compiled_islands_are_numpy_s(seed, size, edges, static_share):
     want = solver.islands(a, b, static, size)
     assert np.array_equal(KERNELS.islands(a, b, static, size), want)
     assert np.all(want <= np.arange(size))
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(0, 40), min_size=0, max_size=12))
+def test_the_passes_blocks_hold_each_contact_once_in_solve_order_within_its_colour(sizes):
+    """compiled.blocks.plan: the blocks, one after another, hold every contact exactly once in
+    solve order; none holds more than LANES or reaches into the next colour (a colour's
+    contacts share no ball, so only within one may the lanes be solved at once)."""
+    from game.physics.compiled import blocks
+    colour_start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    first, count = blocks.plan(colour_start)
+    held = np.concatenate([np.arange(f, f + c) for f, c in zip(first, count)] or [np.zeros(0, np.int64)])
+    assert np.array_equal(held, np.arange(colour_start[-1]))
+    assert np.all((count >= 1) & (count <= blocks.LANES))
+    colour = np.searchsorted(colour_start, first, side="right") - 1
+    assert np.all(first + count <= colour_start[colour + 1])

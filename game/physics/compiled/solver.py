@@ -2,7 +2,7 @@
 
 ``solve`` is ``solver.solve_numpy``, contact by contact where numpy takes a colour at once,
 with the same arithmetic in the same order (tests/test_solver.py): ``_impacts`` its passes
-of impacts, ``_contact_terms`` and ``_soft_pass`` its ``_colour_terms`` and ``_pass``,
+of impacts, ``_contact_terms`` and ``blocks.soft_pass`` its ``_colour_terms`` and ``_pass``,
 ``_give_back_turn`` its ``give_back_turn``, ``_islands_held`` its ``islands`` and
 ``_energy_gained`` its ``energy_gained``; ``keep_sides`` is ``solver.keep_sides``.
 
@@ -13,7 +13,11 @@ import numpy as np
 from numba import int64, njit, uint64
 
 from game.physics import bundles
+from game.physics.compiled import blocks as BK
 from game.physics.compiled import collide as CK
+from game.physics.compiled.blocks import (  # noqa: F401 (the ball columns, read by tests too)
+    ANGLE, BALL_COLUMNS, C_ARM_A, C_ARM_B, C_BIAS, C_FR, C_IA, C_IB, C_IM, C_MN, C_MR, C_MS, C_MT, C_NX, C_NY, C_RL,
+    C_WA, C_WB, INV_I, P_X, P_Y, SPIN, V_X, V_Y, W)
 from game.physics.compiled import stamps
 
 # The lowest set bit's place in a 64-bit word w: _LOW_BIT[((w & -w) * DE_BRUIJN) >> 58] (a de Bruijn
@@ -23,17 +27,8 @@ DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _LOW_BIT = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22, 45,
                      39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11, 46,
                      26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6], np.int64)
-# solve's packed ball state: the columns of st (size, BALL_COLUMNS), one ball a row.
-V_X, V_Y, SPIN, P_X, P_Y, W, INV_I, ANGLE = range(8)
-BALL_COLUMNS = 8
-# solve's packed contact terms for _soft_pass: the columns of ct (C, CONTACT_COLUMNS), one
-# contact a row. The normal, friction's lever arms and the bias terms are the biased passes'
-# and then the relax passes' (_relax_normals); the masses as the mass scaling leaves them.
-C_NX, C_NY, C_ARM_A, C_ARM_B, C_BIAS, C_MS, C_IM, C_WA, C_WB, C_IA, C_IB, C_MN, C_MT, C_MR, C_FR, C_RL = range(16)
-# Moving walls: 1.0 on a static contact (its other body moves at the wall's C_WVX, C_WVY, turns
-# at C_WSPIN: solver._pass's wall terms), else 0.0.
-C_WALL, C_WVX, C_WVY, C_WSPIN = range(16, 20)
-CONTACT_COLUMNS = 20
+# solve's packed ball state (the columns of st, one ball a row) and contact terms (the C_
+# columns of the blocks' rows): compiled.blocks.
 # solve's per-ball keep (size, KEEP_COLUMNS): the velocities after the impacts (before the
 # warm start: the move's start and the energy guard's), after the warm start (what the
 # biased passes' velocities go back to) and the positions before the move (the give-back's).
@@ -42,11 +37,13 @@ KEEP_COLUMNS = 8
 
 
 @njit(cache=True)
-def _contact_terms(contacts, st, params, pnb, ptb, prb):
-    """(C, CONTACT_COLUMNS) the terms of solver._pass that stay the same through a solve, for
-    the biased passes: solver._colour_terms' bias and mass scaling, with the same arithmetic,
-    found once a solve where _soft_pass found them every pass (the balls' masses do not
-    change in a solve).
+def _contact_terms(contacts, st, params, pnb, ptb, prb, first, count):
+    """The terms of solver._pass that stay the same through a solve, for the biased passes:
+    solver._colour_terms' bias and mass scaling, with the same arithmetic, found once a solve
+    where solver._pass finds them every pass (the balls' masses do not change in a solve).
+    Written straight into the blocks (compiled.blocks.plan's ``first``, ``count``) the passes
+    take: returns their rows (B, BLOCK_COLUMNS * LANES), and which lanes are contacts with the
+    statics and those lanes' wall velocities (compiled.blocks.soft_pass's ``wall``, ``moving``).
 
     In the same loop, the warm start (solve's step 2) on ``st``'s velocities, contact after
     contact in solve order (with ``warm_start``; else pn, pt, pr become 0), and the biased
@@ -61,190 +58,135 @@ def _contact_terms(contacts, st, params, pnb, ptb, prb):
     h_move, rate, mass_scale, impulse_scale = sp.h_move, sp.rate, sp.mass_scale, sp.impulse_scale
     s_rate, s_mass_scale, s_impulse_scale = sp.s_rate, sp.s_mass_scale, sp.s_impulse_scale
     max_push, warm_start = sp.max_push, sp.warm_start
-    m = len(a)
-    ct = np.empty((m, CONTACT_COLUMNS))
-    for k in range(m):
-        p = a[k]
-        q = b[k]
-        s = separation[k]
-        if s > 0.0:
-            bias = s * (1.0 / h_move)
-            ms = 1.0
-            im = 0.0
-        elif static[k] >= 0:
-            bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
-            ms = s_mass_scale
-            im = s_impulse_scale
-        else:
-            bias = max(mass_scale * rate * s, 0.0 - max_push)
-            ms = mass_scale
-            im = impulse_scale
-        wa = st[p, W]
-        wb = st[q, W]
-        ia = st[p, INV_I]
-        ib = st[q, INV_I]
-        m_n = mass_n[k]
-        m_t = mass_t[k]
-        m_r = mass_r[k]
-        if (scale_a[k] != 1.0 or scale_b[k] != 1.0):
-            kra = ra[k]
-            krb = rb[k]
-            wa = wa * scale_a[k]
-            wb = wb * scale_b[k]
-            ia = ia * scale_a[k]
-            ib = ib * scale_b[k]
-            k_n = wa + wb
-            k_t = k_n + (ia * (kra * kra) + ib * (krb * krb))
-            k_r = ia + ib
-            m_n = 1.0 / k_n if k_n > 0 else 0.0
-            m_t = 1.0 / k_t if k_t > 0 else 0.0
-            m_r = 1.0 / k_r if k_r > 0 else 0.0
-        ct[k, C_NX] = nx[k]
-        ct[k, C_NY] = ny[k]
-        ct[k, C_ARM_A] = ra[k]
-        ct[k, C_ARM_B] = rb[k]
-        ct[k, C_BIAS] = bias
-        ct[k, C_MS] = ms
-        ct[k, C_IM] = im
-        ct[k, C_WA] = wa
-        ct[k, C_WB] = wb
-        ct[k, C_IA] = ia
-        ct[k, C_IB] = ib
-        ct[k, C_MN] = m_n
-        ct[k, C_MT] = m_t
-        ct[k, C_MR] = m_r
-        ct[k, C_FR] = friction[k]
-        ct[k, C_RL] = rolling[k]
-        ct[k, C_WALL] = 1.0 if static[k] >= 0 else 0.0
-        ct[k, C_WVX] = cr.wvx[k]
-        ct[k, C_WVY] = cr.wvy[k]
-        ct[k, C_WSPIN] = cr.wspin[k]
-        if warm_start:
-            kpn = pn[k]
-            kpt = pt[k]
-            kpr = pr[k]
-            jx = kpn * nx[k] - kpt * ny[k]
-            jy = kpn * ny[k] + kpt * nx[k]
-            st[p, V_X] = st[p, V_X] + jx * wa
-            st[p, V_Y] = st[p, V_Y] + jy * wa
-            st[q, V_X] = st[q, V_X] - jx * wb
-            st[q, V_Y] = st[q, V_Y] - jy * wb
-            st[p, SPIN] = st[p, SPIN] + (kpr - ra[k] * kpt) * ia
-            st[q, SPIN] = st[q, SPIN] + (0.0 - kpr - rb[k] * kpt) * ib
-        else:
-            kpn = 0.0
-            kpt = 0.0
-            kpr = 0.0
-            pn[k] = 0.0
-            pt[k] = 0.0
-            pr[k] = 0.0
-        pnb[k] = kpn
-        ptb[k] = kpt
-        prb[k] = kpr
-    return ct
-
-
-@njit(cache=True)
-def _soft_pass(lo, hi, a, b, ct, pn, pt, pr, st):
-    """solver._pass over the contacts lo:hi, one contact after another, on the balls' packed
-    state ``st`` and the contacts' packed terms ``ct`` (solve): the biased passes' terms
-    (_contact_terms) or the relax passes' (_relax_normals: no bias, ms 1, im 0, which is the
-    same arithmetic as solver._pass without the bias)."""
-    # The indices as uint64: numba wraps a signed index that is negative, a test and an add
-    # an index (a third of the loop's instructions), and a uint64 cannot be negative.
-    for kk in range(lo, hi):
-        k = np.uint64(kk)
-        p = np.uint64(a[k])
-        q = np.uint64(b[k])
-        knx = ct[k, C_NX]
-        kny = ct[k, C_NY]
-        wa = ct[k, C_WA]
-        wb = ct[k, C_WB]
-        ia = ct[k, C_IA]
-        ib = ct[k, C_IB]
-        # A static contact's other body: the wall at its velocity and turn (the stand-in's
-        # row, still, is neither read nor written).
-        wall = ct[k, C_WALL] != 0.0
-        if wall:
-            qvx = ct[k, C_WVX]
-            qvy = ct[k, C_WVY]
-            sb = ct[k, C_WSPIN]
-        else:
-            qvx = st[q, V_X]
-            qvy = st[q, V_Y]
-            sb = st[q, SPIN]
-        vn = (st[p, V_X] - qvx) * knx + (st[p, V_Y] - qvy) * kny
-        old = pn[k]
-        new = max(old - ct[k, C_MN] * (ct[k, C_MS] * vn + ct[k, C_BIAS]) - ct[k, C_IM] * old, 0.0)
-        pn[k] = new
-        p_n = new - old
-        vax = st[p, V_X] + p_n * knx * wa
-        vay = st[p, V_Y] + p_n * kny * wa
-        vbx = qvx - p_n * knx * wb
-        vby = qvy - p_n * kny * wb
-        sa = st[p, SPIN]
-        kra = ct[k, C_ARM_A]
-        krb = ct[k, C_ARM_B]
-        vt = ((vay - vby) * knx - (vax - vbx) * kny) - sa * kra - sb * krb
-        old = pt[k]
-        limit = ct[k, C_FR] * new
-        newt = min(max(old - vt * ct[k, C_MT], 0.0 - limit), limit)
-        pt[k] = newt
-        p_t = newt - old
-        vax = vax - p_t * kny * wa
-        vay = vay + p_t * knx * wa
-        vbx = vbx + p_t * kny * wb
-        vby = vby - p_t * knx * wb
-        sa = sa - (kra * p_t) * ia
-        sb = sb - (krb * p_t) * ib
-        old = pr[k]
-        limit = ct[k, C_RL] * new
-        newr = min(max(old - ct[k, C_MR] * (sa - sb), 0.0 - limit), limit)
-        pr[k] = newr
-        p_r = newr - old
-        sa = sa + p_r * ia
-        sb = sb - p_r * ib
-        st[p, V_X] = vax
-        st[p, V_Y] = vay
-        st[p, SPIN] = sa
-        if not wall:
-            st[q, V_X] = vbx
-            st[q, V_Y] = vby
-            st[q, SPIN] = sb
-
-
-@njit(cache=True)
-def _relax_normals(a, b, nx, ny, ra, rb, static, st, ct):
-    """The relax passes' terms in ``ct`` (solver._pass without the bias): the normals and
-    friction's lever arms (m), a ball pair's line of centres at the moved positions where
-    they are apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)), else
-    (nx, ny) and (ra, rb); bias 0, ms 1, im 0. They depend on the positions only, which the
-    relax does not move."""
-    m = len(a)
-    for k in range(m):
-        knx = nx[k]
-        kny = ny[k]
-        arm_a = ra[k]
-        arm_b = rb[k]
-        if static[k] < 0:
+    blocks = len(first)
+    rows = np.empty((blocks, BK.BLOCK_COLUMNS * BK.LANES))
+    wall = np.zeros((blocks, BK.LANES), np.bool_)
+    moving = np.zeros((blocks, 3 * BK.LANES))
+    # Contact after contact in solve order (the warm start's order): block after block, lane
+    # after lane. The lanes past a colour's last contact are zeros.
+    for j in range(blocks):
+        f = rows[j]
+        for i in range(BK.LANES):
+            if i >= count[j]:
+                for c in range(BK.BLOCK_COLUMNS):
+                    f[c * BK.LANES + i] = 0.0
+                continue
+            k = first[j] + i
             p = a[k]
             q = b[k]
-            dx = st[p, P_X] - st[q, P_X]
-            dy = st[p, P_Y] - st[q, P_Y]
-            length = np.sqrt(dx * dx + dy * dy)
-            if length > 1e-12:
-                knx = dx / length
-                kny = dy / length
-                split = length / (ra[k] + rb[k])
-                arm_a = ra[k] * split
-                arm_b = rb[k] * split
-        ct[k, C_NX] = knx
-        ct[k, C_NY] = kny
-        ct[k, C_ARM_A] = arm_a
-        ct[k, C_ARM_B] = arm_b
-        ct[k, C_BIAS] = 0.0
-        ct[k, C_MS] = 1.0
-        ct[k, C_IM] = 0.0
+            s = separation[k]
+            if s > 0.0:
+                bias = s * (1.0 / h_move)
+                ms = 1.0
+                im = 0.0
+            elif static[k] >= 0:
+                bias = max(s_mass_scale * s_rate * s, 0.0 - max_push)
+                ms = s_mass_scale
+                im = s_impulse_scale
+            else:
+                bias = max(mass_scale * rate * s, 0.0 - max_push)
+                ms = mass_scale
+                im = impulse_scale
+            wa = st[p, W]
+            wb = st[q, W]
+            ia = st[p, INV_I]
+            ib = st[q, INV_I]
+            m_n = mass_n[k]
+            m_t = mass_t[k]
+            m_r = mass_r[k]
+            if (scale_a[k] != 1.0 or scale_b[k] != 1.0):
+                kra = ra[k]
+                krb = rb[k]
+                wa = wa * scale_a[k]
+                wb = wb * scale_b[k]
+                ia = ia * scale_a[k]
+                ib = ib * scale_b[k]
+                k_n = wa + wb
+                k_t = k_n + (ia * (kra * kra) + ib * (krb * krb))
+                k_r = ia + ib
+                m_n = 1.0 / k_n if k_n > 0 else 0.0
+                m_t = 1.0 / k_t if k_t > 0 else 0.0
+                m_r = 1.0 / k_r if k_r > 0 else 0.0
+            f[C_NX * BK.LANES + i] = nx[k]
+            f[C_NY * BK.LANES + i] = ny[k]
+            f[C_ARM_A * BK.LANES + i] = ra[k]
+            f[C_ARM_B * BK.LANES + i] = rb[k]
+            f[C_BIAS * BK.LANES + i] = bias
+            f[C_MS * BK.LANES + i] = ms
+            f[C_IM * BK.LANES + i] = im
+            f[C_WA * BK.LANES + i] = wa
+            f[C_WB * BK.LANES + i] = wb
+            f[C_IA * BK.LANES + i] = ia
+            f[C_IB * BK.LANES + i] = ib
+            f[C_MN * BK.LANES + i] = m_n
+            f[C_MT * BK.LANES + i] = m_t
+            f[C_MR * BK.LANES + i] = m_r
+            f[C_FR * BK.LANES + i] = friction[k]
+            f[C_RL * BK.LANES + i] = rolling[k]
+            if static[k] >= 0:
+                wall[j, i] = True
+                moving[j, i] = cr.wvx[k]
+                moving[j, BK.LANES + i] = cr.wvy[k]
+                moving[j, 2 * BK.LANES + i] = cr.wspin[k]
+            if warm_start:
+                kpn = pn[k]
+                kpt = pt[k]
+                kpr = pr[k]
+                jx = kpn * nx[k] - kpt * ny[k]
+                jy = kpn * ny[k] + kpt * nx[k]
+                st[p, V_X] = st[p, V_X] + jx * wa
+                st[p, V_Y] = st[p, V_Y] + jy * wa
+                st[q, V_X] = st[q, V_X] - jx * wb
+                st[q, V_Y] = st[q, V_Y] - jy * wb
+                st[p, SPIN] = st[p, SPIN] + (kpr - ra[k] * kpt) * ia
+                st[q, SPIN] = st[q, SPIN] + (0.0 - kpr - rb[k] * kpt) * ib
+            else:
+                kpn = 0.0
+                kpt = 0.0
+                kpr = 0.0
+                pn[k] = 0.0
+                pt[k] = 0.0
+                pr[k] = 0.0
+            pnb[k] = kpn
+            ptb[k] = kpt
+            prb[k] = kpr
+    return rows, wall, moving
+
+
+@njit(cache=True)
+def _relax_normals(a, b, nx, ny, ra, rb, static, st, first, count, rows):
+    """The relax passes' terms in the blocks' ``rows`` (solver._pass without the bias): the
+    normals and friction's lever arms (m), a ball pair's line of centres at the moved positions
+    where they are apart, with arms r_a s, r_b s splitting its length (s = |d| / (r_a + r_b)),
+    else (nx, ny) and (ra, rb); bias 0, ms 1, im 0. They depend on the positions only, which
+    the relax does not move."""
+    for j in range(len(first)):
+        f = rows[j]
+        for i in range(count[j]):
+            k = first[j] + i
+            knx = nx[k]
+            kny = ny[k]
+            arm_a = ra[k]
+            arm_b = rb[k]
+            if static[k] < 0:
+                p = a[k]
+                q = b[k]
+                dx = st[p, P_X] - st[q, P_X]
+                dy = st[p, P_Y] - st[q, P_Y]
+                length = np.sqrt(dx * dx + dy * dy)
+                if length > 1e-12:
+                    knx = dx / length
+                    kny = dy / length
+                    split = length / (ra[k] + rb[k])
+                    arm_a = ra[k] * split
+                    arm_b = rb[k] * split
+            f[C_NX * BK.LANES + i] = knx
+            f[C_NY * BK.LANES + i] = kny
+            f[C_ARM_A * BK.LANES + i] = arm_a
+            f[C_ARM_B * BK.LANES + i] = arm_b
+            f[C_BIAS * BK.LANES + i] = 0.0
+            f[C_MS * BK.LANES + i] = 1.0
+            f[C_IM * BK.LANES + i] = 0.0
 
 
 @njit(cache=True)
@@ -569,7 +511,6 @@ def solve(contacts, balls, params):
     iterations, relax_iterations = params.iterations, params.relax_iterations
     m = len(a)
     size = len(px)
-    colours = len(colour_start) - 1
     # _give_back_turn's flag as a value known only at run time: numba compiles a callee once
     # for each constant passed to it (it types the argument by its value); with True and False
     # it compiled twice (docs/performance.md, issue 23), for no speed.
@@ -599,14 +540,17 @@ def solve(contacts, balls, params):
     pnb = np.empty(m)
     ptb = np.empty(m)
     prb = np.empty(m)
-    ct = _contact_terms(contacts, st, params, pnb, ptb, prb)
+    # The passes take a colour's contacts a block at a time (compiled.blocks: the same bits as
+    # contact after contact, the lanes of a block in one vectorised loop).
+    first, count = BK.plan(colour_start)
+    rows, wall, moving = _contact_terms(contacts, st, params, pnb, ptb, prb, first, count)
+    everyone = np.zeros(0, np.bool_)
     for e in range(size):
         keep[e, K_VXW] = st[e, V_X]
         keep[e, K_VYW] = st[e, V_Y]
         keep[e, K_SPINW] = st[e, SPIN]
     for _ in range(iterations):
-        for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pnb, ptb, prb, st)
+        BK.soft_pass(first, count, a, b, rows, wall, moving, pnb, ptb, prb, st, everyone)
     for e in range(size):
         keep[e, K_PX] = st[e, P_X]
         keep[e, K_PY] = st[e, P_Y]
@@ -624,10 +568,9 @@ def solve(contacts, balls, params):
     # contact to give back along and keeps its velocities).
     label, held = _islands_held(a, b, static, size)
     _give_back_turn(contacts, pnb, ptb, keep, st, h_move, label, held, np.zeros(0, np.bool_), no)
-    _relax_normals(a, b, nx, ny, ra, rb, static, st, ct)
+    _relax_normals(a, b, nx, ny, ra, rb, static, st, first, count, rows)
     for _ in range(relax_iterations):
-        for c in range(colours):
-            _soft_pass(colour_start[c], colour_start[c + 1], a, b, ct, pn, pt, pr, st)
+        BK.soft_pass(first, count, a, b, rows, wall, moving, pn, pt, pr, st, everyone)
     if warm_start:
         gained, some = _energy_gained(label, held, st, keep, w, inv_i)
         if some:
@@ -640,28 +583,18 @@ def solve(contacts, balls, params):
                     st[e, V_X] = keep[e, K_VX0]
                     st[e, V_Y] = keep[e, K_VY0]
                     st[e, SPIN] = keep[e, K_SPIN0]
-            # Their contacts as runs lo:hi of the solve order (a pass goes through the colours
-            # one after another, so a run may span colours).
-            run_lo = np.empty(m, np.int64)
-            run_hi = np.empty(m, np.int64)
-            runs = 0
             for k in range(m):
                 if gained[a[k]]:
                     pn[k] = 0.0
                     pt[k] = 0.0
                     pr[k] = 0.0
-                    if runs > 0 and run_hi[runs - 1] == k:
-                        run_hi[runs - 1] = k + 1
-                    else:
-                        run_lo[runs] = k
-                        run_hi[runs] = k + 1
-                        runs += 1
             # The give-back again, from the state kept (solve_numpy's retry gives the other
             # islands the same one again: their velocities and impulses are the first's).
             _give_back_turn(contacts, pnb, ptb, keep, st, h_move, label, held, gained, yes)
+            # Their contacts (a pass goes through the colours one after another, and within a
+            # colour the gained ones are solved as the others are: apart).
             for _ in range(relax_iterations):
-                for r in range(runs):
-                    _soft_pass(run_lo[r], run_hi[r], a, b, ct, pn, pt, pr, st)
+                BK.soft_pass(first, count, a, b, rows, wall, moving, pn, pt, pr, st, gained)
     for e in range(size):
         vx[e] = st[e, V_X]
         vy[e] = st[e, V_Y]
@@ -734,4 +667,4 @@ def keep_sides(contacts, statics, prev, pos, vel):
 
 
 # The kernels here read the bundles' fields by name.
-stamps.depend_on(stamps.dispatchers(globals()), (bundles, CK))
+stamps.depend_on(stamps.dispatchers(globals()), (bundles, CK, BK))

@@ -30,6 +30,7 @@ from game.physics.compiled import contacts as PK
 from game.physics.compiled import insides as YK
 from game.physics.compiled import integrators as IK
 from game.physics.compiled import joints as JK
+from game.physics.compiled import blocks as BK
 from game.physics.compiled import solver as SK
 from game.physics.compiled import walls as WK
 from game.physics import insides as insides_reference
@@ -511,7 +512,7 @@ def _append_rows(rows, more):
     return out
 
 
-KERNEL_MODULES = (CK, PK, SK, IK, FK, WK, JK, YK, joints_reference, joint_sums, joint_solve, insides_reference,
+KERNEL_MODULES = (CK, PK, SK, BK, IK, FK, WK, JK, YK, joints_reference, joint_sums, joint_solve, insides_reference,
                   bundles)     # what tick links into itself: its cache depends on their files
 # numba checks a cached function against its own source file only, but ``tick`` links the
 # kernels of KERNEL_MODULES into itself: every cached function here carries their stamps too.

@@ -178,20 +178,20 @@ def test_ball_contacts_on_dense_and_sparse_grids_are_the_brute_force_pairs(cells
 @needs_kernels
 def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     """numba checks a cached function against its own file only; the tick links the kernels
-    of compiled/collide.py, contacts.py, solver.py, integrators.py, forces.py, walls.py,
+    of compiled/collide.py, contacts.py, solver.py (and its passes' blocks.py), integrators.py, forces.py, walls.py,
     joints.py (whose kernel is game/physics/joints.py's, with joint_sums.py's and joint_solve.py's
     helpers) and insides.py
     (game/physics/insides.py's) into itself and reads the bundles'
     fields by name (game/physics/bundles.py), so its cache index carries their stamps too; so
     does each kernel's (prepare_contacts and the solver's: also collide.py's, whose counting
-    sort and carried point they link)."""
+    sort and carried point they link; the solver's, blocks.py's passes as well)."""
     from game.physics import bundles, insides as insides_reference, joint_solve, joint_sums, joints as joints_reference
-    from game.physics.compiled import (collide, contacts, forces, insides, integrators, joints, solver, stamps,
+    from game.physics.compiled import (blocks, collide, contacts, forces, insides, integrators, joints, solver, stamps,
                                        step as _step_kernels, walls)
     stamp = _step_kernels.tick._cache._cache_file._source_stamp
     assert stamp[0] == stamps.source_stamp(_step_kernels.__file__)
     assert stamp[1:] == tuple(stamps.source_stamp(m.__file__) for m in
-                              (collide, contacts, solver, integrators, forces, walls, joints, insides,
+                              (collide, contacts, solver, blocks, integrators, forces, walls, joints, insides,
                                joints_reference, joint_sums, joint_solve, insides_reference, bundles))
     # The joints' kernel is joints.py's code with joint_sums.py's and joint_solve.py's helpers linked in.
     stamp = joints.substep_kernel._cache._cache_file._source_stamp
@@ -199,6 +199,7 @@ def test_the_compiled_tick_s_cache_goes_stale_with_the_kernels_files():
     for kernel in (contacts.prepare_contacts, solver.solve, walls.wall_rows):
         assert kernel._cache._cache_file._source_stamp[1:] == tuple(
             stamps.source_stamp(m.__file__) for m in ((collide, bundles) if kernel is contacts.prepare_contacts
+                                                      else (bundles, collide, blocks) if kernel is solver.solve
                                                       else (bundles, collide)))
     # The polygons' insides are game/physics/insides.py's code, reading the Statics bundle.
     assert insides.polygon_insides._cache._cache_file._source_stamp == (
