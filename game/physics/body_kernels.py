@@ -93,8 +93,7 @@ def prepare(st, inv, ci, cf, m):
 
 
 @jit
-def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau):
-    turns = _turns(st, st0)
+def _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau, turns):
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
@@ -154,14 +153,14 @@ def _contact_arms(st, st0, cf, k, a, b, tau, turns):
 
 
 @jit
-def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, params, tau):
-    """One pass over the contacts (``params`` as solve's; tau s since the prepare)."""
+def _solve_contacts(st, st0, inv, ci, cf, m, use_bias, params, tau, turns):
+    """One pass over the contacts (``params`` as solve's; tau s since the prepare; ``turns``:
+    _turns, the same for every pass of a call: no pass moves a position or an angle)."""
     soft_c = params[4:7]
     soft_s = params[7:10]
     inv_h = 1.0 / params[0]
     max_push = params[13]
     h_move = params[1]
-    turns = _turns(st, st0)
     for k in range(m):
         a = ci[k, 0]
         b = ci[k, 1]
@@ -432,8 +431,9 @@ def solve(st, sub0, st0, inv, ci, cf, m, ji, jf, params, shift, nb):
     for p in range(len(st)):
         for c in range(6):
             sub0[p, c] = st[p, c]
+    turns = _turns(st, st0)         # (the warm start, the springs and the passes turn nothing)
     if params[15] != 0.0:
-        _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau)
+        _warm(st, st0, inv, ci, cf, m, ji, jf, nj, h_move, tau, turns)
     else:
         for k in range(m):
             cf[k, PN] = 0.0
@@ -445,7 +445,7 @@ def solve(st, sub0, st0, inv, ci, cf, m, ji, jf, params, shift, nb):
             jf[k, IMPM] = 0.0
     _springs(st, inv, ji, jf, nj, h)
     for _ in range(iterations):
-        _solve_contacts(st, st0, inv, ci, cf, m, True, params, tau)
+        _solve_contacts(st, st0, inv, ci, cf, m, True, params, tau, turns)
         _solve_joints(st, inv, ji, jf, nj, True, soft_j, h, h_move)
     last = len(st) - 1
     for p in range(last):
@@ -467,8 +467,9 @@ def relax(st, st0, inv, ci, cf, m, ji, jf, nj, params):
     h_move = params[1]
     relax_iterations = int(params[3])
     soft_j = params[10:13]
+    turns = _turns(st, st0)
     for _ in range(relax_iterations):
-        _solve_contacts(st, st0, inv, ci, cf, m, False, params, params[16] + h)
+        _solve_contacts(st, st0, inv, ci, cf, m, False, params, params[16] + h, turns)
         _solve_joints(st, inv, ji, jf, nj, False, soft_j, h, h_move)
 
 
