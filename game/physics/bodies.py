@@ -524,6 +524,12 @@ def _collide(world, bodies, dt, kern):
     if world.statics.walls and m and len(used):     # (no static in reach: no body-static row)
         slot = pair_j[cpair] - (nb + ng)                  # the static shape of each body-static row
         body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)
+    if m > 1:                           # the solve order: by colour (body_kernels.colour_order)
+        moving = np.zeros(nb + ng + 1, bool)
+        moving[:nb] = awake & ((bodies.inv_mass > 0.0) | (bodies.inv_inertia > 0.0))
+        moving[nb:nb + ng] = (world.inv_mass[gathered] > 0.0) | (world.inv_inertia[gathered] > 0.0)
+        order = kern.colour_order(ci, moving, m)
+        ci, cf, keys = ci[order], cf[order], keys[order]
     return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
                  bi=bi, bj=bj, st0=None, support=None)
 

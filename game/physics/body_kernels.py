@@ -558,6 +558,51 @@ def sweep(local, counts, radii, extent, prev, now, sv, sc, sf, pair_body, pair_s
             hit[b] = t
 
 
+# ----------------------------------------------------------------------------- solve order
+COLOURS = 62                # colours of the solve order (a point that finds all taken goes last)
+
+
+@jit
+def colour_order(ci, moving, m):
+    """The contact points' solve order (M,) int64, Box2D v3's graph colouring: each point, as
+    collide wrote them, takes the least colour that no earlier point on either of its moving
+    participants took (``moving`` (P,) bool: the awake bodies and the balls taking part; a
+    static, or a sleeping body, is shared freely); the order is by colour, and as written
+    within one. A manifold's two points, which share both bodies, were solved one after the
+    other, each waiting on the other's result; now a pass's neighbours seldom share a body,
+    and a pass no longer sweeps a pile from one side to the other (a 100-row pyramid's top
+    swayed 15 cm, now 8)."""
+    used = np.zeros(len(moving), np.int64)
+    colour = np.empty(m, np.int64)
+    count = np.zeros(COLOURS + 1, np.int64)
+    for k in range(m):
+        a = ci[k, 0]
+        b = ci[k, 1]
+        taken = 0
+        if moving[a]:
+            taken |= used[a]
+        if moving[b]:
+            taken |= used[b]
+        c = 0
+        while c < COLOURS and (taken >> c) & 1:
+            c += 1
+        colour[k] = c
+        count[c] += 1
+        if c < COLOURS:
+            if moving[a]:
+                used[a] |= 1 << c
+            if moving[b]:
+                used[b] |= 1 << c
+    start = np.zeros(COLOURS + 1, np.int64)
+    for c in range(COLOURS):
+        start[c + 1] = start[c] + count[c]
+    order = np.empty(m, np.int64)
+    for k in range(m):
+        order[start[colour[k]]] = k
+        start[colour[k]] += 1
+    return order
+
+
 # ----------------------------------------------------------------------------- broad phase
 @jit
 def box_pairs(lo1, hi1, lo2, hi2, same, out_i, out_j):

@@ -48,6 +48,7 @@ prepare = kernels.prepare
 restitution = kernels.restitution
 box_pairs = kernels.box_pairs
 sweep = kernels.sweep
+colour_order = kernels.colour_order
 
 
 def warm_up():
@@ -77,6 +78,7 @@ def warm_up():
     params = np.array([1 / 240, 1 / 480, 2, 2, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 1.0, 0.5, 0.5, 3.0, 0.5, 1.0])
     params = np.append(params, 0.0)
     st0 = st.copy()
+    k.colour_order(ci, np.array([True, False]), m)
     k.prepare(st, inv, ci, cf, m)
     k.solve(st, np.empty_like(st), st0, inv, ci, cf, m, ji, jf, params, np.zeros((2, 2)), 1)
     k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
