@@ -107,3 +107,36 @@ def test_the_sleep_s_islands_are_the_connected_components(graph):
                 todo.append(y)
         assert {y for y in range(n) if roots[y] == roots[x]} == seen
         assert roots[x] == min(seen)
+
+
+
+@pytest.mark.parametrize("kern", KERNELS)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), participants=st.integers(2, 30), points=st.integers(0, 200))
+def test_the_colour_order_puts_no_two_points_of_a_colour_on_one_moving_body(kern, seed, participants, points):
+    """colour_order against a brute-force greedy colouring: each point, as written, takes the
+    least colour free at its moving ends (the static stand-in and sleeping bodies, not moving,
+    are shared freely), so within a colour no moving participant is on two points; the order is
+    a permutation, by colour and as written within one; the compiled kernel gives the numpy
+    execution's order."""
+    rng = np.random.default_rng(seed)
+    ci = rng.integers(0, participants, (points, 2)).astype(np.int64)
+    ci[:, 1] = np.where(ci[:, 1] == ci[:, 0], participants, ci[:, 1])     # some against the stand-in
+    moving = np.append(rng.random(participants) < 0.8, False)
+    order = np.asarray(kern.colour_order(ci, moving, points))
+    assert np.array_equal(np.sort(order), np.arange(points))
+    taken = [set() for _ in range(participants + 1)]
+    colour = np.empty(points, np.int64)
+    for k, (a, b) in enumerate(ci):
+        ends = [p for p in (a, b) if moving[p]]
+        c = 0
+        while c < K.COLOURS and any(c in taken[p] for p in ends):
+            c += 1
+        colour[k] = c
+        for p in ends:
+            if c < K.COLOURS:
+                taken[p].add(c)
+    assert np.array_equal(order, np.argsort(colour, kind="stable"))
+    for c in range(K.COLOURS):
+        ends = ci[colour == c][moving[ci[colour == c]]]
+        assert len(ends) == len(np.unique(ends))
