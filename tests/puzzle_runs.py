@@ -37,3 +37,25 @@ def answer(name, segments=(), balls=(), joints=()):
     doc["solution"] = {"segments": [dict(a=list(a), b=list(b)) for a, b in segments],
                        "balls": [dict(pos=list(p), vel=list(v)) for p, v in balls], "joints": list(joints)}
     return with_solution(doc)
+
+
+def play_through(doc, seconds, each_tick=None, looks=None):
+    """``play`` without stopping at the goal, for tests that share one run: (the world s the goal
+    was first held, or None; the world after ``seconds``; {s: (the goal's first held s by then,
+    or None; ``looks[s](world)`` then)} for each s of ``looks``). ``each_tick(world)`` is called
+    after every tick. What ``play(doc, s)`` returns for an s of ``looks`` is that look's (first
+    held, world) where the goal was not held by s; where it was, both say so."""
+    looks = dict(looks or {})
+    w = World.from_level(complete(doc))
+    goal = GoalTracker.for_world(w)
+    at_tick = {round(s * 60): s for s in looks}
+    seen = {}
+    for tick in range(1, round(seconds * 60) + 1):
+        w.step(1 / 60)
+        goal.observe(w.time, goal_inside(w))
+        if each_tick is not None:
+            each_tick(w)
+        if tick in at_tick:
+            s = at_tick[tick]
+            seen[s] = (goal.complete_at, looks[s](w))
+    return goal.complete_at, w, seen
