@@ -28,13 +28,17 @@ def test_a_ball_set_on_a_belt_ends_rolling_at_a_third_of_its_speed(execution, fr
     """A ball (a disc, I = m r^2 / 2) set at rest on a belt moving at s slides until it rolls:
     friction keeps its angular momentum about the contact point (zero), so m v r = I w and
     v + w r = s give v = s / 3, w = 2 v / r, for any friction. The belt's work explains the
-    energy: it did s times the impulse m v, of which the ball kept a half."""
+    energy: it did s times the impulse m v, of which the ball kept a half.
+
+    The slip s - v - w r falls at 3 mu g (friction slows it by mu g, and spins it up by
+    2 mu g / r), so the slide lasts s / (3 mu g): the run is ten times that, whole seconds."""
     s, r = 3.0, 0.5
     w = World.from_level(level(segments=[{"a": [-50, 0], "b": [50, 0], "surface_speed": s}],
                                material={"restitution": 0.0, "friction": friction, "rolling": 0.0},
                                balls=[{"pos": [0, r], "radius": r}]), execution=execution)
     start = w.energy()["total"]
-    for _ in range(int(4 / friction) * 60):
+    slide = s / (3 * friction * float(np.hypot(*w.forces.gravity)))
+    for _ in range(math.ceil(10 * slide) * 60):
         w.step(TICK)
     v, spin = w.vel[0, 0], w.spin[0]
     mass = 1.0 / w.inv_mass[0]
