@@ -56,3 +56,26 @@ def execution(request):
 def _player_data_folder(monkeypatch, tmp_path_factory):
     """Each test its own empty data folder (progress, my levels): none sees another's."""
     monkeypatch.setenv("BALLPIT_DATA_DIR", str(tmp_path_factory.mktemp("player-data")))
+
+
+# The modules that hold the suite's longest tests (a puzzle played for a minute, a level run on
+# the numpy execution: 15-70 s each on CI's two loaded cores), longest first. pytest-xdist's
+# worksteal (pytest.ini) hands each worker half the suite in order and lets one that runs out
+# take the far end of the other's queue; with these first, the long tests start early and the
+# last minutes are short tests that either worker can take, instead of one worker playing a
+# puzzle while the other waits. Only the order changes (each module's own order is kept); a
+# name missing here costs balance, never a test.
+SLOW_FIRST = ("tests/modes/test_puzzles.py", "tests/modes/test_gate_and_joint_puzzles.py",
+              "tests/physics/test_laws.py", "tests/physics/test_ranges.py", "tests/physics/test_joints.py",
+              "tests/physics/test_moving_walls.py", "tests/physics/test_bodies.py", "tests/app/test_lab_replay.py",
+              "tests/modes/test_goal_status.py", "tests/physics/test_world.py", "tests/level/test_level.py",
+              "tests/physics/test_crushes.py", "tests/physics/compiled/test_polygon_insides.py",
+              "tests/physics/test_box_pairs.py", "tests/modes/test_body_puzzles_a.py",
+              "tests/modes/test_body_puzzles_b.py")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The modules of SLOW_FIRST first, in its order; the rest after them as collected."""
+    rank = {name: k for k, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))
