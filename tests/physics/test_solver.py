@@ -97,6 +97,8 @@ def test_numpy_and_compiled_solve_the_same_contacts_to_the_bit(seed, ticks, warm
     twin = compiled.prepare(w, found, prev, 0.5 * h, acceleration)
     for name in Contacts.FIELDS:
         assert np.array_equal(getattr(c, name), getattr(twin, name)), name
+    # The compiled impacts tell a static contact by its other ball, the stand-in N.
+    assert np.array_equal(c.b == w.count, c.static >= 0)
     captured = []
     original = solver.solve_numpy
 

@@ -348,7 +348,7 @@ def _impacts(contacts, st, params):
     ``params``: bundles.SolveParams."""
     cr = contacts
     a, b, nx, ny, base, ax, ay, ra, rb = cr.a, cr.b, cr.nx, cr.ny, cr.base, cr.ax, cr.ay, cr.ra, cr.rb
-    mass_n, mass_t, restitution, friction, static = cr.mass_n, cr.mass_t, cr.restitution, cr.friction, cr.static
+    mass_n, mass_t, restitution, friction = cr.mass_n, cr.mass_t, cr.restitution, cr.friction
     wvx, wvy, kick = cr.wvx, cr.wvy, cr.kick
     tau_max, threshold, touch_slop = params.tau_max, params.threshold, params.touch_slop
     # at most params.impact_budget colours in all (solver.IMPACT_BUDGET), as solve_numpy
@@ -404,7 +404,7 @@ def _impacts(contacts, st, params):
             q = b[k]
             knx = nx[k]
             kny = ny[k]
-            wall = static[k] >= 0      # the other body: a wall at its velocity (solve_numpy)
+            wall = q == rest           # the other body: a wall at its velocity (solve_numpy): b is N
             if wall:
                 rvx = st[p, V_X] - wvx[k]
                 rvy = st[p, V_Y] - wvy[k]
@@ -420,7 +420,7 @@ def _impacts(contacts, st, params):
             mx = knx
             my = kny
             split = 1.0
-            if static[k] < 0:
+            if not wall:
                 dx = st[p, P_X] - st[q, P_X]
                 dy = st[p, P_Y] - st[q, P_Y]
                 reach = ra[k] + rb[k]
