@@ -526,7 +526,8 @@ def _collide(world, bodies, dt, kern):
         body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)
     if m > 1:                           # the solve order: by colour (body_kernels.colour_order)
         moving = np.zeros(nb + ng + 1, bool)
-        moving[:nb] = awake & ((bodies.inv_mass > 0.0) | (bodies.inv_inertia > 0.0))
+        # (the bodies awake now: a ball may have woken one since ``awake`` was taken, as the solve has them)
+        moving[:nb] = ~bodies.asleep & ((bodies.inv_mass > 0.0) | (bodies.inv_inertia > 0.0))
         moving[nb:nb + ng] = (world.inv_mass[gathered] > 0.0) | (world.inv_inertia[gathered] > 0.0)
         order = kern.colour_order(ci, moving, m)
         ci, cf, keys = ci[order], cf[order], keys[order]
