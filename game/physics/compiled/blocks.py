@@ -35,8 +35,8 @@ C_NX, C_NY, C_ARM_A, C_ARM_B, C_BIAS, C_MS, C_IM, C_WA, C_WB, C_IA, C_IB, C_MN, 
 TERM_COLUMNS = 16
 # A block's gathered state: ball a's velocity and spin, ball b's (a moving wall's, for a
 # contact with the statics), and the contact's three impulses.
-T_VAX, T_VAY, T_SA, T_VBX, T_VBY, T_SB, T_PN, T_PT, T_PR = range(16, 25)
-BLOCK_COLUMNS = 25
+T_VAX, T_VAY, T_SA, T_VBX, T_VBY, T_SB, T_PN, T_PT, T_PR = range(TERM_COLUMNS, TERM_COLUMNS + 9)
+BLOCK_COLUMNS = TERM_COLUMNS + 9
 LANES = 8
 
 

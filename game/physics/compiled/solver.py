@@ -15,7 +15,7 @@ from numba import int64, njit, uint64
 from game.physics import bundles
 from game.physics.compiled import blocks as BK
 from game.physics.compiled import collide as CK
-from game.physics.compiled.blocks import (  # noqa: F401 (the ball columns, read by tests too)
+from game.physics.compiled.blocks import (
     ANGLE, BALL_COLUMNS, C_ARM_A, C_ARM_B, C_BIAS, C_FR, C_IA, C_IB, C_IM, C_MN, C_MR, C_MS, C_MT, C_NX, C_NY, C_RL,
     C_WA, C_WB, INV_I, P_X, P_Y, SPIN, V_X, V_Y, W)
 from game.physics.compiled import stamps
