@@ -30,7 +30,17 @@ def tick(world, dt, kernels):
         world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
     world.joints.hand_strained = pulled_by_hand(world)    # a chain the player drags taut: solved soft
     world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
-    if world._fused(kernels):           # (a method of the world: tests run it sub-step by sub-step)
+    if world._fused(kernels) and len(world.bodies):
+        # Bodies: each sub-step's balls in one compiled call, then the bodies' own sub-step (they
+        # take the balls that touch them into their solve), as ``substep`` orders the two.
+        threshold = world.solver.options.restitution_threshold
+        for k in range(substeps):
+            tick_compiled(world, dt, world._compiled.tick, one_substep=True)
+            before_bodies = world.pos.copy()
+            bodies.substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
+                           k == substeps - 1, k)
+            sweep(world, before_bodies, kernels, threshold)
+    elif world._fused(kernels):         # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
         poses = world.motions.tick_poses(world, world.time, dt, substeps) if walls else None
@@ -166,12 +176,16 @@ def step_constants(dt, substeps, integrator, uniform, fused, keep_contacts=False
                          rest_way2=float(way2), keep_contacts=bool(keep_contacts))
 
 
-def tick_compiled(world, dt, fused):
+def tick_compiled(world, dt, fused, one_substep=False):
     """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
     _substep's phases, the same kernels in the same order with the same arguments, so the
-    same bits; what goes is the Python and numpy glue between the kernels."""
+    same bits; what goes is the Python and numpy glue between the kernels. ``one_substep``: the
+    balls' part of one sub-step of the tick (``tick`` runs the bodies' between two such calls;
+    the rest of the world is left to ``sleep.settle`` as the sub-step path leaves it)."""
     keep = keeps_contacts(world)
     step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused, keep)
+    if one_substep:
+        step = step._replace(substeps=1)
     h, h_move = step.h, step.h_move
     balls = bundles.contiguous(bundles.world_balls(world))
     found = candidates_kept(world)
@@ -189,7 +203,8 @@ def tick_compiled(world, dt, fused):
         for work in statics.work.tolist():
             world.wall_work += work
         world.kicks += int(statics.kicks[0])
-    world.pos, world.vel, world.angle, world.spin, world._tick_rest = r.pos, r.vel, r.angle, r.spin, r.resting
+    world.pos, world.vel, world.angle, world.spin = r.pos, r.vel, r.angle, r.spin
+    world._tick_rest = None if one_substep else r.resting
     world._candidates, world._found_at, world._margin = (world.ids, world.grid, r.found), r.found_at, r.margin
     world.solver._warm = r.warm
     if len(r.speeds):
@@ -297,10 +312,13 @@ def fused(world, kernels):
     and the tick are loaded, the integrator has compiled steppers (every force: gravity,
     drag, springs, the grab, attractors), and there are balls. Joints are in it
     (compiled.step._solve_joints), polygons too (their insides: compiled.insides, which reads
-    their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``)."""
+    their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``).
+    With bodies, each sub-step's balls run as one call (``tick``), where no wall moves, runs or
+    kicks (their poses and work are the whole tick's) and the contacts are not kept a tick."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
-            and world.statics.polygons_laid_out and world.substeps > 0 and not len(world.bodies)
+            and world.statics.polygons_laid_out and world.substeps > 0
+            and (not len(world.bodies) or not (world.statics.walls or world.solver.options.keep_contacts))
             and not zones.has_lava(world))     # (lava looks at every sub-step's touches: zones.touch_lava)
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
 
