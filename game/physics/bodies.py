@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from game.physics import body_kernels as K
-from game.physics import body_sleep, body_statics
+from game.physics import body_sleep, body_statics, body_tick
 from game.physics.body_sleep import SLEEP_SPEED
 from game.physics.body_support import support_scales
 from game.physics.body_statics import aabb_pairs, rotate
@@ -89,14 +89,17 @@ class Bodies:
         self._warm_keys, self._warm_pn, self._warm_pt, self._warm_pr = _NO_KEYS, np.zeros(0), np.zeros(0), np.zeros(0)
         self._statics_cache = None
         self._tick = None         # the tick's contacts between its sub-steps (substep, _Tick)
-        self.manifold_points = np.zeros((0, 2))    # the last sub-step's contact points and normals (debug)
-        self.manifold_normals = np.zeros((0, 2))
-        self.manifold_depths = np.zeros(0)
-        self.impact_points = np.zeros((0, 2))     # points and speeds of impacts (sound)
-        self.impact_speeds = np.zeros(0)
+        self.manifolds = body_tick.Manifolds()    # the last tick's contact rows (debug drawing, sound)
 
     def __len__(self):
         return len(self.pos)
+
+    # The last tick's contact points, normals and depths (debug drawing), and its impacts (sound).
+    manifold_points = property(lambda self: self.manifolds.points)
+    manifold_normals = property(lambda self: self.manifolds.normals)
+    manifold_depths = property(lambda self: self.manifolds.depths)
+    impact_points = property(lambda self: self.manifolds.impact_points)
+    impact_speeds = property(lambda self: self.manifolds.impact_speeds)
 
     # ------------------------------------------------------------------ building
     def add(self, definitions, material):
@@ -334,6 +337,15 @@ def integrate(world, bodies, t, h, awake):
     pos, vel = bodies.pos[idx], bodies.vel[idx]
     if not len(pos):
         return shift
+    kernels = world._kernels
+    if kernels is not None and world._integrator in kernels.UNIFORM_STEPPERS:
+        # The compiled twin of the stepper for a = g - drag v (the same bits as the numpy stepper
+        # with ``f``: compiled.integrators), on copies.
+        new_pos, new_vel = pos.copy(), vel.copy()
+        kernels.UNIFORM_STEPPERS[world._integrator](new_pos, new_vel, float(g[0]), float(g[1]), drag, h)
+        shift[idx] = (new_pos - pos) - h * new_vel
+        bodies.vel[idx] = new_vel
+        return shift
     y = np.empty((2, len(pos), 2))
     y[0], y[1] = pos, vel
     y = INTEGRATORS[world._integrator](f, t, y, h)
@@ -388,9 +400,12 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         inv[nb:nb + ng] *= tick.support[:, None]
     if first:
         kern.prepare(st, inv, ci, cf, m)
-    ji, keep = _joint_rows(world, bodies, gathered, nb, p - 1)
+        tick.joints = _joint_rows(world, bodies, gathered, nb, p - 1)     # (the same all the tick)
+        tick.params = solve_params(world.solver.options, h, h_move)
+    ji, keep = tick.joints
     jf = np.ascontiguousarray(bodies.joint_rows[keep])
-    params = solve_params(world.solver.options, h, h_move, k * h)
+    params = tick.params.copy()
+    params[16] = k * h                  # tau: s since the prepare (solve_params)
     moves = np.zeros((p, 2))
     moves[:nb] = shift
     kern.solve(st, np.empty_like(st), tick.st0, inv, ci, cf, m, ji, jf, params, moves, nb)
@@ -413,15 +428,8 @@ def substep(world, t, h, h_move, first=True, last=True, k=0):
         world.angle[gathered] = st[nb:nb + ng, 4]
         world.spin[gathered] = st[nb:nb + ng, 5]
     if last:
-        order = np.argsort(tick.keys, kind="stable")
-        bodies._warm_keys, bodies._warm_pn, bodies._warm_pt, bodies._warm_pr = tick.keys[order], *cf[:, [K.PN, K.PT, K.PR]][order].T
-        points = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + tick.st0[ci[:, 0], 0:2] if m else np.zeros((0, 2))
-        bodies.manifold_points = points
-        bodies.manifold_normals = cf[:, K.NX:K.NY + 1].copy()
-        bodies.manifold_depths = np.maximum(-cf[:, K.SEP], 0.0)
-        hard = cf[:, K.RELVN] < -1.0
-        bodies.impact_points = points[hard]
-        bodies.impact_speeds = -cf[hard, K.RELVN]
+        body_tick.keep_warm(bodies, tick.keys, cf)
+        bodies.manifolds = body_tick.Manifolds(ci, cf, tick.st0)
         bodies._tick = None
         if world.solver.options.sleeping:
             body_sleep.settle(bodies, h * world.substeps, tick.bi, tick.bj)
@@ -435,8 +443,8 @@ def _collide(world, bodies, dt, kern):
     awake = ~bodies.asleep
     speed = np.sqrt((bodies.vel * bodies.vel).sum(axis=1)) + np.abs(bodies.spin) * bodies.extent
     margin = speed * dt + K.SPECULATIVE
-    corners = bodies.corners()
-    lo, hi = bodies.boxes(margin, corners)
+    kk = statics.v.shape[1]
+    body_v, body_n, lo, hi = body_tick.posed(bodies, margin, kk, kern)
     bi, bj = aabb_pairs(lo, hi, lo, hi, True, kern)
     either = awake[bi] | awake[bj]
     body_sleep.wake(bodies, bi[either], bj[either])
@@ -471,15 +479,12 @@ def _collide(world, bodies, dt, kern):
         gsi = gsj = np.zeros(0, np.int64)
     # Shapes: bodies 0..nb-1, gathered balls nb.., the statics the pairs name after them.
     used = np.unique(np.concatenate((sj, gsj)))
-    kk = statics.v.shape[1]
     total = nb + ng + len(used)
     sv = np.zeros((total, kk, 2))
     sn = np.zeros((total, kk, 2))
     sc = np.zeros((total, 2), np.int64)
     sf = np.zeros((total, 3))
-    sv[:nb, :MAX_CORNERS] = corners
-    k = bodies.used()
-    sn[:nb, :k] = rotate(bodies.normals[:, :k], bodies.angle)     # (the padding's normals stay 0)
+    sv[:nb], sn[:nb] = body_v, body_n
     sc[:nb, 0] = bodies.count
     sc[:nb, 1] = np.arange(nb)
     sf[:nb] = np.stack((bodies.radius, bodies.friction, bodies.restitution), axis=1)
@@ -510,12 +515,6 @@ def _collide(world, bodies, dt, kern):
     # Keys for the warm start: the two shapes and the features.
     code = np.concatenate((np.arange(nb), BALL_CODE + world.ids[gathered], STATIC_CODE + used)).astype(np.int64)
     keys = (code[pair_i[cpair]] << 36) | (code[pair_j[cpair]] << 12) | (cid & 0xFFF)
-    if len(bodies._warm_keys) and m:
-        at = np.minimum(np.searchsorted(bodies._warm_keys, keys), len(bodies._warm_keys) - 1)
-        found = bodies._warm_keys[at] == keys
-        cf[:, K.PN] = np.where(found, bodies._warm_pn[at], 0.0)
-        cf[:, K.PT] = np.where(found, bodies._warm_pt[at], 0.0)
-        cf[:, K.PR] = np.where(found, bodies._warm_pr[at], 0.0)
     if ng and m:                        # a ball rolling on a body: its rolling resistance (an arm, m)
         a, b = ci[:, 0], ci[:, 1]
         on = (a < nb) & (b >= nb) & (b < nb + ng)
@@ -524,13 +523,14 @@ def _collide(world, bodies, dt, kern):
     if world.statics.walls and m and len(used):     # (no static in reach: no body-static row)
         slot = pair_j[cpair] - (nb + ng)                  # the static shape of each body-static row
         body_statics.wall_velocities(world, statics, used[np.maximum(slot, 0)], slot >= 0, cf)
+    order = None
     if m > 1:                           # the solve order: by colour (body_kernels.colour_order)
         moving = np.zeros(nb + ng + 1, bool)
         # (the bodies awake now: a ball may have woken one since ``awake`` was taken, as the solve has them)
         moving[:nb] = ~bodies.asleep & ((bodies.inv_mass > 0.0) | (bodies.inv_inertia > 0.0))
         moving[nb:nb + ng] = (world.inv_mass[gathered] > 0.0) | (world.inv_inertia[gathered] > 0.0)
         order = kern.colour_order(ci, moving, m)
-        ci, cf, keys = ci[order], cf[order], keys[order]
+    ci, cf, keys = body_tick.ordered(kern, ci, cf, keys, order, bodies)     # (with their warm start)
     return _Tick(nb=nb, count=world.count, gathered=gathered, ng=ng, m=m, ci=ci, cf=cf, keys=keys, statics=statics,
                  bi=bi, bj=bj, st0=None, support=None)
 

@@ -9,6 +9,7 @@ import types
 
 from numba import njit
 
+from game.physics import body_glue as _glue
 from game.physics import body_kernels as _source
 from game.physics import body_manifolds as _manifolds
 from game.physics.compiled import stamps
@@ -18,7 +19,7 @@ INLINED = ("_max_separation", "_clip", "_incident", "_polygons")    # (see _comp
 
 
 def _compile_all():
-    """Every function of body_manifolds and body_kernels compiled, in one scope in which the
+    """Every function of body_manifolds, body_kernels and body_glue compiled, in one scope in which the
     functions they call are the compiled ones. The manifolds' small helpers that take rows of
     the shape arrays (INLINED) are inlined into their callers in numba's own IR: as calls, each
     view passed in was built and reference-counted at every call, twice for each side of a
@@ -26,8 +27,8 @@ def _compile_all():
     the same arithmetic (the same bits). Inlining every helper gains a little more but doubles
     the cold compile (about 30 s more); the solve's helpers gain nothing from it."""
     names = {}
-    scope = {**vars(_manifolds), **vars(_source)}
-    for module in (_manifolds, _source):
+    scope = {**vars(_manifolds), **vars(_source), **vars(_glue)}
+    for module in (_manifolds, _source, _glue):
         for name, f in vars(module).items():
             if inspect.isfunction(f) and f.__module__ == module.__name__ and name != "jit":
                 inline = "always" if name in INLINED else "never"
@@ -40,7 +41,7 @@ kernels = _compile_all()
 # numba checks a cached function against its own source file only: the solve links the
 # manifolds' helpers in (and the manifolds are compiled with the kernels' scope), and this
 # file chooses how each is compiled (what is inlined).
-stamps.depend_on(list(vars(kernels).values()), (_manifolds, _source, sys.modules[__name__]))
+stamps.depend_on(list(vars(kernels).values()), (_manifolds, _source, _glue, sys.modules[__name__]))
 collide = kernels.collide
 solve = kernels.solve
 relax = kernels.relax
@@ -49,6 +50,9 @@ restitution = kernels.restitution
 box_pairs = kernels.box_pairs
 sweep = kernels.sweep
 colour_order = kernels.colour_order
+posed = kernels.posed
+ordered_rows = kernels.ordered_rows
+moved_far = kernels.moved_far
 
 
 def warm_up():
@@ -83,7 +87,13 @@ def warm_up():
     k.solve(st, np.empty_like(st), st0, inv, ci, cf, m, ji, jf, params, np.zeros((2, 2)), 1)
     k.relax(st, st0, inv, ci, cf, m, ji, jf, 1, params)
     k.restitution(st, st0, inv, ci, cf, m, params)
+    k.ordered_rows(ci, cf, cid, np.arange(m), cid, cid, cf[:, 0].copy(), cf[:, 1].copy(), cf[:, 2].copy(), np.empty_like(ci),
+                   np.empty_like(cf), np.empty_like(cid))
     local = sv[:1] - np.array([0.0, 0.5])
+    ones = np.ones(1)
+    k.posed(st[:1, 0:2].copy(), ones, ones - 1.0, local, sn[:1], ones, ones, 4, np.zeros((1, 12, 2)), np.zeros((1, 12, 2)),
+            np.zeros((1, 2)), np.zeros((1, 2)))
+    k.moved_far(st[:1, 0:2].copy(), ones, np.zeros((1, 3)), ones, ones, ones, np.ones(1, np.bool_), np.zeros(1, np.int64))
     k.box_pairs(np.zeros((1, 2)), np.ones((1, 2)), np.zeros((2, 2)), np.ones((2, 2)), True, np.zeros(8, np.int64),
                 np.zeros(8, np.int64))
     k.sweep(local, np.array([4], np.int64), np.zeros(1), np.ones(1), np.zeros((1, 3)), np.ones((1, 3)), sv[1:],
