@@ -218,6 +218,17 @@ def test_bench_step_runs():
     assert "median ms/step" in out and "100" in out
 
 
+def test_bench_body_levels_times_both_ways_and_refuses_a_level_without_bodies():
+    data = json.loads(_run("benchmarks/bench_body_levels.py", "--levels", "41_dominoes", "--ticks", "2", "--warmup",
+                           "1", "--repeats", "1", "--json"))
+    row = data["results"][0]
+    assert row["level"] == "41_dominoes" and row["calls"] is True
+    assert row["substeps_ms"] > 0 and row["calls_ms"] > 0
+    bad = subprocess.run([sys.executable, "benchmarks/bench_body_levels.py", "--levels", "01_ball_pit"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a shipped level with bodies: 01_ball_pit" in bad.stderr
+
+
 def test_bench_sleep_puts_a_resting_pile_to_sleep():
     data = json.loads(_run("benchmarks/bench_sleep.py", "--sizes", "60", "--ticks", "3", "--repeats", "1",
                            "--settle", "300", "--json"))

@@ -34,8 +34,9 @@ def tick(world, dt, kernels):
         # Bodies: each sub-step's balls in one compiled call, then the bodies' own sub-step (they
         # take the balls that touch them into their solve), as ``substep`` orders the two.
         threshold = world.solver.options.restitution_threshold
+        constants = tick_constants(world, dt, world._compiled.tick, one_substep=True)
         for k in range(substeps):
-            tick_compiled(world, dt, world._compiled.tick, one_substep=True)
+            tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
             before_bodies = world.pos.copy()
             bodies.substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
                            k == substeps - 1, k)
@@ -176,17 +177,29 @@ def step_constants(dt, substeps, integrator, uniform, fused, keep_contacts=False
                          rest_way2=float(way2), keep_contacts=bool(keep_contacts))
 
 
-def tick_compiled(world, dt, fused, one_substep=False):
-    """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
-    _substep's phases, the same kernels in the same order with the same arguments, so the
-    same bits; what goes is the Python and numpy glue between the kernels. ``one_substep``: the
-    balls' part of one sub-step of the tick (``tick`` runs the bodies' between two such calls;
-    the rest of the world is left to ``sleep.settle`` as the sub-step path leaves it)."""
+def tick_constants(world, dt, fused, one_substep=False):
+    """What ``fused.tick`` takes that stays the same all a tick: (StepConstants, the force field,
+    the statics, the grid, the contact and solve parameters, the joints, ``one_substep``): for
+    the balls' part of one sub-step of the tick at a call (``tick`` runs the bodies' between two
+    such calls; the rest of the world is left to ``sleep.settle`` as the sub-step path leaves it)."""
     keep = keeps_contacts(world)
     step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused, keep)
     if one_substep:
         step = step._replace(substeps=1)
     h, h_move = step.h, step.h_move
+    return (step, world.forces.packed(), wall_steps(world, dt, fused), bundles.grid_frame(world.grid),
+            contact_params(h_move, world.solver.options.speculative, dt) if keep else contact_params(h_move),
+            solve_params(world.solver.options, h, h_move), tick_joints(world, h, h_move, fused), one_substep)
+
+
+def tick_compiled(world, dt, fused, constants=None, last=True):
+    """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
+    _substep's phases, the same kernels in the same order with the same arguments, so the
+    same bits; what goes is the Python and numpy glue between the kernels. ``constants``:
+    ``tick_constants``' (made here where None); a sub-step's call that is not the tick's
+    ``last`` leaves the debug drawing's contacts and sweeps to the last, as ``substep`` does."""
+    constants = tick_constants(world, dt, fused) if constants is None else constants
+    step, field, statics, grid, cparams, sparams, joints, one_substep = constants
     balls = bundles.contiguous(bundles.world_balls(world))
     found = candidates_kept(world)
     if found is not None:
@@ -194,11 +207,8 @@ def tick_compiled(world, dt, fused, one_substep=False):
     else:
         none = np.zeros(0, np.int64)
         found, found_at, margin = (none, none, none, none), np.zeros((0, 2)), np.zeros(0)
-    statics = wall_steps(world, dt, fused)
-    r = fused.tick(balls, world.forces.packed(), statics, bundles.grid_frame(world.grid),
-                   step, contact_params(h_move, world.solver.options.speculative, dt) if keep else contact_params(h_move),
-                   solve_params(world.solver.options, h, h_move), found, found_at,
-                   margin, world.solver._warm, tick_joints(world, h, h_move, fused))
+    r = fused.tick(balls, field, statics, grid, step, cparams, sparams, found, found_at, margin, world.solver._warm,
+                   joints)
     if len(statics.poses):              # moving walls: the work and kicks, in the sub-steps' order
         for work in statics.work.tolist():
             world.wall_work += work
@@ -210,6 +220,8 @@ def tick_compiled(world, dt, fused, one_substep=False):
     if len(r.speeds):
         world._impact_points.append(r.points)
         world._impact_speeds.append(r.speeds)
+    if not last:
+        return
     world._last_contacts = (Contacts(world.count, r.contacts), world.pos, world.radius)
     world.swept_from = r.prev[r.fast]
     world.swept_to = world.pos[r.fast]
