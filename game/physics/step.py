@@ -37,10 +37,8 @@ def tick(world, dt, kernels):
         constants = tick_constants(world, dt, world._compiled.tick, one_substep=True)
         for k in range(substeps):
             tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
-            before_bodies = world.pos.copy()
-            bodies.substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
-                           k == substeps - 1, k)
-            sweep(world, before_bodies, kernels, threshold)
+            bodies_substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
+                           k == substeps - 1, k, kernels, threshold)
     elif world._fused(kernels):         # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
@@ -125,13 +123,19 @@ def substep(world, t, h, dt, last=True, first=False):
     # 4c. Bodies (planks, boxes, polygons): their own step, the balls that touch them taking part
     # (and what it moved those balls by is swept against the statics, as the solve's moves are).
     if len(world.bodies):
-        before_bodies = world.pos.copy()
-        bodies.substep(world, t, h, h_move, first, last, round((t - world.time) / h))
-        sweep(world, before_bodies, kernels, threshold)
+        bodies_substep(world, t, h, h_move, first, last, round((t - world.time) / h), kernels, threshold)
     # 5. Events: impacts for sound and debug drawing; the balls that touched lava.
     debug.record(world, contacts, prev, fast, hits, last)
     if zones.has_lava(world):
         zones.touch_lava(world, contacts, fast, hits)
+
+
+def bodies_substep(world, t, h, h_move, first, last, k, kernels, threshold):
+    """Sub-step k of the bodies (game.physics.bodies.substep: ``first``, ``last`` of the tick),
+    and what it moved the balls by swept against the statics, as the solve's moves are."""
+    before = world.pos.copy()
+    bodies.substep(world, t, h, h_move, first, last, k)
+    sweep(world, before, kernels, threshold)
 
 
 def keeps_contacts(world):
