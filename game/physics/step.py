@@ -35,7 +35,13 @@ def tick(world, dt, kernels):
         # take the balls that touch them into their solve), as ``substep`` orders the two.
         threshold = world.solver.options.restitution_threshold
         constants = tick_constants(world, dt, world._compiled.tick, one_substep=True)
+        statics = constants[2]
         for k in range(substeps):
+            if len(statics.poses):      # walls that move, run or kick: sub-step k's poses, its own work
+                if walls:
+                    place_walls(world, statics.poses, k)
+                constants = constants[:2] + (statics._replace(poses=statics.poses[k:k + 1], work=np.zeros(3),
+                                                              kicks=np.zeros(1, np.int64)),) + constants[3:]
             tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
             bodies_substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
                            k == substeps - 1, k, kernels, threshold)
@@ -329,12 +335,12 @@ def fused(world, kernels):
     drag, springs, the grab, attractors), and there are balls. Joints are in it
     (compiled.step._solve_joints), polygons too (their insides: compiled.insides, which reads
     their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``).
-    With bodies, each sub-step's balls run as one call (``tick``), where no wall moves, runs or
-    kicks (their poses and work are the whole tick's) and the contacts are not kept a tick."""
+    With bodies, each sub-step's balls run as one call (``tick``), where the contacts are not
+    kept a tick (the calls do not carry them from one to the next)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and world.statics.polygons_laid_out and world.substeps > 0
-            and (not len(world.bodies) or not (world.statics.walls or world.solver.options.keep_contacts))
+            and (not len(world.bodies) or not keeps_contacts(world))
             and not zones.has_lava(world))     # (lava looks at every sub-step's touches: zones.touch_lava)
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
 

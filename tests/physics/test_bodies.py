@@ -355,6 +355,27 @@ def test_random_bodies_and_balls_in_a_box_stay_finite_inside_and_equal_on_both_e
     assert (np.abs(x) < 10).all() and (a.bodies.pos[:, 1] > -0.01).all()
 
 
+@given(bodies_and_balls(), st.floats(-4, 4), st.floats(-3, 3), st.sampled_from([0.0, 8.0]))
+@settings(max_examples=6, deadline=None)
+def test_bodies_and_balls_by_walls_that_move_run_and_kick_give_the_same_bits_three_ways(level, spin, belt, kick):
+    """A rotor, a lift, a belt and a bumper among random bodies and balls: the balls in one call a
+    sub-step (each at its sub-step's poses), the kernels one by one, numpy: the same bits, the
+    walls' work and kicks."""
+    level = dict(level, segments=level["segments"] + [
+        {"a": [-3, 4], "b": [1, 4], "motion": {"kind": "rotate", "pivot": [-1, 4], "speed": spin}},
+        {"a": [3, 1], "b": [6, 1], "motion": {"kind": "slide", "to": [0, 2], "period": 2}},
+        {"a": [-9, 0.5], "b": [-4, 0.5], "surface_speed": belt},
+        {"a": [5, 6], "b": [5, 6], "radius": 0.4, "kick": kick}])
+    level = complete(level)
+    worlds = [World.from_level(level, execution=e) for e in ("compiled", "compiled", "numpy")]
+    worlds[1]._fused = lambda kernels: False
+    assert bool(worlds[0]._fused(worlds[0]._kernels)) == (worlds[0].count > 0)
+    for _ in range(60):
+        for w in worlds:
+            w.step(TICK)
+    assert len({(w.state_hash(), w.wall_work, w.kicks) for w in worlds}) == 1
+
+
 def test_shipped_like_scene_same_bits_on_both_executions():
     level = floor_level(pyramid(4) + [{"shape": "capsule", "a": [-6, 6], "b": [-3, 6.5], "radius": 0.1, "vel": [8, 0]}],
                         balls=[{"pos": [3, 8], "radius": 0.3, "vel": [-5, 0]}],
