@@ -30,10 +30,12 @@ def tick(world, dt, kernels):
         world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
     world.joints.hand_strained = pulled_by_hand(world)    # a chain the player drags taut: solved soft
     world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
-    if world._fused(kernels) and len(world.bodies):
-        # Bodies: each sub-step's balls in one compiled call, then the bodies' own sub-step (they
-        # take the balls that touch them into their solve), as ``substep`` orders the two.
+    if world._fused(kernels) and by_substeps(world):
+        # Bodies, lava: each sub-step's balls in one compiled call, then the bodies' own sub-step
+        # (they take the balls that touch them into their solve) and the lava's touches, as
+        # ``substep`` orders them.
         threshold = world.solver.options.restitution_threshold
+        lava = zones.has_lava(world)
         constants = tick_constants(world, dt, world._compiled.tick, one_substep=True)
         statics = constants[2]
         for k in range(substeps):
@@ -42,9 +44,12 @@ def tick(world, dt, kernels):
                     place_walls(world, statics.poses, k)
                 constants = constants[:2] + (statics._replace(poses=statics.poses[k:k + 1], work=np.zeros(3),
                                                               kicks=np.zeros(1, np.int64)),) + constants[3:]
-            tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
-            bodies_substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
-                           k == substeps - 1, k, kernels, threshold)
+            r = tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
+            if len(world.bodies):
+                bodies_substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
+                               k == substeps - 1, k, kernels, threshold)
+            if lava:
+                zones.touch_lava(world, Contacts(world.count, r.contacts), r.fast, r.hits)
     elif world._fused(kernels):         # (a method of the world: tests run it sub-step by sub-step)
         tick_compiled(world, dt, world._compiled.tick)
     else:
@@ -207,7 +212,8 @@ def tick_compiled(world, dt, fused, constants=None, last=True):
     _substep's phases, the same kernels in the same order with the same arguments, so the
     same bits; what goes is the Python and numpy glue between the kernels. ``constants``:
     ``tick_constants``' (made here where None); a sub-step's call that is not the tick's
-    ``last`` leaves the debug drawing's contacts and sweeps to the last, as ``substep`` does."""
+    ``last`` leaves the debug drawing's contacts and sweeps to the last, as ``substep`` does.
+    Returns the call's bundles.TickResult."""
     constants = tick_constants(world, dt, fused) if constants is None else constants
     step, field, statics, grid, cparams, sparams, joints, one_substep = constants
     balls = bundles.contiguous(bundles.world_balls(world))
@@ -230,12 +236,12 @@ def tick_compiled(world, dt, fused, constants=None, last=True):
     if len(r.speeds):
         world._impact_points.append(r.points)
         world._impact_speeds.append(r.speeds)
-    if not last:
-        return
-    world._last_contacts = (Contacts(world.count, r.contacts), world.pos, world.radius)
-    world.swept_from = r.prev[r.fast]
-    world.swept_to = world.pos[r.fast]
-    world.swept_hit = r.hits
+    if last:
+        world._last_contacts = (Contacts(world.count, r.contacts), world.pos, world.radius)
+        world.swept_from = r.prev[r.fast]
+        world.swept_to = world.pos[r.fast]
+        world.swept_hit = r.hits
+    return r
 
 
 def wall_steps(world, dt, fused):
@@ -335,14 +341,19 @@ def fused(world, kernels):
     drag, springs, the grab, attractors), and there are balls. Joints are in it
     (compiled.step._solve_joints), polygons too (their insides: compiled.insides, which reads
     their corners from their edges as statics.build_statics lays them out: ``polygons_laid_out``).
-    With bodies, each sub-step's balls run as one call (``tick``), where the contacts are not
-    kept a tick (the calls do not carry them from one to the next)."""
+    With bodies or lava (``by_substeps``), each sub-step's balls run as one call (``tick``), where
+    the contacts are not kept a tick (the calls do not carry them from one to the next)."""
     return (kernels is not None and world._compiled is not None and world._compiled.tick is not None and world.count > 0 and world.grid is not None
             and world._integrator in kernels.UNIFORM_STEPPERS and world._integrator in kernels.FORCE_STEPPERS
             and world.statics.polygons_laid_out and world.substeps > 0
-            and (not len(world.bodies) or not keeps_contacts(world))
-            and not zones.has_lava(world))     # (lava looks at every sub-step's touches: zones.touch_lava)
+            and not (by_substeps(world) and keeps_contacts(world)))
             # (Moving walls, conveyors and bumpers: their poses computed before it, step.wall_steps.)
+
+
+def by_substeps(world):
+    """Whether a compiled tick of ``world`` calls once a sub-step (``tick``): the bodies take part
+    in each sub-step, and lava looks at each sub-step's touches (zones.touch_lava)."""
+    return bool(len(world.bodies)) or zones.has_lava(world)
 
 
 def advance(world, dt):

@@ -322,9 +322,9 @@ class World:
         return step.fused(self, kernels)
 
     def ticks_in_one_call(self):
-        """Whether the next tick runs as one compiled call (``_fused``, without bodies): game.app.loop
+        """Whether the next tick runs as one compiled call (``_fused``, not by sub-steps): game.app.loop
         then steps the world on a worker thread while it draws the frame before."""
-        return step.fused(self, self._kernels) and not len(self.bodies)
+        return step.fused(self, self._kernels) and not step.by_substeps(self)
 
     @property
     def contact_points(self):

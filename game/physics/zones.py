@@ -139,7 +139,8 @@ def touch_lava(world, contacts, fast, hits):
     """After a sub-step's solve and sweeps: note the balls (by id) that touched lava in it, in a
     contact (within LAVA_REACH) or where the sweep stopped them. A ball that bounces off lava
     within a tick is gone all the same (apply_lava, at the tick's end). Sub-step by sub-step
-    on both executions alike (a level with lava does not tick in one compiled call)."""
+    on both executions alike (a level with lava runs its balls one compiled call a sub-step,
+    game.physics.step.tick, and this looks at each)."""
     lava = world.statics.made_of == LAVA
     touched = []
     if len(contacts):
