@@ -5,6 +5,8 @@ start for the next, the manifolds for debug drawing and sound).
 Where the world runs compiled, the layout's loops are game.physics.body_glue's (one pass each);
 the numpy execution's whole-array code here is their reference, and the two give the same bits.
 """
+import functools
+
 import numpy as np
 
 from game.physics import body_kernels as K
@@ -64,25 +66,28 @@ class Manifolds:
 
     def __init__(self, ci=None, cf=None, st0=None):
         self._rows = (np.zeros((0, 2), np.int64), np.zeros((0, K.NCF)), np.zeros((1, 6))) if ci is None else (ci, cf, st0)
-        self._made = {}
 
-    def _get(self, name):
-        if name not in self._made:
-            ci, cf, st0 = self._rows
-            if name == "points":
-                value = np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + st0[ci[:, 0], 0:2]
-            elif name == "normals":
-                value = cf[:, K.NX:K.NY + 1].copy()
-            elif name == "depths":
-                value = np.maximum(-cf[:, K.SEP], 0.0)
-            else:
-                hard = cf[:, K.RELVN] < -1.0
-                value = (self.points[hard], -cf[hard, K.RELVN])
-            self._made[name] = value
-        return self._made[name]
+    @functools.cached_property
+    def points(self):
+        ci, cf, st0 = self._rows
+        return np.stack((cf[:, K.RAX], cf[:, K.RAY]), axis=1) + st0[ci[:, 0], 0:2]
 
-    points = property(lambda self: self._get("points"))
-    normals = property(lambda self: self._get("normals"))
-    depths = property(lambda self: self._get("depths"))
-    impact_points = property(lambda self: self._get("impacts")[0])
-    impact_speeds = property(lambda self: self._get("impacts")[1])
+    @functools.cached_property
+    def normals(self):
+        return self._rows[1][:, K.NX:K.NY + 1].copy()
+
+    @functools.cached_property
+    def depths(self):
+        return np.maximum(-self._rows[1][:, K.SEP], 0.0)
+
+    @functools.cached_property
+    def _hard(self):
+        return self._rows[1][:, K.RELVN] < -1.0
+
+    @functools.cached_property
+    def impact_points(self):
+        return self.points[self._hard]
+
+    @functools.cached_property
+    def impact_speeds(self):
+        return -self._rows[1][self._hard, K.RELVN]

@@ -6,6 +6,8 @@ sub-steps, ``substep`` integrates, sweeps, collides, solves and records; ``tick_
 hands the whole tick to the compiled twin with the bundles of game.physics.bundles.
 """
 
+import typing
+
 import numpy as np
 
 from game.physics import bodies, bundles, collide, motion
@@ -30,27 +32,28 @@ def tick(world, dt, kernels):
         world.motions.begin_tick(world.time, dt)      # the flippers' turns for this tick
     world.joints.hand_strained = pulled_by_hand(world)    # a chain the player drags taut: solved soft
     world.joints.prepare(CONTACT_WEIGHT[world._integrator] * h)
-    if world._fused(kernels) and by_substeps(world):
+    fused = world._fused(kernels)       # (a method of the world: tests run it sub-step by sub-step)
+    if fused and by_substeps(world):
         # Bodies, lava: each sub-step's balls in one compiled call, then the bodies' own sub-step
         # (they take the balls that touch them into their solve) and the lava's touches, as
         # ``substep`` orders them.
         threshold = world.solver.options.restitution_threshold
         lava = zones.has_lava(world)
         constants = tick_constants(world, dt, world._compiled.tick, one_substep=True)
-        statics = constants[2]
+        statics = constants.statics
         for k in range(substeps):
             if len(statics.poses):      # walls that move, run or kick: sub-step k's poses, its own work
                 if walls:
                     place_walls(world, statics.poses, k)
-                constants = constants[:2] + (statics._replace(poses=statics.poses[k:k + 1], work=np.zeros(3),
-                                                              kicks=np.zeros(1, np.int64)),) + constants[3:]
+                constants = constants._replace(statics=statics._replace(
+                    poses=statics.poses[k:k + 1], work=np.zeros(3), kicks=np.zeros(1, np.int64)))
             r = tick_compiled(world, dt, world._compiled.tick, constants, last=k == substeps - 1)
             if len(world.bodies):
                 bodies_substep(world, world.time + k * h, h, CONTACT_WEIGHT[world._integrator] * h, k == 0,
                                k == substeps - 1, k, kernels, threshold)
             if lava:
                 zones.touch_lava(world, Contacts(world.count, r.contacts), r.fast, r.hits)
-    elif world._fused(kernels):         # (a method of the world: tests run it sub-step by sub-step)
+    elif fused:
         tick_compiled(world, dt, world._compiled.tick)
     else:
         poses = world.motions.tick_poses(world, world.time, dt, substeps) if walls else None
@@ -192,26 +195,38 @@ def step_constants(dt, substeps, integrator, uniform, fused, keep_contacts=False
                          rest_way2=float(way2), keep_contacts=bool(keep_contacts))
 
 
+class TickConstants(typing.NamedTuple):
+    """What ``fused.tick`` takes that stays the same all a tick (``tick_constants``)."""
+    step: StepConstants
+    field: object               # the force field (Forces.packed)
+    statics: object             # bundles.Statics (wall_steps)
+    grid: object                # bundles.GridFrame
+    contact_params: object
+    solve_params: object
+    joints: object              # TickJoints
+    one_substep: bool           # for the balls' part of one sub-step of the tick at a call
+
+
 def tick_constants(world, dt, fused, one_substep=False):
-    """What ``fused.tick`` takes that stays the same all a tick: (StepConstants, the force field,
-    the statics, the grid, the contact and solve parameters, the joints, ``one_substep``): for
-    the balls' part of one sub-step of the tick at a call (``tick`` runs the bodies' between two
-    such calls; the rest of the world is left to ``sleep.settle`` as the sub-step path leaves it)."""
+    """The TickConstants of a tick of ``world``; ``one_substep``: for the balls' part of one
+    sub-step of the tick at a call (``tick`` runs the bodies' between two such calls; the rest
+    of the world is left to ``sleep.settle`` as the sub-step path leaves it)."""
     keep = keeps_contacts(world)
     step = step_constants(dt, world.substeps, world._integrator, world.forces.uniform, fused, keep)
     if one_substep:
         step = step._replace(substeps=1)
     h, h_move = step.h, step.h_move
-    return (step, world.forces.packed(), wall_steps(world, dt, fused), bundles.grid_frame(world.grid),
-            contact_params(h_move, world.solver.options.speculative, dt) if keep else contact_params(h_move),
-            solve_params(world.solver.options, h, h_move), tick_joints(world, h, h_move, fused), one_substep)
+    return TickConstants(step, world.forces.packed(), wall_steps(world, dt, fused), bundles.grid_frame(world.grid),
+                         contact_params(h_move, world.solver.options.speculative, dt) if keep else contact_params(h_move),
+                         solve_params(world.solver.options, h, h_move), tick_joints(world, h, h_move, fused),
+                         one_substep)
 
 
 def tick_compiled(world, dt, fused, constants=None, last=True):
     """All the sub-steps of a tick in one call of ``fused.tick`` (game.physics.compiled.step):
     _substep's phases, the same kernels in the same order with the same arguments, so the
-    same bits; what goes is the Python and numpy glue between the kernels. ``constants``:
-    ``tick_constants``' (made here where None); a sub-step's call that is not the tick's
+    same bits; what goes is the Python and numpy glue between the kernels. ``constants``: a
+    TickConstants (made here where None); a sub-step's call that is not the tick's
     ``last`` leaves the debug drawing's contacts and sweeps to the last, as ``substep`` does.
     Returns the call's bundles.TickResult."""
     constants = tick_constants(world, dt, fused) if constants is None else constants
